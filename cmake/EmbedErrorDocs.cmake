@@ -1,0 +1,13 @@
+# cmake -DOUT=file.cpp -DDOCS="a.md|b.md" -P EmbedErrorDocs.cmake
+string(REPLACE "|" ";" DOCS "${DOCS}")
+set(body "// Generated from docs/errors by cmake/EmbedErrorDocs.cmake.\n#include \"diag/ErrorDocs.h\"\n\nnamespace vx::diag {\nconst ErrorDoc kErrorDocs[] = {\n")
+set(count 0)
+foreach(doc ${DOCS})
+  get_filename_component(code ${doc} NAME_WE)
+  file(READ ${doc} text)
+  string(APPEND body "  {\"${code}\", R\"vxdoc(${text})vxdoc\"},\n")
+  math(EXPR count "${count} + 1")
+endforeach()
+string(APPEND body "  {nullptr, nullptr}\n};\nconst unsigned kErrorDocCount = ${count};\n}  // namespace vx::diag\n")
+file(WRITE ${OUT}.tmp "${body}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different ${OUT}.tmp ${OUT})

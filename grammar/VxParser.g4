@@ -1,0 +1,79 @@
+// Syntactic grammar of Vx (docs/language/syntax.md). src/parse/AstBuilder.cpp
+// turns its parse trees into the AST; no ANTLR type leaves src/parse.
+parser grammar VxParser;
+options { tokenVocab = VxLexer; }
+
+file : item* EOF ;
+
+item
+  : EXTERN? FN name=IDENT genericParams? LPAREN paramList? RPAREN
+    (ARROW retType=type)? (ON topology=typePath)? (body=block | SEMI)   # fnItem
+  | CONST name=IDENT COLON type ASSIGN expr SEMI                         # constItem
+  ;
+
+genericParams : LT genericParam (COMMA genericParam)* COMMA? GT ;
+genericParam  : IDENT (COLON IDENT)? ;
+paramList     : param (COMMA param)* COMMA? ;
+param         : MUT? IDENT COLON type ;
+
+type
+  : AMP MUT? type                                   # refType
+  | ANDAND MUT? type                                # refRefType
+  | LPAREN (type (COMMA type)* COMMA?)? RPAREN      # tupleType
+  | typePath                                        # pathType
+  ;
+typePath    : IDENT (PATHSEP IDENT)* genericArgs? ;
+genericArgs : LT genericArg (COMMA genericArg)* COMMA? GT ;
+genericArg
+  : type                                            # typeArg
+  | shape                                           # shapeArg
+  | INT                                             # intArg
+  ;
+shape    : LBRACK (shapeDim (COMMA shapeDim)* COMMA?)? RBRACK ;
+shapeDim : INT | IDENT ;
+
+block : LBRACE stmt* tail=expr? RBRACE ;
+
+stmt
+  : LET pattern (COLON type)? ASSIGN expr SEMI                       # letStmt
+  | expr op=(ASSIGN | PLUSEQ | MINUSEQ | STAREQ | SLASHEQ | PERCENTEQ) expr SEMI  # assignStmt
+  | FOR IDENT IN expr DOTDOT expr block                              # forStmt
+  | WHILE expr block                                                 # whileStmt
+  | ifChain                                                          # ifStmt
+  | RETURN expr? SEMI                                                # returnStmt
+  | BREAK SEMI                                                       # breakStmt
+  | CONTINUE SEMI                                                    # continueStmt
+  | block                                                            # blockStmt
+  | expr SEMI                                                        # exprStmt
+  | SEMI                                                             # emptyStmt
+  ;
+ifChain : IF expr block (ELSE (ifChain | block))? ;
+
+pattern
+  : MUT? IDENT                                      # bindPattern
+  | LPAREN (pattern (COMMA pattern)* COMMA?)? RPAREN # tuplePattern
+  ;
+
+expr
+  : expr DOT IDENT LPAREN args? RPAREN              # methodCallExpr
+  | expr DOT (IDENT | INT)                          # fieldExpr
+  | expr LPAREN args? RPAREN                        # callExpr
+  | expr LBRACK expr RBRACK                         # indexExpr
+  | op=(MINUS | BANG | STAR) expr                   # unaryExpr
+  | AMP MUT? expr                                   # borrowExpr
+  | ANDAND MUT? expr                                # borrowBorrowExpr
+  | expr AS type                                    # castExpr
+  | expr op=(STAR | SLASH | PERCENT) expr           # binaryExpr
+  | expr op=(PLUS | MINUS) expr                     # binaryExpr
+  | expr op=(EQEQ | NE | LT | GT | LE | GE) expr    # binaryExpr
+  | expr op=ANDAND expr                             # binaryExpr
+  | expr op=OROR expr                               # binaryExpr
+  | INT                                             # intExpr
+  | FLOAT                                           # floatExpr
+  | (TRUE | FALSE)                                  # boolExpr
+  | IDENT (PATHSEP IDENT)* (PATHSEP genericArgs)?   # pathExpr
+  | LPAREN RPAREN                                   # unitExpr
+  | LPAREN expr RPAREN                              # parenExpr
+  | LPAREN expr COMMA (expr (COMMA expr)* COMMA?)? RPAREN  # tupleExpr
+  ;
+args : expr (COMMA expr)* COMMA? ;

@@ -1,0 +1,203 @@
+// The AST: what the user wrote, with spans, stored in vectors indexed by typed
+// 32-bit IDs (no pointer graph). Variable-length children live in one shared
+// `lists` vector as (begin, count) ranges. Identifiers are interned.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/Source.h"
+
+namespace vx::ast {
+
+template <typename Tag>
+struct Id {
+  uint32_t index = UINT32_MAX;
+  static constexpr Id none() { return Id{}; }
+  bool valid() const { return index != UINT32_MAX; }
+  friend bool operator==(Id a, Id b) { return a.index == b.index; }
+  friend bool operator!=(Id a, Id b) { return a.index != b.index; }
+};
+using ExprId = Id<struct ExprTag>;
+using StmtId = Id<struct StmtTag>;
+using TypeId = Id<struct TypeTag>;
+using PatId = Id<struct PatTag>;
+using BlockId = Id<struct BlockTag>;
+using PathId = Id<struct PathTag>;
+using ItemId = Id<struct ItemTag>;
+using NameId = Id<struct NameTag>;
+
+// A range in Module::lists.
+struct List {
+  uint32_t begin = 0;
+  uint32_t count = 0;
+};
+
+enum class ExprKind : uint8_t {
+#define AST_EXPR(K) K,
+#include "ast/AstKinds.def"
+#undef AST_EXPR
+};
+enum class StmtKind : uint8_t {
+#define AST_STMT(K) K,
+#include "ast/AstKinds.def"
+#undef AST_STMT
+};
+enum class TypeKind : uint8_t {
+#define AST_TYPE(K) K,
+#include "ast/AstKinds.def"
+#undef AST_TYPE
+};
+enum class Op : uint8_t {
+#define AST_OP(K, S) K,
+#include "ast/AstKinds.def"
+#undef AST_OP
+};
+const char* exprKindName(ExprKind k);
+const char* stmtKindName(StmtKind k);
+const char* typeKindName(TypeKind k);
+const char* opSpelling(Op op);
+
+// A literal's type suffix: `1usize`, `2.0f32`.
+enum class LitSuffix : uint8_t { None, I32, I64, U32, U64, Usize, F16, Bf16, F32, F64 };
+const char* suffixName(LitSuffix s);
+
+// Byte range in the module's file.
+struct Range {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+};
+
+// `a::b::c` with optional generic arguments (types or `<..>` turbofish).
+struct Path {
+  Range range;
+  List segments;         // NameIds
+  uint32_t rangesBegin = 0;  // segment i's range is Module::ranges[rangesBegin + i]
+  List genericArgs;      // TypeIds; `hasGenerics` tells `f::<>` from `f`
+  bool hasGenerics = false;
+};
+
+struct Expr {
+  ExprKind kind = ExprKind::Error;
+  Op op = Op::None;   // Unary, Binary
+  bool mut = false;   // Borrow
+  LitSuffix suffix = LitSuffix::None;  // IntLit, FloatLit
+  Range range;
+  ExprId lhs;         // operand, callee, receiver, base
+  ExprId rhs;         // right operand, index
+  List list;          // call args, tuple elements (ExprIds)
+  NameId name;        // method or field name
+  uint32_t payload = 0;  // PathId (Path), TypeId (Cast), literal index (Int/Float), bool value, tuple field
+};
+
+struct Type {
+  TypeKind kind = TypeKind::Error;
+  bool mut = false;  // Ref
+  Range range;
+  TypeId inner;      // Ref
+  List list;         // Tuple elements, Shape dims (TypeIds of IntArg or Path)
+  PathId path;       // Path
+  uint64_t value = 0;  // IntArg
+};
+
+enum class PatKind : uint8_t { Bind, Tuple };
+struct Pat {
+  PatKind kind = PatKind::Bind;
+  bool mut = false;
+  Range range;
+  NameId name;
+  List list;  // PatIds
+};
+
+struct Block {
+  Range range;
+  List stmts;   // StmtIds
+  ExprId tail;  // trailing expression without `;`
+};
+
+struct Stmt {
+  StmtKind kind = StmtKind::Empty;
+  Op op = Op::None;  // Assign
+  Range range;
+  PatId pat;         // Let
+  TypeId type;       // Let annotation
+  ExprId a;          // Let init, Assign lhs, For lo, While/If cond, Return value, Expr
+  ExprId b;          // Assign rhs, For hi
+  NameId var;        // For variable
+  Range varRange;
+  BlockId body;      // For, While, If then, Block
+  StmtId elseStmt;   // If: an If or Block statement
+};
+
+struct GenericParam {
+  NameId name;
+  Range range;
+  NameId bound;  // `M: Memory`
+};
+struct Param {
+  bool mut = false;
+  NameId name;
+  Range range;  // the name
+  TypeId type;
+};
+
+enum class ItemKind : uint8_t { Fn, Const };
+struct Item {
+  ItemKind kind = ItemKind::Fn;
+  bool isExtern = false;
+  NameId name;
+  Range nameRange;
+  Range range;
+  std::vector<GenericParam> generics;
+  std::vector<Param> params;
+  TypeId ret;       // none: `void`
+  PathId topology;  // none: `Topology::Host`
+  BlockId body;     // none for extern fn
+  TypeId constType; // Const
+  ExprId constValue;
+};
+
+// One parsed file.
+struct Module {
+  base::FileId file;
+  std::vector<Item> items;
+  std::vector<Expr> exprs;
+  std::vector<Stmt> stmts;
+  std::vector<Type> types;
+  std::vector<Pat> pats;
+  std::vector<Block> blocks;
+  std::vector<Path> paths;
+  std::vector<uint32_t> lists;
+  std::vector<Range> ranges;
+  std::vector<uint64_t> ints;
+  std::vector<double> floats;
+
+  const Expr& expr(ExprId id) const { return exprs[id.index]; }
+  const Stmt& stmt(StmtId id) const { return stmts[id.index]; }
+  const Type& type(TypeId id) const { return types[id.index]; }
+  const Pat& pat(PatId id) const { return pats[id.index]; }
+  const Block& block(BlockId id) const { return blocks[id.index]; }
+  const Path& path(PathId id) const { return paths[id.index]; }
+  uint32_t listAt(List l, uint32_t i) const { return lists[l.begin + i]; }
+  base::Span span(Range r) const { return base::Span{file, r.begin, r.end}; }
+};
+
+// Identifier interning, shared by every module of a compilation.
+class Interner {
+ public:
+  NameId intern(std::string_view s);
+  std::string_view str(NameId id) const { return names_[id.index]; }
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, uint32_t> index_;
+};
+
+// Writes the module as an indented S-expression with byte ranges, for golden
+// tests (`vxc check --emit=ast`).
+std::string printModule(const Module& m, const Interner& names);
+
+}  // namespace vx::ast

@@ -1,0 +1,73 @@
+#include "base/Source.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace vx::base {
+
+SourceFile::SourceFile(std::string path, std::string text)
+    : path_(std::move(path)), text_(std::move(text)) {
+  lineStarts_.push_back(0);
+  for (uint32_t i = 0; i < text_.size(); ++i)
+    if (text_[i] == '\n') lineStarts_.push_back(i + 1);
+}
+
+LineCol SourceFile::lineCol(uint32_t offset) const {
+  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text_.size()));
+  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+  uint32_t line = static_cast<uint32_t>(it - lineStarts_.begin());
+  uint32_t start = lineStarts_[line - 1];
+  uint32_t col = 1;
+  for (uint32_t i = start; i < offset; ++i)
+    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++col;
+  return LineCol{line, col};
+}
+
+std::string_view SourceFile::lineText(uint32_t line) const {
+  if (line == 0 || line > lineStarts_.size()) return {};
+  uint32_t start = lineStarts_[line - 1];
+  uint32_t end = line < lineStarts_.size() ? lineStarts_[line] - 1
+                                           : static_cast<uint32_t>(text_.size());
+  if (end > start && text_[end - 1] == '\r') --end;
+  return std::string_view(text_).substr(start, end - start);
+}
+
+FileId SourceMap::add(std::string path, std::string text) {
+  files_.push_back(std::make_unique<SourceFile>(std::move(path), std::move(text)));
+  return FileId{static_cast<uint32_t>(files_.size() - 1)};
+}
+
+ReadResult readFile(const std::string& path) {
+  ReadResult r;
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    r.error = std::string("cannot read `") + path + "`: " + std::strerror(errno);
+    return r;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    r.error = "cannot read `" + path + "`: it is a directory";
+    return r;
+  }
+  // Offsets are 32-bit: refuse what they cannot address.
+  if (st.st_size >= static_cast<off_t>(UINT32_MAX)) {
+    r.error = "cannot read `" + path + "`: file is larger than 4 GiB";
+    return r;
+  }
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    r.error = std::string("cannot read `") + path + "`: " + std::strerror(errno);
+    return r;
+  }
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) r.text.append(buf, n);
+  bool bad = std::ferror(f);
+  std::fclose(f);
+  if (bad) r.error = "cannot read `" + path + "`: read error";
+  return r;
+}
+
+}  // namespace vx::base

@@ -1,0 +1,35 @@
+#include "base/Text.h"
+
+#include <algorithm>
+
+namespace vx::base {
+
+size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string closestMatch(std::string_view word, const std::vector<std::string>& candidates) {
+  size_t limit = std::max<size_t>(1, word.size() / 3);
+  size_t best = limit + 1;
+  std::string result;
+  for (const auto& c : candidates) {
+    size_t d = editDistance(word, c);
+    if (d < best) {
+      best = d;
+      result = c;
+    }
+  }
+  return result;
+}
+
+}  // namespace vx::base

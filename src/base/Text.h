@@ -1,0 +1,17 @@
+// Small text utilities shared by every phase.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vx::base {
+
+// Levenshtein distance, for "did you mean" suggestions.
+size_t editDistance(std::string_view a, std::string_view b);
+
+// The candidate closest to `word` within a distance that scales with its
+// length, or empty when none is close enough.
+std::string closestMatch(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace vx::base

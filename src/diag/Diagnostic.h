@@ -1,0 +1,72 @@
+// A diagnostic: kind (from DiagKinds.def), message, labelled spans, notes,
+// help and suggestions. Phases build these through the typed constructors in
+// DiagKinds.h; renderers (Render.h) turn them into text, JSON or SARIF.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/Source.h"
+
+namespace vx::diag {
+
+enum class Severity : uint8_t { Error, Warning };
+
+enum class DiagId : uint16_t {
+#define DIAG(Name, Code, Sev, Fmt, ...) Name,
+#include "diag/DiagKinds.def"
+#undef DIAG
+  Count_
+};
+
+struct DiagInfo {
+  const char* name;
+  const char* code;
+  Severity severity;
+  const char* format;
+};
+const DiagInfo& info(DiagId id);
+// Every distinct code in the table, sorted.
+std::vector<std::string> allCodes();
+
+struct Label {
+  base::Span span;
+  std::string text;
+  bool primary = false;
+};
+
+// rustc's applicability levels; only MachineApplicable fixes are applied by
+// tools without asking.
+enum class Applicability : uint8_t { MachineApplicable, MaybeIncorrect, HasPlaceholders, Unspecified };
+const char* applicabilityName(Applicability a);
+
+struct Suggestion {
+  std::string message;     // shown as `help: <message>`
+  base::Span span;         // what to replace (empty span = insertion point)
+  std::string replacement;
+  Applicability applicability = Applicability::MachineApplicable;
+};
+
+struct Diagnostic {
+  DiagId id{};
+  std::string message;
+  std::vector<Label> labels;
+  std::vector<std::string> notes;
+  std::vector<std::string> helps;
+  std::vector<Suggestion> suggestions;
+
+  const char* code() const { return info(id).code; }
+  Severity severity() const { return info(id).severity; }
+  // The primary span; invalid when the diagnostic has no location.
+  base::Span primarySpan() const;
+
+  Diagnostic& primary(base::Span span, std::string label = {});
+  Diagnostic& secondary(base::Span span, std::string label);
+  Diagnostic& note(std::string text);
+  Diagnostic& help(std::string text);
+  Diagnostic& suggest(std::string message, base::Span span, std::string replacement,
+                      Applicability a = Applicability::MachineApplicable);
+};
+
+}  // namespace vx::diag

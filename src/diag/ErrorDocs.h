@@ -1,0 +1,21 @@
+// The pages of docs/errors, embedded at build time (cmake/EmbedErrorDocs.cmake).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace vx::diag {
+
+struct ErrorDoc {
+  const char* code;
+  const char* text;
+};
+extern const ErrorDoc kErrorDocs[];
+extern const unsigned kErrorDocCount;
+
+// The markdown page for `code` (e.g. "E6003"), or nullptr when there is none.
+const char* errorDoc(std::string_view code);
+// The page's one-sentence summary: its first paragraph line after the title.
+std::string errorSummary(std::string_view code);
+
+}  // namespace vx::diag

@@ -1,0 +1,251 @@
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "diag/Render.h"
+
+namespace vx::diag {
+
+namespace {
+
+struct Style {
+  bool on;
+  std::string wrap(const char* code, const std::string& s) const {
+    return on ? std::string("\x1b[") + code + "m" + s + "\x1b[0m" : s;
+  }
+  std::string bold(const std::string& s) const { return wrap("1", s); }
+  std::string blue(const std::string& s) const { return wrap("1;34", s); }
+  std::string level(Severity sev, const std::string& s) const {
+    return wrap(sev == Severity::Error ? "1;31" : "1;33", s);
+  }
+};
+
+// A source line made printable: tabs become four spaces, invalid UTF-8 and
+// control characters become U+FFFD; one cell per display column, and the
+// display column of every byte.
+struct DisplayLine {
+  std::vector<std::string> cells;
+  std::vector<uint32_t> colOfByte;  // plus one entry past the end
+
+  explicit DisplayLine(std::string_view raw) {
+    size_t i = 0;
+    while (i < raw.size()) {
+      unsigned char c = static_cast<unsigned char>(raw[i]);
+      uint32_t col = static_cast<uint32_t>(cells.size());
+      if (c == '\t') {
+        colOfByte.push_back(col);
+        for (int k = 0; k < 4; ++k) cells.emplace_back(" ");
+        ++i;
+        continue;
+      }
+      if (c >= 0x80) {
+        size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+        bool ok = len > 0 && i + len <= raw.size();
+        for (size_t k = 1; ok && k < len; ++k)
+          ok = (static_cast<unsigned char>(raw[i + k]) & 0xC0) == 0x80;
+        if (!ok) len = 1;
+        for (size_t k = 0; k < len; ++k) colOfByte.push_back(col);
+        cells.emplace_back(ok ? std::string(raw.substr(i, len)) : "\xEF\xBF\xBD");
+        i += len;
+        continue;
+      }
+      colOfByte.push_back(col);
+      cells.emplace_back(c < 0x20 || c == 0x7F ? "\xEF\xBF\xBD" : std::string(1, static_cast<char>(c)));
+      ++i;
+    }
+    colOfByte.push_back(static_cast<uint32_t>(cells.size()));
+  }
+  uint32_t col(uint32_t byteInLine) const {
+    return colOfByte[std::min<size_t>(byteInLine, colOfByte.size() - 1)];
+  }
+  std::string text(uint32_t from, uint32_t to) const {
+    std::string s;
+    for (uint32_t c = from; c < to && c < cells.size(); ++c) s += cells[c];
+    return s;
+  }
+};
+
+// Lines longer than this are cut around their labels, as rustc does.
+constexpr uint32_t kMaxWidth = 140;
+
+struct LineLabel {
+  uint32_t start, end;  // display columns, end exclusive, end > start
+  const Label* label;
+};
+
+std::string spaces(size_t n) { return std::string(n, ' '); }
+
+}  // namespace
+
+std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, bool color) {
+  Style st{color};
+  const char* levelName = d.severity() == Severity::Error ? "error" : "warning";
+  std::string out = st.level(d.severity(), std::string(levelName) + "[" + d.code() + "]") +
+                    st.bold(": " + d.message) + "\n";
+
+  base::Span primary = d.primarySpan();
+  // Group labels by file and line (labels in other files than the primary one
+  // are shown in their own snippet, in order of appearance).
+  std::map<uint32_t, std::vector<LineLabel>> byLine;
+  const base::SourceFile* file = primary.valid() ? &sources.file(primary.file) : nullptr;
+  std::map<uint32_t, DisplayLine> display;
+  if (file) {
+    for (const auto& l : d.labels) {
+      if (!(l.span.file == primary.file)) continue;
+      base::LineCol b = file->lineCol(l.span.begin);
+      uint32_t line = b.line;
+      auto it = display.find(line);
+      if (it == display.end()) it = display.emplace(line, DisplayLine(file->lineText(line))).first;
+      const DisplayLine& dl = it->second;
+      uint32_t lineStart = file->lineStart(line);
+      uint32_t lineLen = static_cast<uint32_t>(file->lineText(line).size());
+      uint32_t bb = l.span.begin - lineStart;
+      uint32_t eb = std::min(l.span.end, lineStart + lineLen);
+      eb = eb > lineStart ? eb - lineStart : 0;
+      uint32_t sc = dl.col(bb);
+      uint32_t ec = std::max(dl.col(eb), sc + 1);
+      byLine[line].push_back(LineLabel{sc, ec, &l});
+    }
+  }
+
+  uint32_t maxLine = byLine.empty() ? 0 : byLine.rbegin()->first;
+  size_t width = std::to_string(maxLine).size();
+  std::string gutter = spaces(width);
+  auto bar = [&](const std::string& rest) {
+    return st.blue(gutter + " |") + (rest.empty() ? "" : " " + rest) + "\n";
+  };
+
+  if (file) {
+    base::LineCol lc = file->lineCol(primary.begin);
+    out += gutter + st.blue("--> ") + file->path() + ":" + std::to_string(lc.line) + ":" +
+           std::to_string(lc.col) + "\n";
+    out += bar("");
+    uint32_t prev = 0;
+    for (auto& [line, labels] : byLine) {
+      if (prev != 0 && line > prev + 1) {
+        if (line == prev + 2) {
+          DisplayLine gap(file->lineText(prev + 1));
+          uint32_t w = static_cast<uint32_t>(gap.cells.size());
+          std::string shown = gap.text(0, std::min(w, kMaxWidth)) + (w > kMaxWidth ? "..." : "");
+          std::string num = std::to_string(prev + 1);
+          out += st.blue(num + spaces(width - num.size()) + " |") +
+                 (shown.empty() ? "" : " " + shown) + "\n";
+        } else {
+          out += st.blue("...") + "\n";
+        }
+      }
+      prev = line;
+      const DisplayLine& dl = display.at(line);
+      // The window of columns shown: all of a short line; around the labels
+      // of a long one, with `...` marking what was cut.
+      uint32_t lineWidth = static_cast<uint32_t>(dl.cells.size());
+      uint32_t from = 0, to = lineWidth;
+      if (lineWidth > kMaxWidth) {
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (const auto& ll : labels) {
+          lo = std::min(lo, ll.start);
+          hi = std::max(hi, ll.end);
+        }
+        from = lo > 20 ? lo - 20 : 0;
+        to = std::min(lineWidth, std::max(hi, from + 20) + 20);
+        if (to - from > kMaxWidth) to = from + kMaxWidth;
+        for (auto& ll : labels) {
+          ll.start = std::clamp(ll.start, from, to) - from + (from > 0 ? 3 : 0);
+          ll.end = std::max(std::clamp(ll.end, from, to) - from + (from > 0 ? 3 : 0), ll.start + 1);
+        }
+      }
+      std::string shown = (from > 0 ? "..." : "") + dl.text(from, to) + (to < lineWidth ? "..." : "");
+      std::string num = std::to_string(line);
+      out += st.blue(num + spaces(width - num.size()) + " |") + (shown.empty() ? "" : " " + shown) +
+             "\n";
+
+      std::sort(labels.begin(), labels.end(), [](const LineLabel& a, const LineLabel& b) {
+        return a.start != b.start ? a.start < b.start : a.label->primary < b.label->primary;
+      });
+      // Marker line: secondary spans first, so primary carets win overlaps.
+      uint32_t endCol = 0;
+      for (const auto& ll : labels) endCol = std::max(endCol, ll.end);
+      std::vector<int> mark(endCol, 0);  // 0 none, 1 secondary, 2 primary
+      for (const auto& ll : labels)
+        for (uint32_t c = ll.start; c < ll.end; ++c)
+          mark[c] = std::max(mark[c], ll.label->primary ? 2 : 1);
+      std::string markers;
+      for (uint32_t c = 0; c < endCol;) {
+        int m = mark[c];
+        uint32_t run = c;
+        while (run < endCol && mark[run] == m) ++run;
+        std::string seg(run - c, m == 2 ? '^' : m == 1 ? '-' : ' ');
+        markers += m == 2 ? st.level(d.severity(), seg) : m == 1 ? st.blue(seg) : seg;
+        c = run;
+      }
+      // The rightmost label goes inline when nothing else starts after it.
+      std::vector<const LineLabel*> pending;
+      const LineLabel* inlineLabel = nullptr;
+      for (size_t i = 0; i < labels.size(); ++i) {
+        bool last = i + 1 == labels.size();
+        if (last && (labels.size() == 1 || labels[i].start >= labels[i - 1].end))
+          inlineLabel = &labels[i];
+        else if (!labels[i].label->text.empty())
+          pending.push_back(&labels[i]);
+      }
+      std::string inlineText;
+      if (inlineLabel && !inlineLabel->label->text.empty()) {
+        const std::string& t = inlineLabel->label->text;
+        inlineText = " " + (inlineLabel->label->primary ? st.level(d.severity(), t) : st.blue(t));
+      }
+      out += bar(markers + inlineText);
+      if (!pending.empty()) {
+        // Connector lines, then each label on its own line, rightmost first.
+        auto connectors = [&](size_t count) {
+          std::string s;
+          uint32_t col = 0;
+          for (size_t i = 0; i < count; ++i) {
+            s += spaces(pending[i]->start - col) + st.blue("|");
+            col = pending[i]->start + 1;
+          }
+          return s;
+        };
+        out += bar(connectors(pending.size()));
+        for (size_t k = pending.size(); k-- > 0;) {
+          std::string s = connectors(k);
+          uint32_t col = k == 0 ? 0 : pending[k - 1]->start + 1;
+          const Label* l = pending[k]->label;
+          s += spaces(pending[k]->start - col) +
+               (l->primary ? st.level(d.severity(), l->text) : st.blue(l->text));
+          out += bar(s);
+        }
+      }
+    }
+  }
+
+  bool tail = !d.notes.empty() || !d.helps.empty() || !d.suggestions.empty();
+  if (tail && file) out += bar("");
+  for (const auto& n : d.notes) out += gutter + st.blue(" = ") + st.bold("note") + ": " + n + "\n";
+  for (const auto& h : d.helps) out += gutter + st.blue(" = ") + st.bold("help") + ": " + h + "\n";
+  // A suggestion's message names its code; tools read the replacement from
+  // the JSON, SARIF and LSP forms.
+  for (const auto& s : d.suggestions)
+    out += gutter + st.blue(" = ") + st.bold("help") + ": " + s.message + "\n";
+  return out;
+}
+
+std::string renderSummary(unsigned errors, unsigned warnings, bool color) {
+  Style st{color};
+  auto plural = [](unsigned n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+  };
+  if (errors > 0) {
+    std::string s = st.level(Severity::Error, "error") +
+                    st.bold(": aborting due to " +
+                            (errors == 1 ? std::string("1 previous error")
+                                         : std::to_string(errors) + " previous errors"));
+    if (warnings > 0) s += st.bold("; " + plural(warnings, "warning") + " emitted");
+    return s + "\n";
+  }
+  if (warnings > 0)
+    return st.level(Severity::Warning, "warning") +
+           st.bold(": " + plural(warnings, "warning") + " emitted") + "\n";
+  return {};
+}
+
+}  // namespace vx::diag

@@ -1,0 +1,73 @@
+#include "driver/Args.h"
+
+#include <cstdio>
+
+#include "base/Text.h"
+
+namespace vx::driver {
+
+ParsedArgs parseArgs(const std::string& command, const std::vector<std::string>& args,
+                     const std::vector<FlagSpec>& specs) {
+  ParsedArgs r;
+  bool onlyPositional = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (onlyPositional || a.size() < 2 || a[0] != '-') {
+      r.positional.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      onlyPositional = true;
+      continue;
+    }
+    std::string name = a, value;
+    size_t eq = a.find('=');
+    if (eq != std::string::npos) {
+      name = a.substr(0, eq);
+      value = a.substr(eq + 1);
+    }
+    const FlagSpec* spec = nullptr;
+    for (const auto& s : specs)
+      if (s.name == name) spec = &s;
+    if (!spec) {
+      std::vector<std::string> names;
+      for (const auto& s : specs) names.push_back(s.name);
+      std::string close = base::closestMatch(name, names);
+      r.error = "unknown option `" + name + "` for `vxc " + command + "`" +
+                (close.empty() ? "" : "; did you mean `" + close + "`?") +
+                "\n  (see `vxc " + command + " --help`)";
+      return r;
+    }
+    if (spec->takesValue && eq == std::string::npos) {
+      if (i + 1 >= args.size()) {
+        r.error = "option `" + name + "` needs a value";
+        return r;
+      }
+      value = args[++i];
+    } else if (!spec->takesValue && eq != std::string::npos) {
+      r.error = "option `" + name + "` takes no value";
+      return r;
+    }
+    if (!spec->values.empty()) {
+      bool ok = false;
+      std::string list;
+      for (const auto& v : spec->values) {
+        ok = ok || v == value;
+        list += (list.empty() ? "`" : ", `") + v + "`";
+      }
+      if (!ok) {
+        r.error = "invalid value `" + value + "` for `" + name + "`; expected one of " + list;
+        return r;
+      }
+    }
+    r.flags[name] = value;
+  }
+  return r;
+}
+
+int usageError(const std::string& message) {
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  return 2;
+}
+
+}  // namespace vx::driver

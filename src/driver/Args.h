@@ -1,0 +1,34 @@
+// Command-line parsing shared by the subcommands: `--flag`, `--key=value` and
+// `--key value`; an unknown flag gets a "did you mean" hint.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace vx::driver {
+
+struct FlagSpec {
+  std::string name;  // "--emit"
+  bool takesValue;
+  std::vector<std::string> values;  // allowed values; empty = any
+};
+
+struct ParsedArgs {
+  std::map<std::string, std::string> flags;  // name -> value ("" for switches)
+  std::vector<std::string> positional;
+  std::string error;  // set when the command line is wrong
+  bool has(const std::string& f) const { return flags.count(f) > 0; }
+  std::string get(const std::string& f, const std::string& dflt) const {
+    auto it = flags.find(f);
+    return it == flags.end() ? dflt : it->second;
+  }
+};
+
+ParsedArgs parseArgs(const std::string& command, const std::vector<std::string>& args,
+                     const std::vector<FlagSpec>& specs);
+
+// Prints `error: ...` and returns exit status 2.
+int usageError(const std::string& message);
+
+}  // namespace vx::driver

@@ -1,0 +1,45 @@
+#include "driver/Pipeline.h"
+
+#include "diag/Render.h"
+#include "parse/Parse.h"
+
+namespace vx::driver {
+
+std::string version() {
+#ifdef VXC_VERSION
+  return VXC_VERSION;
+#else
+  return "0.1.0";
+#endif
+}
+
+CheckOutput checkFile(const base::SourceMap& sources, base::FileId file, diag::Sink& sink,
+                      const CheckOptions& options) {
+  CheckOutput out;
+  ast::Interner names;
+  unsigned before = sink.errorCount();
+  ast::Module module = parse::parseFile(sources, file, names, sink);
+  if (options.emit == Emit::Ast) out.emitted = ast::printModule(module, names);
+  if (sink.errorCount() > before) return out;  // no later phase sees a broken file
+  return out;
+}
+
+std::string renderAll(diag::Sink& sink, const base::SourceMap& sources, Format format, bool color) {
+  sink.sort(sources);
+  std::string out;
+  switch (format) {
+    case Format::Human:
+      for (const auto& d : sink.diagnostics()) out += diag::renderHuman(d, sources, color) + "\n";
+      out += diag::renderSummary(sink.errorCount(), sink.warningCount(), color);
+      break;
+    case Format::Json:
+      for (const auto& d : sink.diagnostics()) out += diag::renderJson(d, sources) + "\n";
+      break;
+    case Format::Sarif:
+      out = diag::renderSarif(sink.diagnostics(), sources, version());
+      break;
+  }
+  return out;
+}
+
+}  // namespace vx::driver

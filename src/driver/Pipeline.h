@@ -1,0 +1,35 @@
+// The front-end pipeline shared by `vxc check`, `vxc test-ui` and (later) the
+// language server: one function, so there is never a second front end.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ast/Ast.h"
+#include "base/Source.h"
+#include "diag/Sink.h"
+
+namespace vx::driver {
+
+enum class Emit { None, Ast };
+
+struct CheckOptions {
+  Emit emit = Emit::None;
+};
+
+struct CheckOutput {
+  std::string emitted;  // what --emit asked for, for stdout
+};
+
+// Checks file `file` of `sources`, reporting into `sink`. Stops after parsing
+// when the file has lexical or syntax errors.
+CheckOutput checkFile(const base::SourceMap& sources, base::FileId file, diag::Sink& sink,
+                      const CheckOptions& options);
+
+// Renders every diagnostic of `sink` (sorted) plus the summary line.
+enum class Format { Human, Json, Sarif };
+std::string renderAll(diag::Sink& sink, const base::SourceMap& sources, Format format, bool color);
+
+std::string version();
+
+}  // namespace vx::driver

@@ -1,0 +1,218 @@
+#include "driver/UiTest.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "base/Source.h"
+#include "diag/Sink.h"
+#include "driver/Pipeline.h"
+
+namespace vx::driver {
+
+namespace fs = std::filesystem;
+
+std::vector<Expectation> parseExpectations(const std::string& text, std::vector<std::string>& errors) {
+  static const std::regex re(R"(//~(\^*|\|)?\s*(ERROR|WARN)\s+([EW][0-9]{4})\b)");
+  std::vector<Expectation> out;
+  std::istringstream in(text);
+  std::string line;
+  uint32_t lineNo = 0;
+  uint32_t previous = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    size_t pos = line.find("//~");
+    if (pos == std::string::npos) continue;
+    std::smatch m;
+    std::string rest = line.substr(pos);
+    if (!std::regex_search(rest, m, re) || m.position(0) != 0) {
+      errors.push_back("line " + std::to_string(lineNo) +
+                       ": malformed expectation; write `//~ ERROR E0001` or `//~^ WARN W0001`");
+      continue;
+    }
+    std::string carets = m[1].str();
+    uint32_t target = lineNo;
+    if (carets == "|") {
+      target = previous ? previous : lineNo;
+    } else if (!carets.empty()) {
+      if (carets.size() >= lineNo) {
+        errors.push_back("line " + std::to_string(lineNo) + ": `//~" + carets +
+                         "` points above the first line");
+        continue;
+      }
+      target = lineNo - static_cast<uint32_t>(carets.size());
+    }
+    std::string code = m[3].str();
+    bool warn = m[2].str() == "WARN";
+    if ((code[0] == 'W') != warn) {
+      errors.push_back("line " + std::to_string(lineNo) + ": `" + m[2].str() + "` with code " + code +
+                       " (errors are E-codes, warnings W-codes)");
+      continue;
+    }
+    out.push_back(Expectation{target, code});
+    previous = target;
+  }
+  return out;
+}
+
+namespace {
+
+std::string readAll(const std::string& path, bool& ok) {
+  std::ifstream in(path, std::ios::binary);
+  ok = static_cast<bool>(in);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string describe(const Expectation& e) { return e.code + " on line " + std::to_string(e.line); }
+
+// First differing line of two texts, for a readable failure.
+std::string firstDifference(const std::string& expected, const std::string& actual) {
+  std::istringstream a(expected), b(actual);
+  std::string la, lb;
+  for (int n = 1;; ++n) {
+    bool ha = static_cast<bool>(std::getline(a, la));
+    bool hb = static_cast<bool>(std::getline(b, lb));
+    if (!ha && !hb) return "";
+    if (!ha || !hb || la != lb)
+      return "line " + std::to_string(n) + " of the output:\n      expected: " +
+             (ha ? la : "<end>") + "\n      actual:   " + (hb ? lb : "<end>");
+  }
+}
+
+}  // namespace
+
+UiResult runUiCase(const UiCase& c, bool bless) {
+  UiResult r;
+  base::SourceMap sources;
+  base::FileId id = sources.add(c.displayPath, c.source);
+  diag::Sink sink;
+  checkFile(sources, id, sink, CheckOptions{});
+  r.actualOutput = renderAll(sink, sources, Format::Human, false);
+
+  std::vector<std::string> annotationErrors;
+  std::vector<Expectation> expected = parseExpectations(c.source, annotationErrors);
+  for (const auto& e : annotationErrors) r.problems.push_back(c.origin + ": " + e);
+
+  std::vector<Expectation> actual;
+  for (const auto& d : sink.diagnostics()) {
+    base::Span s = d.primarySpan();
+    uint32_t line = s.valid() ? sources.file(s.file).lineCol(s.begin).line : 0;
+    actual.push_back(Expectation{line, d.code()});
+  }
+  std::vector<Expectation> unmatched = actual;
+  for (const auto& e : expected) {
+    auto it = std::find(unmatched.begin(), unmatched.end(), e);
+    if (it != unmatched.end()) {
+      unmatched.erase(it);
+    } else {
+      r.problems.push_back(c.origin + ": missing diagnostic " +
+                           describe(Expectation{e.line + c.lineOffset, e.code}));
+    }
+  }
+  for (const auto& u : unmatched)
+    r.problems.push_back(c.origin + ": unexpected diagnostic " +
+                         describe(Expectation{u.line + c.lineOffset, u.code}));
+
+  if (!c.stderrPath.empty()) {
+    if (bless) {
+      if (r.actualOutput.empty()) {
+        std::error_code ec;
+        fs::remove(c.stderrPath, ec);
+      } else {
+        std::ofstream(c.stderrPath, std::ios::binary) << r.actualOutput;
+      }
+    } else {
+      bool ok = false;
+      std::string golden = readAll(c.stderrPath, ok);
+      if (!ok) golden.clear();
+      if (golden != r.actualOutput) {
+        if (!ok)
+          r.problems.push_back(c.origin + ": no " + fs::path(c.stderrPath).filename().string() +
+                               " but the output is not empty (run with --bless)");
+        else
+          r.problems.push_back(c.origin + ": output differs from " +
+                               fs::path(c.stderrPath).filename().string() + " at " +
+                               firstDifference(golden, r.actualOutput) + "\n    (run with --bless to update)");
+      }
+    }
+  }
+  r.passed = r.problems.empty();
+  return r;
+}
+
+namespace {
+
+void addMarkdownCases(const fs::path& file, const std::string& display, std::vector<UiCase>& out) {
+  bool ok = false;
+  std::string text = readAll(file.string(), ok);
+  std::istringstream in(text);
+  std::string line;
+  uint32_t lineNo = 0, blockStart = 0;
+  bool inBlock = false;
+  std::string block;
+  int index = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    if (!inBlock && line.rfind("```vx", 0) == 0) {
+      inBlock = true;
+      block.clear();
+      blockStart = lineNo;
+    } else if (inBlock && line.rfind("```", 0) == 0) {
+      inBlock = false;
+      UiCase c;
+      c.displayPath = display + "#" + std::to_string(++index) + ".vx";
+      c.source = block;
+      c.lineOffset = blockStart;
+      c.origin = display + " (block at line " + std::to_string(blockStart) + ")";
+      out.push_back(std::move(c));
+    } else if (inBlock) {
+      block += line + "\n";
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<UiCase> collectUiCases(const std::string& root, std::string& error) {
+  std::vector<UiCase> cases;
+  std::error_code ec;
+  fs::path rootPath(root);
+  std::vector<fs::path> files;
+  if (fs::is_regular_file(rootPath, ec)) {
+    files.push_back(rootPath);
+    rootPath = rootPath.parent_path();
+  } else if (fs::is_directory(rootPath, ec)) {
+    for (auto it = fs::recursive_directory_iterator(rootPath, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      if (it->is_regular_file()) files.push_back(it->path());
+  } else {
+    error = "`" + root + "` is neither a file nor a directory";
+    return cases;
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    // Diagnostics name the file as `$DIR/name.vx` (rustc's convention), so
+    // golden output does not depend on where the tests were run from.
+    std::string display = "$DIR/" + f.filename().string();
+    std::string origin = fs::relative(f, rootPath.empty() ? fs::path(".") : rootPath, ec).generic_string();
+    if (ec || origin.empty()) origin = f.filename().string();
+    if (f.extension() == ".vx") {
+      UiCase c;
+      bool ok = false;
+      c.source = readAll(f.string(), ok);
+      c.displayPath = display;
+      c.origin = origin;
+      c.stderrPath = fs::path(f).replace_extension(".stderr").string();
+      cases.push_back(std::move(c));
+    } else if (f.extension() == ".md") {
+      addMarkdownCases(f, origin, cases);
+    }
+  }
+  return cases;
+}
+
+}  // namespace vx::driver

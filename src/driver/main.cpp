@@ -1,0 +1,69 @@
+// `vxc`: the compiler driver. Subcommands live in Cmd*.cpp.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "base/Text.h"
+#include "driver/Args.h"
+#include "driver/Commands.h"
+#include "driver/Pipeline.h"
+
+namespace {
+
+const char* kHelp =
+    "vxc — the Vx compiler\n"
+    "\n"
+    "Usage: vxc <command> [options] [args]\n"
+    "\n"
+    "Commands:\n"
+    "  check FILE...        parse and check Vx files, report diagnostics\n"
+    "  explain CODE         print the documentation of a diagnostic code (e.g. E0001)\n"
+    "  test-ui DIR...       run UI (golden) tests: .vx files with //~ expectations\n"
+    "  build, run, lsp      not available in this version\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help           print this help\n"
+    "  -V, --version        print the version\n"
+    "\n"
+    "`vxc <command> --help` describes a command's options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::fputs(kHelp, stderr);
+    return 2;
+  }
+  const std::string cmd = args[0];
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
+    if (cmd == "-V" || cmd == "--version") {
+      std::printf("vxc %s\n", vx::driver::version().c_str());
+      return 0;
+    }
+    if (cmd == "check") return vx::driver::cmdCheck(rest);
+    if (cmd == "explain") return vx::driver::cmdExplain(rest);
+    if (cmd == "test-ui") return vx::driver::cmdTestUi(rest);
+    if (cmd == "build" || cmd == "run" || cmd == "lsp")
+      return vx::driver::usageError("`vxc " + cmd +
+                                    "` is not available in this version of vxc; "
+                                    "`vxc check` is (see docs/status.md)");
+    std::string close = vx::base::closestMatch(
+        cmd, {"check", "explain", "test-ui", "build", "run", "lsp", "help"});
+    return vx::driver::usageError("unknown command `" + cmd + "`" +
+                                  (close.empty() ? "" : "; did you mean `" + close + "`?") +
+                                  "\n  (see `vxc --help`)");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: internal compiler error: %s\n", e.what());
+    return 2;
+  } catch (...) {
+    std::fprintf(stderr, "error: internal compiler error\n");
+    return 2;
+  }
+}

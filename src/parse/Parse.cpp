@@ -1,0 +1,237 @@
+// Drives lexing and parsing one chunk (top-level item) at a time: SLL
+// prediction first, full LL with error reporting only when SLL fails.
+#include "parse/Parse.h"
+
+#include <cstdio>
+
+#include "ANTLRInputStream.h"
+#include "BailErrorStrategy.h"
+#include "CommonTokenStream.h"
+#include "DefaultErrorStrategy.h"
+#include "VxLexer.h"
+#include "VxParser.h"
+#include "atn/ParserATNSimulator.h"
+#include "atn/PredictionMode.h"
+#include "diag/DiagKinds.h"
+#include "Exceptions.h"
+#include "parse/AstBuilder.h"
+#include "parse/Prescan.h"
+#include "parse/SyntaxErrors.h"
+
+namespace vx::parse {
+
+using vxgen::VxLexer;
+using vxgen::VxParser;
+
+namespace {
+
+// Reports characters no token accepts (ERROR_CHAR on the hidden channel).
+// Returns how many it reported.
+unsigned reportBadChars(antlr4::CommonTokenStream& tokens, std::string_view original,
+                        uint32_t base, base::FileId file, diag::Sink& sink) {
+  unsigned n = 0;
+  for (antlr4::Token* t : tokens.getTokens()) {
+    if (t->getType() != VxLexer::ERROR_CHAR) continue;
+    uint32_t off = base + static_cast<uint32_t>(t->getStartIndex());
+    unsigned char c = static_cast<unsigned char>(original[off]);
+    if (c >= 0x80 && c < 0xC0) continue;  // continuation byte of a reported character
+    if (c >= 0x80) {
+      // A valid non-ASCII character outside a comment (invalid bytes were
+      // reported by the pre-scan and are 0x80..0xFF too; skip those).
+      size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+      if (off + len > original.size()) continue;
+      bool valid = true;
+      for (size_t k = 1; k < len; ++k)
+        valid = valid && (static_cast<unsigned char>(original[off + k]) & 0xC0) == 0x80;
+      if (!valid || c < 0xC2) continue;
+      uint32_t cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
+      for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (original[off + k] & 0x3F);
+      char u[16];
+      std::snprintf(u, sizeof u, "U+%04X", cp);
+      sink.emit(diag::LexUnknownChar(std::string(original.substr(off, len)), u)
+                    .primary(base::Span{file, off, off + static_cast<uint32_t>(len)},
+                             "not valid in Vx source")
+                    .note("identifiers are ASCII; other characters may appear only in comments"));
+      ++n;
+      continue;
+    }
+    char u[16];
+    std::snprintf(u, sizeof u, "U+%04X", c);
+    std::string shown = c < 0x20 || c == 0x7F ? std::string("\\u{") + std::to_string(c) + "}"
+                                              : std::string(1, static_cast<char>(c));
+    sink.emit(diag::LexUnknownChar(shown, u)
+                  .primary(base::Span{file, off, off + 1}, "not valid in Vx source"));
+    ++n;
+  }
+  return n;
+}
+
+// Bounds how deeply the parser will recurse: brackets, angle brackets and
+// runs of prefix operators open at once. Returns false after reporting E0003.
+bool checkNesting(antlr4::CommonTokenStream& tokens, uint32_t limit, uint32_t base,
+                  base::FileId file, diag::Sink& sink) {
+  std::vector<uint32_t> angles{0};
+  uint32_t brackets = 0, angleSum = 0, prefixRun = 0;
+  for (antlr4::Token* t : tokens.getTokens()) {
+    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+    switch (t->getType()) {
+      case VxLexer::LPAREN:
+      case VxLexer::LBRACK:
+      case VxLexer::LBRACE:
+        ++brackets;
+        angles.push_back(0);
+        prefixRun = 0;
+        break;
+      case VxLexer::RPAREN:
+      case VxLexer::RBRACK:
+      case VxLexer::RBRACE:
+        if (brackets > 0) {
+          --brackets;
+          angleSum -= angles.back();
+          angles.pop_back();
+        }
+        prefixRun = 0;
+        break;
+      case VxLexer::LT:
+        ++angles.back();
+        ++angleSum;
+        prefixRun = 0;
+        break;
+      case VxLexer::GT:
+        if (angles.back() > 0) {
+          --angles.back();
+          --angleSum;
+        }
+        prefixRun = 0;
+        break;
+      case VxLexer::SEMI:
+        angleSum -= angles.back();
+        angles.back() = 0;
+        prefixRun = 0;
+        break;
+      case VxLexer::MINUS:
+      case VxLexer::BANG:
+      case VxLexer::STAR:
+      case VxLexer::AMP:
+        ++prefixRun;
+        break;
+      case VxLexer::ANDAND:
+        prefixRun += 2;
+        break;
+      case VxLexer::MUT:
+        break;
+      default:
+        prefixRun = 0;
+        break;
+    }
+    if (brackets + angleSum + prefixRun > limit) {
+      uint32_t off = base + static_cast<uint32_t>(t->getStartIndex());
+      sink.emit(diag::NestingTooDeep("brackets, types and prefix operators", limit)
+                    .primary(base::Span{file, off, off + 1}, "too deep here")
+                    .help("name the inner parts with `let` or simplify the expression"));
+      return false;
+    }
+  }
+  return true;
+}
+
+// ANTLR's objects for one file, reused across chunks so the prediction
+// caches stay warm.
+struct Machinery {
+  antlr4::ANTLRInputStream input;
+  VxLexer lexer{&input};
+  antlr4::CommonTokenStream tokens{&lexer};
+  VxParser parser{&tokens};
+  std::shared_ptr<antlr4::BailErrorStrategy> bail = std::make_shared<antlr4::BailErrorStrategy>();
+  std::shared_ptr<StatementRecovery> recover = std::make_shared<StatementRecovery>();
+
+  Machinery() {
+    lexer.removeErrorListeners();
+    parser.removeErrorListeners();
+  }
+
+  void load(std::string_view text) {
+    input.load(std::string(text));
+    lexer.setInputStream(&input);
+    tokens.setTokenSource(&lexer);
+    tokens.fill();
+  }
+
+  // Parses the loaded chunk; `listener` receives errors of the LL pass.
+  VxParser::FileContext* parse(SyntaxErrorListener* listener, bool& fellBack) {
+    parser.getTreeTracker().reset();
+    parser.setTokenStream(&tokens);
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+        antlr4::atn::PredictionMode::SLL);
+    parser.setErrorHandler(bail);
+    parser.removeErrorListeners();
+    fellBack = false;
+    try {
+      return parser.file();
+    } catch (const antlr4::ParseCancellationException&) {
+    }
+    fellBack = true;
+    parser.getTreeTracker().reset();
+    tokens.seek(0);
+    parser.setTokenStream(&tokens);
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+        antlr4::atn::PredictionMode::LL);
+    parser.setErrorHandler(recover);
+    if (listener) parser.addErrorListener(listener);
+    VxParser::FileContext* tree = parser.file();
+    parser.removeErrorListeners();
+    return tree;
+  }
+};
+
+}  // namespace
+
+ast::Module parseFile(const base::SourceMap& sources, base::FileId file, ast::Interner& names,
+                      diag::Sink& sink, const ParseOptions& options, ParseStats* stats) {
+  ast::Module m;
+  m.file = file;
+  std::string_view text = sources.file(file).text();
+  PrescanResult pre = prescan(text, file, sink);
+  if (pre.fatal) return m;
+
+  Machinery mach;
+  SyntaxErrorListener listener(sink, file);
+  AstBuilder builder(m, names, sink, options.maxExprDepth);
+  for (const Chunk& c : pre.chunks) {
+    mach.load(std::string_view(pre.ascii).substr(c.begin, c.end - c.begin));
+    if (stats) {
+      ++stats->chunks;
+      stats->tokens += mach.tokens.size();
+    }
+    if (reportBadChars(mach.tokens, text, c.begin, file, sink) > 0) continue;
+    if (!checkNesting(mach.tokens, options.maxNesting, c.begin, file, sink)) continue;
+    listener.setBase(c.begin);
+    listener.resetCount();
+    bool fellBack = false;
+    VxParser::FileContext* tree = mach.parse(&listener, fellBack);
+    if (stats && fellBack) ++stats->llFallbacks;
+    if (listener.errors() == 0) builder.buildFile(tree, c.begin);
+  }
+  mach.parser.getTreeTracker().reset();
+  return m;
+}
+
+uint64_t lexAndParseOnly(const base::SourceMap& sources, base::FileId file, diag::Sink& sink) {
+  std::string_view text = sources.file(file).text();
+  PrescanResult pre = prescan(text, file, sink);
+  if (pre.fatal) return 0;
+  Machinery mach;
+  SyntaxErrorListener listener(sink, file);
+  uint64_t tokens = 0;
+  for (const Chunk& c : pre.chunks) {
+    mach.load(std::string_view(pre.ascii).substr(c.begin, c.end - c.begin));
+    tokens += mach.tokens.size();
+    listener.setBase(c.begin);
+    bool fellBack = false;
+    mach.parse(&listener, fellBack);
+  }
+  mach.parser.getTreeTracker().reset();
+  return tokens;
+}
+
+}  // namespace vx::parse

@@ -1,0 +1,35 @@
+// Parsing: source text -> AST, reporting E0001 (syntax), E0002 (lexical) and
+// E0003 (nesting) into a Sink. Plain C++: no ANTLR type crosses this header.
+#pragma once
+
+#include <cstdint>
+
+#include "ast/Ast.h"
+#include "base/Source.h"
+#include "diag/Sink.h"
+
+namespace vx::parse {
+
+struct ParseOptions {
+  // Brackets, angle brackets and prefix operators open at once.
+  uint32_t maxNesting = 256;
+  // Depth of an expression tree, e.g. a chain `a + b + c + ...`.
+  uint32_t maxExprDepth = 2048;
+};
+
+struct ParseStats {
+  uint32_t chunks = 0;       // top-level items parsed separately
+  uint32_t llFallbacks = 0;  // chunks that SLL prediction could not parse
+  uint64_t tokens = 0;
+};
+
+// Parses file `file`. When the file has lexical or syntax errors, the module
+// holds only the items that parsed cleanly; callers stop after parsing then.
+ast::Module parseFile(const base::SourceMap& sources, base::FileId file, ast::Interner& names,
+                      diag::Sink& sink, const ParseOptions& options = {},
+                      ParseStats* stats = nullptr);
+
+// Lexes and parses without building an AST (for benchmarks).
+uint64_t lexAndParseOnly(const base::SourceMap& sources, base::FileId file, diag::Sink& sink);
+
+}  // namespace vx::parse

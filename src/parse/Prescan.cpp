@@ -1,0 +1,123 @@
+#include "parse/Prescan.h"
+
+#include <cstdio>
+
+#include "diag/DiagKinds.h"
+
+namespace vx::parse {
+
+namespace {
+
+// Length of the valid UTF-8 sequence at text[i], or 0 when it is invalid
+// (overlong forms, surrogates and values past U+10FFFF are invalid).
+size_t utf8Length(std::string_view text, size_t i) {
+  auto at = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char c = at(i);
+  size_t len;
+  uint32_t cp;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+    cp = c & 0x1F;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    cp = c & 0x0F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + len > text.size()) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    if ((at(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (at(i + k) & 0x3F);
+  }
+  if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+      (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return len;
+}
+
+}  // namespace
+
+PrescanResult prescan(std::string_view text, base::FileId file, diag::Sink& sink) {
+  PrescanResult r;
+  r.ascii.assign(text);
+  const uint32_t n = static_cast<uint32_t>(text.size());
+
+  // UTF-8: one diagnostic per run of invalid bytes.
+  for (uint32_t i = 0; i < n;) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t len = utf8Length(text, i);
+    if (len > 0) {
+      for (size_t k = 0; k < len; ++k) r.ascii[i + k] = kNonAsciiByte;
+      i += static_cast<uint32_t>(len);
+      continue;
+    }
+    uint32_t start = i;
+    while (i < n && static_cast<unsigned char>(text[i]) >= 0x80 && utf8Length(text, i) == 0)
+      r.ascii[i++] = kInvalidByte;
+    char hex[3];
+    std::snprintf(hex, sizeof hex, "%02X", c);
+    sink.emit(diag::LexInvalidUtf8(hex, start)
+                  .primary(base::Span{file, start, i}, "invalid UTF-8")
+                  .note("Vx source files must be UTF-8"));
+  }
+
+  // Comments and top-level chunks. There are no string literals, so a
+  // bracket outside a comment is always a token.
+  int depth = 0;
+  uint32_t chunkBegin = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    char c = r.ascii[i];
+    if (c == '/' && i + 1 < n && r.ascii[i + 1] == '/') {
+      while (i < n && r.ascii[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && r.ascii[i + 1] == '*') {
+      uint32_t start = i;
+      int nest = 1;
+      i += 2;
+      while (i < n && nest > 0) {
+        if (r.ascii[i] == '/' && i + 1 < n && r.ascii[i + 1] == '*') {
+          ++nest;
+          i += 2;
+        } else if (r.ascii[i] == '*' && i + 1 < n && r.ascii[i + 1] == '/') {
+          --nest;
+          i += 2;
+        } else {
+          ++i;
+        }
+      }
+      if (nest > 0) {
+        sink.emit(diag::LexUnterminatedComment()
+                      .primary(base::Span{file, start, start + 2}, "comment starts here")
+                      .note("block comments nest: each `/*` needs its own `*/`"));
+        r.fatal = true;
+        return r;
+      }
+      --i;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth > 0) --depth;
+      if (depth == 0 && c == '}') {
+        r.chunks.push_back(Chunk{chunkBegin, i + 1});
+        chunkBegin = i + 1;
+      }
+    } else if (c == ';' && depth == 0) {
+      r.chunks.push_back(Chunk{chunkBegin, i + 1});
+      chunkBegin = i + 1;
+    }
+  }
+  if (chunkBegin < n || r.chunks.empty()) r.chunks.push_back(Chunk{chunkBegin, n});
+  return r;
+}
+
+}  // namespace vx::parse

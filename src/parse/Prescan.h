@@ -1,0 +1,32 @@
+// Byte-level pass before ANTLR sees a file: validates UTF-8, finds
+// unterminated block comments, and cuts the file into top-level chunks (one
+// item each) so that ANTLR's tokens and trees never hold more than one item.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/Source.h"
+#include "diag/Sink.h"
+
+namespace vx::parse {
+
+// The byte the lexer sees for a byte of a valid non-ASCII character, and for
+// an invalid UTF-8 byte (already reported). Both are ERROR_CHAR to the lexer
+// and harmless inside comments; offsets stay byte offsets.
+inline constexpr char kNonAsciiByte = '\x01';
+inline constexpr char kInvalidByte = '\x02';
+
+struct Chunk {
+  uint32_t begin, end;
+};
+
+struct PrescanResult {
+  std::string ascii;  // the text with every byte >= 0x80 replaced, same length
+  std::vector<Chunk> chunks;
+  bool fatal = false;  // an unterminated comment: nothing after it can be lexed
+};
+
+PrescanResult prescan(std::string_view text, base::FileId file, diag::Sink& sink);
+
+}  // namespace vx::parse

@@ -1,0 +1,260 @@
+#include "parse/SyntaxErrors.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "InputMismatchException.h"
+#include "NoViableAltException.h"
+#include "Parser.h"
+#include "VxParser.h"
+#include "diag/DiagKinds.h"
+
+namespace vx::parse {
+
+using vxgen::VxParser;
+
+namespace {
+
+bool isKeyword(size_t type) { return type >= VxParser::FN && type <= VxParser::FALSE; }
+
+std::string tokenName(size_t type, const antlr4::dfa::Vocabulary& vocab) {
+  switch (type) {
+    case antlr4::Token::EOF: return "end of file";
+    case VxParser::IDENT: return "identifier";
+    case VxParser::INT: return "integer literal";
+    case VxParser::FLOAT: return "float literal";
+    default: break;
+  }
+  std::string lit = vocab.getLiteralName(type);
+  if (lit.size() >= 2 && lit.front() == '\'') return "`" + lit.substr(1, lit.size() - 2) + "`";
+  return vocab.getSymbolicName(type);
+}
+
+const std::vector<size_t>& binaryOperators() {
+  static const std::vector<size_t> ops = {
+      VxParser::STAR, VxParser::SLASH, VxParser::PERCENT, VxParser::PLUS, VxParser::MINUS,
+      VxParser::EQEQ, VxParser::NE,    VxParser::LT,      VxParser::GT,   VxParser::LE,
+      VxParser::GE,   VxParser::ANDAND, VxParser::OROR,   VxParser::AS,   VxParser::DOT,
+      VxParser::LBRACK, VxParser::LPAREN};
+  return ops;
+}
+
+const std::vector<size_t>& expressionStarts() {
+  static const std::vector<size_t> starts = {
+      VxParser::IDENT, VxParser::INT,  VxParser::FLOAT, VxParser::TRUE,   VxParser::FALSE,
+      VxParser::LPAREN, VxParser::MINUS, VxParser::BANG, VxParser::STAR, VxParser::AMP,
+      VxParser::ANDAND};
+  return starts;
+}
+
+// Names a set of expected tokens the way rustc does, collapsing the long
+// tails: "one of `,`, `)`, or an operator".
+std::string describeExpected(const antlr4::misc::IntervalSet& set,
+                             const antlr4::dfa::Vocabulary& vocab) {
+  std::vector<size_t> types;
+  for (auto t : set.toList()) types.push_back(static_cast<size_t>(t));
+  auto has = [&](size_t t) { return std::find(types.begin(), types.end(), t) != types.end(); };
+  auto removeAll = [&](const std::vector<size_t>& group) {
+    types.erase(std::remove_if(types.begin(), types.end(),
+                               [&](size_t t) {
+                                 return std::find(group.begin(), group.end(), t) != group.end();
+                               }),
+                types.end());
+  };
+  std::vector<std::string> words;
+  static const std::vector<size_t> itemStarts = {VxParser::FN, VxParser::EXTERN, VxParser::CONST};
+  static const std::vector<size_t> stmtStarts = {
+      VxParser::LET,    VxParser::FOR,   VxParser::WHILE,    VxParser::IF, VxParser::RETURN,
+      VxParser::BREAK,  VxParser::CONTINUE, VxParser::SEMI, VxParser::LBRACE};
+  bool item = std::all_of(itemStarts.begin(), itemStarts.end(), has);
+  if (item) {
+    removeAll(itemStarts);
+    removeAll({antlr4::Token::EOF});
+  }
+  bool statement = std::all_of(stmtStarts.begin(), stmtStarts.end(), has);
+  if (statement) removeAll(stmtStarts);
+  bool expression = std::all_of(expressionStarts().begin(), expressionStarts().end(), has);
+  size_t binops = std::count_if(binaryOperators().begin(), binaryOperators().end(), has);
+  if (expression) removeAll(expressionStarts());
+  bool operators = binops >= 5;
+  if (operators) removeAll(binaryOperators());
+  if (item) words.push_back("an item (`fn`, `extern fn` or `const`)");
+  if (statement) words.push_back("a statement");
+  for (size_t t : types) words.push_back(tokenName(t, vocab));
+  if (expression && !statement) words.push_back("an expression");
+  if (operators) words.push_back("an operator");
+  if (words.empty()) return "something else";
+  if (words.size() == 1) return words[0];
+  if (words.size() == 2) return words[0] + " or " + words[1];
+  std::string s = "one of ";
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i) s += i + 1 == words.size() ? ", or " : ", ";
+    s += words[i];
+  }
+  return s;
+}
+
+// "expression", "type", "pattern" when the error is at the start of one.
+std::string describeRule(const antlr4::ParserRuleContext* ctx, const antlr4::Token* offending) {
+  if (!ctx || ctx->start != offending) return {};
+  switch (ctx->getRuleIndex()) {
+    case VxParser::RuleExpr: return "an expression";
+    case VxParser::RuleType:
+    case VxParser::RuleTypePath: return "a type";
+    case VxParser::RulePattern: return "a pattern";
+    case VxParser::RuleItem: return "an item (`fn`, `extern fn` or `const`)";
+    case VxParser::RuleGenericArg: return "a type, shape or integer";
+    default: return {};
+  }
+}
+
+bool endsExpression(const antlr4::Token* t) {
+  switch (t->getType()) {
+    case VxParser::IDENT:
+    case VxParser::INT:
+    case VxParser::FLOAT:
+    case VxParser::TRUE:
+    case VxParser::FALSE:
+    case VxParser::RPAREN:
+    case VxParser::RBRACK:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// ANTLR reports only the token of the `match` that failed (`)`), because the
+// decisions before it (another argument? another operator?) exited silently.
+// When the previous token ended an expression, those alternatives were just
+// as valid: name them too, as rustc does.
+void widenExpected(antlr4::misc::IntervalSet& set, antlr4::Parser* parser,
+                   const antlr4::Token* offending) {
+  if (set.size() != 1 || offending->getTokenIndex() == 0) return;
+  size_t only = static_cast<size_t>(set.getMinElement());
+  if (only != VxParser::RPAREN && only != VxParser::RBRACK && only != VxParser::SEMI &&
+      only != VxParser::RBRACE && only != VxParser::LBRACE)
+    return;
+  const antlr4::Token* prev = nullptr;
+  for (size_t i = offending->getTokenIndex(); i-- > 0;) {
+    antlr4::Token* t = parser->getTokenStream()->get(i);
+    if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
+      prev = t;
+      break;
+    }
+  }
+  if (!prev || !endsExpression(prev)) return;
+  auto* ctx = parser->getContext();
+  if (only == VxParser::RPAREN &&
+      (dynamic_cast<VxParser::CallExprContext*>(ctx) ||
+       dynamic_cast<VxParser::MethodCallExprContext*>(ctx) ||
+       dynamic_cast<VxParser::TupleExprContext*>(ctx)))
+    set.add(VxParser::COMMA);
+  for (size_t op : binaryOperators()) set.add(static_cast<ssize_t>(op));
+}
+
+}  // namespace
+
+antlr4::misc::IntervalSet StatementRecovery::getErrorRecoverySet(antlr4::Parser* parser) {
+  antlr4::misc::IntervalSet set;
+  bool inBlock = false;
+  for (auto* ctx = parser->getContext(); ctx; ctx = dynamic_cast<antlr4::ParserRuleContext*>(ctx->parent))
+    if (ctx->getRuleIndex() == VxParser::RuleBlock) inBlock = true;
+  if (inBlock) {
+    set.add(VxParser::SEMI);
+    set.add(VxParser::RBRACE);
+  } else {
+    set.add(VxParser::LBRACE);
+    set.add(VxParser::SEMI);
+  }
+  set.add(antlr4::Token::EOF);
+  return set;
+}
+
+std::string describeFound(const antlr4::Token* t) {
+  if (t->getType() == antlr4::Token::EOF) return "end of file";
+  std::string text = t->getText();
+  if (isKeyword(t->getType())) return "keyword `" + text + "`";
+  return "`" + text + "`";
+}
+
+void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* offending,
+                                      size_t, size_t, const std::string& msg, std::exception_ptr ep) {
+  auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
+  if (!parser || !offending) return;
+  ++errors_;
+  if (getenv("VXC_DEBUG_ANTLR")) fprintf(stderr, "antlr: %s\n", msg.c_str());
+  std::string expected;
+  antlr4::misc::IntervalSet set;
+  try {
+    if (ep) std::rethrow_exception(ep);
+    set = parser->getExpectedTokens();
+  } catch (const antlr4::RecognitionException& e) {
+    expected = describeRule(dynamic_cast<antlr4::ParserRuleContext*>(e.getCtx()), offending);
+    set = e.getExpectedTokens();
+  } catch (...) {
+    set = parser->getExpectedTokens();
+  }
+  bool single = set.size() == 1 && set.getMinElement() != VxParser::IDENT &&
+                set.getMinElement() != VxParser::INT && set.getMinElement() != antlr4::Token::EOF;
+  ssize_t onlyType = set.getMinElement();
+  widenExpected(set, parser, offending);
+  // At end of file inside a block, the one thing that helps is the `}`.
+  const antlr4::Token* unclosed = nullptr;
+  if (offending->getType() == antlr4::Token::EOF && set.contains(static_cast<ssize_t>(VxParser::RBRACE))) {
+    for (auto* ctx = parser->getContext(); ctx;
+         ctx = dynamic_cast<antlr4::ParserRuleContext*>(ctx->parent))
+      if (ctx->getRuleIndex() == VxParser::RuleBlock) {
+        unclosed = ctx->start;
+        break;
+      }
+    if (unclosed) expected = "`}`";
+  }
+  if (expected.empty()) expected = describeExpected(set, parser->getVocabulary());
+
+  uint32_t begin = base_ + static_cast<uint32_t>(offending->getStartIndex());
+  uint32_t end = offending->getType() == antlr4::Token::EOF
+                     ? begin
+                     : base_ + static_cast<uint32_t>(offending->getStopIndex()) + 1;
+  if (offending->getType() == antlr4::Token::EOF) {
+    // The EOF token of a chunk sits at the chunk's end.
+    begin = end = base_ + static_cast<uint32_t>(offending->getStartIndex());
+  }
+  diag::Diagnostic d = diag::SyntaxExpectedFound(expected, describeFound(offending));
+
+  // When the previous token ends on an earlier line, the missing piece
+  // belongs right after it (rustc's "expected `;`" placement).
+  const antlr4::Token* prev = nullptr;
+  if (offending->getTokenIndex() > 0) {
+    auto* stream = parser->getTokenStream();
+    for (size_t i = offending->getTokenIndex(); i-- > 0;) {
+      antlr4::Token* t = stream->get(i);
+      if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
+        prev = t;
+        break;
+      }
+    }
+  }
+  if (unclosed) {
+    uint32_t at = base_ + static_cast<uint32_t>(unclosed->getStartIndex());
+    d.secondary(base::Span{file_, at, at + 1}, "this `{` is never closed");
+  }
+  if (prev && (prev->getLine() < offending->getLine() ||
+               offending->getType() == antlr4::Token::EOF)) {
+    uint32_t after = base_ + static_cast<uint32_t>(prev->getStopIndex()) + 1;
+    d.primary(base::Span{file_, after, after}, "expected " + expected);
+    if (offending->getType() != antlr4::Token::EOF)
+      d.secondary(base::Span{file_, begin, end}, "unexpected token");
+    if (single) {
+      std::string tok = tokenName(static_cast<size_t>(onlyType), parser->getVocabulary());
+      d.suggest("add " + tok + " here", base::Span{file_, after, after},
+                tok.substr(1, tok.size() - 2));
+    }
+  } else {
+    d.primary(base::Span{file_, begin, end}, "expected " + expected);
+  }
+  sink_.emit(std::move(d));
+}
+
+}  // namespace vx::parse

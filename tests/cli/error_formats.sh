@@ -1,0 +1,25 @@
+# JSON: one object per line per diagnostic; SARIF: one 2.1.0 log on stdout.
+. "$(dirname "$0")/lib.bash" "$@"
+expect_status 1 "$VXC" check --error-format=json "$ROOT/tests/examples/bad/syntax.vx"
+[ "$(printf '%s\n' "$ERR" | wc -l)" = 2 ] || fail "expected 2 JSON lines, got: $ERR"
+printf '%s\n' "$ERR" | /usr/bin/python3 -c '
+import json, sys
+for line in sys.stdin:
+    d = json.loads(line)
+    assert d["code"]["code"] == "E0001", d
+    assert d["spans"][0]["is_primary"] is True
+    assert d["level"] == "error"
+' || fail "JSON lines do not parse"
+expect_status 1 "$VXC" check --error-format=sarif "$ROOT/tests/examples/bad/syntax.vx"
+printf '%s' "$OUT" | /usr/bin/python3 -c '
+import json, sys
+log = json.load(sys.stdin)
+assert log["version"] == "2.1.0"
+results = log["runs"][0]["results"]
+assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results] == [2, 3], results
+' || fail "SARIF log is wrong"
+expect_status 1 "$VXC" check --color=always "$ROOT/tests/examples/bad/syntax.vx"
+contains "$ERR" $'\x1b[1;31merror[E0001]'
+expect_status 1 "$VXC" check "$ROOT/tests/examples/bad/syntax.vx"
+case "$ERR" in *$'\x1b['*) fail "colour on a non-tty";; esac
+echo ok

@@ -1,0 +1,14 @@
+# Unknown flags and commands get a helpful message; unbuilt commands say so.
+. "$(dirname "$0")/lib.bash" "$@"
+expect_status 2 "$VXC" check --emitt=ast "$ROOT/examples/stream.vx"
+contains "$ERR" "unknown option \`--emitt\`"
+contains "$ERR" "did you mean \`--emit\`"
+expect_status 2 "$VXC" check --error-format=xml "$ROOT/examples/stream.vx"
+contains "$ERR" "expected one of \`human\`, \`json\`, \`sarif\`"
+expect_status 2 "$VXC" chek
+contains "$ERR" "did you mean \`check\`"
+for cmd in build run lsp; do
+  expect_status 2 "$VXC" $cmd "$ROOT/examples/stream.vx"
+  contains "$ERR" "not available in this version"
+done
+echo ok
