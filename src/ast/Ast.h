@@ -9,18 +9,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/Id.h"
 #include "base/Source.h"
 
 namespace vx::ast {
 
-template <typename Tag>
-struct Id {
-  uint32_t index = UINT32_MAX;
-  static constexpr Id none() { return Id{}; }
-  bool valid() const { return index != UINT32_MAX; }
-  friend bool operator==(Id a, Id b) { return a.index == b.index; }
-  friend bool operator!=(Id a, Id b) { return a.index != b.index; }
-};
+using base::Id;
+using base::List;
 using ExprId = Id<struct ExprTag>;
 using StmtId = Id<struct StmtTag>;
 using TypeId = Id<struct TypeTag>;
@@ -29,12 +24,6 @@ using BlockId = Id<struct BlockTag>;
 using PathId = Id<struct PathTag>;
 using ItemId = Id<struct ItemTag>;
 using NameId = Id<struct NameTag>;
-
-// A range in Module::lists.
-struct List {
-  uint32_t begin = 0;
-  uint32_t count = 0;
-};
 
 enum class ExprKind : uint8_t {
 #define AST_EXPR(K) K,

@@ -5,8 +5,8 @@
 namespace vx::diag {
 
 const char* errorDoc(std::string_view code) {
-  for (unsigned i = 0; i < kErrorDocCount; ++i)
-    if (code == kErrorDocs[i].code) return kErrorDocs[i].text;
+  for (unsigned i = 0; i < kErrorDocsCount; ++i)
+    if (code == kErrorDocs[i].name) return kErrorDocs[i].text;
   return nullptr;
 }
 

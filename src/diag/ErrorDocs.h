@@ -6,12 +6,12 @@
 
 namespace vx::diag {
 
-struct ErrorDoc {
-  const char* code;
+struct EmbeddedText {
+  const char* name;
   const char* text;
 };
-extern const ErrorDoc kErrorDocs[];
-extern const unsigned kErrorDocCount;
+extern const EmbeddedText kErrorDocs[];  // name = code
+extern const unsigned kErrorDocsCount;
 
 // The markdown page for `code` (e.g. "E6003"), or nullptr when there is none.
 const char* errorDoc(std::string_view code);

@@ -15,7 +15,8 @@ const char* kCheckHelp =
     "Exit status: 0 clean or warnings only, 1 errors, 2 usage or internal error.\n"
     "\n"
     "Options:\n"
-    "  --emit=ast                      print the AST to stdout\n"
+    "  --emit=ast|hir                  print the AST or the typed HIR to stdout\n"
+    "  --target=cpu|tpu|b200|h100      target whose builtins and memories apply (default cpu)\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
     "  --color=auto|always|never       colours in human output (default auto: on a tty)\n";
 }  // namespace
@@ -23,7 +24,8 @@ const char* kCheckHelp =
 int cmdCheck(const std::vector<std::string>& args) {
   ParsedArgs a = parseArgs("check", args,
                            {{"--help", false, {}},
-                            {"--emit", true, {"ast"}},
+                            {"--emit", true, {"ast", "hir"}},
+                            {"--target", true, {"cpu", "tpu", "b200", "h100"}},
                             {"--error-format", true, {"human", "json", "sarif"}},
                             {"--color", true, {"auto", "always", "never"}}});
   if (!a.error.empty()) return usageError(a.error);
@@ -35,6 +37,8 @@ int cmdCheck(const std::vector<std::string>& args) {
 
   CheckOptions opts;
   if (a.get("--emit", "") == "ast") opts.emit = Emit::Ast;
+  if (a.get("--emit", "") == "hir") opts.emit = Emit::Hir;
+  opts.target = a.get("--target", "cpu");
   std::string fmt = a.get("--error-format", "human");
   Format format = fmt == "json" ? Format::Json : fmt == "sarif" ? Format::Sarif : Format::Human;
   std::string color = a.get("--color", "auto");

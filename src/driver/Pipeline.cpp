@@ -1,6 +1,8 @@
 #include "driver/Pipeline.h"
 
+#include "check/Check.h"
 #include "diag/Render.h"
+#include "hir/Hir.h"
 #include "parse/Parse.h"
 
 namespace vx::driver {
@@ -13,7 +15,7 @@ std::string version() {
 #endif
 }
 
-CheckOutput checkFile(const base::SourceMap& sources, base::FileId file, diag::Sink& sink,
+CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& sink,
                       const CheckOptions& options) {
   CheckOutput out;
   ast::Interner names;
@@ -21,6 +23,10 @@ CheckOutput checkFile(const base::SourceMap& sources, base::FileId file, diag::S
   ast::Module module = parse::parseFile(sources, file, names, sink);
   if (options.emit == Emit::Ast) out.emitted = ast::printModule(module, names);
   if (sink.errorCount() > before) return out;  // no later phase sees a broken file
+  bool known = false;
+  check::Target target = check::loadTarget(options.target, known);
+  std::unique_ptr<hir::Program> prog = check::checkTypes(sources, module, names, sink, target);
+  if (options.emit == Emit::Hir) out.emitted = hir::printProgram(*prog);
   return out;
 }
 

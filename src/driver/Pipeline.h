@@ -11,10 +11,11 @@
 
 namespace vx::driver {
 
-enum class Emit { None, Ast };
+enum class Emit { None, Ast, Hir };
 
 struct CheckOptions {
   Emit emit = Emit::None;
+  std::string target = "cpu";  // cpu, tpu, b200, h100
 };
 
 struct CheckOutput {
@@ -23,7 +24,7 @@ struct CheckOutput {
 
 // Checks file `file` of `sources`, reporting into `sink`. Stops after parsing
 // when the file has lexical or syntax errors.
-CheckOutput checkFile(const base::SourceMap& sources, base::FileId file, diag::Sink& sink,
+CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& sink,
                       const CheckOptions& options);
 
 // Renders every diagnostic of `sink` (sorted) plus the summary line.

@@ -90,7 +90,12 @@ UiResult runUiCase(const UiCase& c, bool bless) {
   base::SourceMap sources;
   base::FileId id = sources.add(c.displayPath, c.source);
   diag::Sink sink;
-  checkFile(sources, id, sink, CheckOptions{});
+  CheckOptions options;
+  // `//@ target: tpu` in a test selects the target, as `--target` does.
+  static const std::regex targetRe(R"(//@\s*target:\s*([a-z0-9]+))");
+  std::smatch tm;
+  if (std::regex_search(c.source, tm, targetRe)) options.target = tm[1].str();
+  checkFile(sources, id, sink, options);
   r.actualOutput = renderAll(sink, sources, Format::Human, false);
 
   std::vector<std::string> annotationErrors;

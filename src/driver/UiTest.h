@@ -2,7 +2,8 @@
 // with inline expectations (`//~ ERROR E6003`, `//~^ ERROR` for the line
 // above, `//~| ERROR` for the same line as the previous expectation, `WARN`
 // for warnings) plus, beside it, the blessed full output in `<name>.stderr`
-// (absent when the output is empty). Fenced ```vx blocks in `.md` files are
+// (absent when the output is empty). `//@ target: NAME` selects the target
+// (default cpu). Fenced ```vx blocks in `.md` files are
 // tests too, with expectations only (docs/errors pages are tested this way).
 #pragma once
 

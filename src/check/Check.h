@@ -1,0 +1,21 @@
+// Public entry of the semantic checks: AST -> typed HIR, with name and type
+// diagnostics (E0100-E0207, W0001). The ownership checker builds on the HIR.
+#pragma once
+
+#include <memory>
+
+#include "ast/Ast.h"
+#include "base/Source.h"
+#include "check/Targets.h"
+#include "diag/Sink.h"
+#include "hir/Hir.h"
+
+namespace vx::check {
+
+// Loads the prelude into `sources` (as `<prelude>`), then checks `user`.
+// Returns the HIR of prelude and user functions together.
+std::unique_ptr<hir::Program> checkTypes(base::SourceMap& sources, const ast::Module& user,
+                                         const ast::Interner& names, diag::Sink& sink,
+                                         const Target& target);
+
+}  // namespace vx::check

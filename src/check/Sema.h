@@ -1,0 +1,102 @@
+// Name resolution + type checking, one walk that lowers the AST to the typed
+// HIR. `Sema` holds the data of the walk; behaviour lives in free functions
+// split by construct (SemaItems, SemaTypes, SemaExpr, SemaCall, SemaStmt,
+// Unify, Unused).
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ast/Ast.h"
+#include "check/Targets.h"
+#include "diag/Sink.h"
+#include "hir/Hir.h"
+
+namespace vx::check {
+
+// One parsed file plus its interner (the prelude and the user's file).
+struct SourceUnit {
+  const ast::Module* module;
+  const ast::Interner* names;
+  bool prelude;
+};
+
+struct Scope {
+  std::vector<std::pair<std::string, hir::LocalId>> bindings;
+};
+
+struct Sema {
+  hir::Program& prog;
+  diag::Sink& sink;
+  const Target& target;
+  std::unordered_map<std::string, hir::FnId> fnByName;
+  std::unordered_map<std::string, hir::ConstId> constByName;
+
+  // Per source unit being lowered.
+  const ast::Module* m = nullptr;
+  const ast::Interner* names = nullptr;
+  // Per function being checked.
+  hir::FnId fn;
+  std::vector<Scope> scopes;
+  // Generic parameters in scope while lowering an extern fn's signature.
+  std::vector<std::pair<std::string, hir::TypeId>> generics;
+  int loopDepth = 0;
+  // Where a local's value was placed in a memory space (the `Memory::X`
+  // argument of the call that made it), for E0202's secondary label.
+  std::unordered_map<uint32_t, base::Span> placement;
+
+  Sema(hir::Program& p, diag::Sink& s, const Target& t) : prog(p), sink(s), target(t) {}
+
+  hir::TypeTable& types() { return prog.types; }
+  std::string name(ast::NameId id) const { return std::string(names->str(id)); }
+  base::Span span(ast::Range r) const { return m->span(r); }
+  const hir::Function& currentFn() const { return prog.fns[fn.index]; }
+};
+
+// ---- entry point ----
+// Checks `user` against the prelude and fills `prog`. Diagnostics go to sink.
+void checkProgram(Sema& s, const SourceUnit& prelude, const SourceUnit& user);
+
+// ---- items (SemaItems.cpp) ----
+void declareItems(Sema& s, const SourceUnit& unit);
+void checkBodies(Sema& s, const SourceUnit& unit);
+
+// ---- types (SemaTypes.cpp) ----
+// Lowers a written type; reports E0100/E0203/E0204 and returns the error type.
+hir::TypeId lowerType(Sema& s, ast::TypeId t);
+
+// ---- expressions (SemaExpr.cpp) ----
+// `expected` may be invalid (no expectation). The result's type is unified
+// with `expected` when given (reporting a mismatch at the expression).
+hir::ExprId checkExpr(Sema& s, ast::ExprId e, hir::TypeId expected = {});
+// True when the HIR expression denotes a place (local, index, field, deref).
+bool isPlace(const hir::Program& p, hir::ExprId e);
+// The local at the root of a place, if any.
+hir::LocalId placeRoot(const hir::Program& p, hir::ExprId e);
+// Creates an error expression covering `range`.
+hir::ExprId errorExpr(Sema& s, base::Span span);
+
+// ---- calls (SemaCall.cpp) ----
+hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range);
+hir::ExprId checkMethodCall(Sema& s, const ast::Expr& call, ast::Range range);
+
+// ---- statements (SemaStmt.cpp) ----
+hir::BlockId checkBlock(Sema& s, ast::BlockId b, hir::TypeId expectedTail);
+hir::LocalId declareLocal(Sema& s, const std::string& name, base::Span span, hir::TypeId type,
+                          bool mut, bool param);
+hir::LocalId lookupLocal(Sema& s, const std::string& name);
+
+// ---- unification (Unify.cpp) ----
+// Unifies `found` with `expected`. On failure reports E0200 / E0201 / E0202 at
+// `at` (with `context` as the label) and returns false. Types containing the
+// error type unify silently.
+bool unify(Sema& s, hir::TypeId expected, hir::TypeId found, base::Span at,
+           const std::string& context = {}, hir::ExprId foundExpr = {});
+// Unifies without reporting.
+bool tryUnify(Sema& s, hir::TypeId a, hir::TypeId b);
+
+// ---- lints (Unused.cpp) ----
+void reportUnused(Sema& s, hir::FnId fn, uint32_t firstLocal);
+
+}  // namespace vx::check

@@ -1,0 +1,253 @@
+// Calls: user functions and builtins. Builtins are generic: each call
+// instantiates the signature afresh (turbofish arguments first), auto-borrows
+// places passed to `&T` parameters, and requires constant memory spaces.
+#include "base/Text.h"
+#include "check/Sema.h"
+#include "check/Words.h"
+#include "diag/DiagKinds.h"
+
+namespace vx::check {
+
+using hir::ExprKind;
+using hir::TyKind;
+using hir::TypeId;
+
+namespace {
+
+using Subst = std::vector<std::pair<TypeId, TypeId>>;
+
+TypeId substitute(hir::TypeTable& tt, TypeId t, const Subst& sub) {
+  t = tt.resolve(t);
+  for (const auto& [from, to] : sub)
+    if (from == t) return to;
+  const hir::TyData d = tt.get(t);
+  switch (d.kind) {
+    case TyKind::Tensor: return tt.tensor(substitute(tt, d.a, sub), substitute(tt, d.b, sub));
+    case TyKind::Vec: return tt.vec(substitute(tt, d.a, sub));
+    case TyKind::Ref: return tt.ref(substitute(tt, d.a, sub), d.sub != 0);
+    case TyKind::Pinned: return tt.pinned(substitute(tt, d.a, sub), substitute(tt, d.b, sub));
+    case TyKind::Token: return tt.token(substitute(tt, d.a, sub), substitute(tt, d.b, sub));
+    case TyKind::Tuple:
+    case TyKind::Shape: {
+      std::vector<TypeId> elems;
+      for (uint32_t i = 0; i < d.listCount; ++i) elems.push_back(substitute(tt, tt.elem(t, i), sub));
+      return d.kind == TyKind::Tuple ? tt.tuple(elems) : tt.shape(elems);
+    }
+    default: return t;
+  }
+}
+
+bool isMemoryParam(const hir::Function& f, TypeId paramTy, const hir::TypeTable& tt) {
+  TypeId r = tt.resolve(paramTy);
+  if (tt.kind(r) == TyKind::Mem) return true;
+  for (size_t i = 0; i < f.genericVars.size(); ++i)
+    if (f.genericVars[i] == r && f.memoryBound[i]) return true;
+  return false;
+}
+
+std::string fnNameOf(Sema& s, const ast::Expr& callee) {
+  const ast::Path& p = s.m->path(ast::PathId{callee.payload});
+  std::string n;
+  for (uint32_t i = 0; i < p.segments.count; ++i) n += (i ? "::" : "") + s.name(ast::NameId{s.m->listAt(p.segments, i)});
+  return n;
+}
+
+// Checks the arguments alone (after an error about the call itself), so that
+// errors inside them are still reported.
+void checkArgsAlone(Sema& s, const ast::Expr& call) {
+  for (uint32_t i = 0; i < call.list.count; ++i) checkExpr(s, ast::ExprId{s.m->listAt(call.list, i)});
+}
+
+void checkAvailability(Sema& s, const hir::Function& f, base::Span at) {
+  if (!f.isExtern) return;
+  const hir::Function& caller = s.currentFn();
+  if (f.topologyGiven && caller.topology != f.topology) {
+    s.sink.emit(diag::BuiltinWrongTopology(f.name, hir::topologyName(caller.topology))
+                    .primary(at, "only available `on Topology::" + std::string(hir::topologyName(f.topology)) + "`")
+                    .secondary(caller.nameSpan, "`" + caller.name + "` runs on `Topology::" +
+                                                    hir::topologyName(caller.topology) + "`")
+                    .help("declare the function `on Topology::" + std::string(hir::topologyName(f.topology)) + "`"));
+  }
+  if (!s.target.implements(f.name)) {
+    diag::Diagnostic d = diag::UnavailableOnTarget(f.name, s.target.name);
+    d.primary(at, "not implemented by target `" + s.target.name + "`");
+    auto it = s.target.implementers.find(f.name);
+    if (it != s.target.implementers.end()) {
+      std::string list;
+      for (const auto& n : it->second) list += (list.empty() ? "" : ", ") + n;
+      d.note("`" + f.name + "` is implemented on: " + list + " (stdlib/targets.txt)");
+    }
+    s.sink.emit(std::move(d));
+  }
+}
+
+}  // namespace
+
+hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
+  hir::TypeTable& tt = s.types();
+  base::Span at = s.span(range);
+  const ast::Expr& callee = s.m->expr(call.lhs);
+  base::Span calleeSpan = s.span(callee.range);
+  if (callee.kind != ast::ExprKind::Path) {
+    hir::ExprId c = checkExpr(s, call.lhs);
+    if (!tt.containsError(s.prog.expr(c).type))
+      s.sink.emit(diag::NotCallable(tt.print(s.prog.expr(c).type)).primary(calleeSpan, "not a function"));
+    checkArgsAlone(s, call);
+    return errorExpr(s, at);
+  }
+  const ast::Path& path = s.m->path(ast::PathId{callee.payload});
+  std::string name = fnNameOf(s, callee);
+  auto found = path.segments.count == 1 ? s.fnByName.find(name) : s.fnByName.end();
+  if (found == s.fnByName.end()) {
+    if (path.segments.count == 1 && lookupLocal(s, name).valid()) {
+      s.sink.emit(diag::NotCallable(name).primary(calleeSpan, "a variable, not a function"));
+    } else {
+      std::vector<std::string> cands;
+      for (const auto& [fname, id] : s.fnByName) cands.push_back(fname);
+      diag::Diagnostic d = diag::UnknownFunction(name);
+      d.primary(calleeSpan, "not found in this scope");
+      std::string close = base::closestMatch(name, cands);
+      if (!close.empty()) {
+        base::Span nameSpan{calleeSpan.file, calleeSpan.begin, calleeSpan.begin + static_cast<uint32_t>(name.size())};
+        d.suggest("a function with a similar name exists: `" + close + "`", nameSpan, close,
+                  diag::Applicability::MaybeIncorrect);
+      }
+      s.sink.emit(std::move(d));
+    }
+    checkArgsAlone(s, call);
+    return errorExpr(s, at);
+  }
+  hir::FnId fnId = found->second;
+  const hir::Function fn = s.prog.fns[fnId.index];  // copy: checking args may grow `fns`? no, but stay safe
+  checkAvailability(s, fn, calleeSpan);
+
+  if (call.list.count != fn.params.size()) {
+    diag::Diagnostic d = diag::ArgCountMismatch(name, countOf(fn.params.size(), "argument"),
+                                                plural(call.list.count, "was", "were"));
+    d.primary(at, "expected " + countOf(fn.params.size(), "argument"));
+    if (!fn.fromPrelude) d.secondary(fn.nameSpan, "`" + name + "` defined here");
+    else {
+      std::vector<std::pair<TypeId, std::string>> gnames;
+      std::string sig = name;
+      for (size_t i = 0; i < fn.genericVars.size(); ++i) {
+        gnames.emplace_back(fn.genericVars[i], fn.genericNames[i]);
+        sig += (i ? ", " : "<") + fn.genericNames[i] + (fn.memoryBound[i] ? ": Memory" : "");
+      }
+      sig += fn.genericVars.empty() ? "(" : ">(";
+      for (size_t i = 0; i < fn.params.size(); ++i)
+        sig += (i ? ", " : "") + s.prog.local(fn.params[i]).name + ": " + tt.print(fn.paramTypes[i], gnames);
+      TypeId rr = tt.resolve(fn.ret);
+      if (tt.kind(rr) != TyKind::Void) sig += ") -> " + tt.print(fn.ret, gnames);
+      else sig += ")";
+      d.note("the builtin is `" + sig + "` (stdlib/prelude.vx)");
+    }
+    s.sink.emit(std::move(d));
+    checkArgsAlone(s, call);
+    return errorExpr(s, at);
+  }
+
+  // Instantiate the generic signature.
+  Subst sub;
+  for (TypeId v : fn.genericVars) sub.emplace_back(v, tt.freshVar());
+  if (path.hasGenerics) {
+    // Leading generic arguments may be given, the rest inferred:
+    // `zeros::<f32, [2, 128, 128]>(Memory::VMEM)` leaves `M` to the argument.
+    if (path.genericArgs.count > fn.genericVars.size() || path.genericArgs.count == 0) {
+      s.sink.emit(diag::GenericArgCountMismatch(name, countOf(fn.genericVars.size(), "generic argument"),
+                                                plural(path.genericArgs.count, "was", "were"))
+                      .primary(calleeSpan, "expected " + countOf(fn.genericVars.size(), "generic argument")));
+      checkArgsAlone(s, call);
+      return errorExpr(s, at);
+    }
+    for (uint32_t i = 0; i < path.genericArgs.count; ++i) {
+      ast::TypeId ta{s.m->listAt(path.genericArgs, i)};
+      TypeId given = lowerType(s, ta);
+      unify(s, sub[i].second, given, s.span(s.m->type(ta).range));
+    }
+  }
+
+  hir::Expr he;
+  he.kind = ExprKind::Call;
+  he.fn = fnId;
+  he.span = at;
+  std::vector<uint32_t> args;
+  // A call with a broken argument has the error type: nothing downstream
+  // (a dropped-token check, an unused-variable lint) reports on its result.
+  bool argError = false;
+  for (uint32_t i = 0; i < call.list.count; ++i) {
+    ast::ExprId argAst{s.m->listAt(call.list, i)};
+    TypeId param = substitute(tt, fn.paramTypes[i], sub);
+    if (isMemoryParam(fn, fn.paramTypes[i], tt)) {
+      const ast::Expr& a = s.m->expr(argAst);
+      bool constPath = a.kind == ast::ExprKind::Path && s.m->path(ast::PathId{a.payload}).segments.count == 2;
+      if (!constPath) {
+        hir::ExprId x = checkExpr(s, argAst);
+        if (!tt.containsError(s.prog.expr(x).type))
+          s.sink.emit(diag::NonConstMemSpace()
+                          .primary(s.prog.expr(x).span, "not a constant")
+                          .help("write the memory space itself, e.g. `Memory::VMEM`"));
+        args.push_back(errorExpr(s, s.prog.expr(x).span).index);
+        argError = true;
+        continue;
+      }
+    }
+    hir::ExprId x = checkExpr(s, argAst);
+    TypeId pr = tt.resolve(param);
+    const hir::Expr& xe = s.prog.expr(x);
+    if (fn.isExtern && tt.kind(pr) == TyKind::Ref && tt.get(pr).sub == 0 &&
+        tt.kind(tt.resolve(xe.type)) != TyKind::Ref && isPlace(s.prog, x)) {
+      hir::Expr b;
+      b.kind = ExprKind::Borrow;
+      b.autoBorrow = true;
+      b.span = xe.span;
+      b.a = x;
+      b.type = tt.ref(xe.type, false);
+      x = s.prog.add(b);
+    }
+    if (tt.containsError(s.prog.expr(x).type) ||
+        !unify(s, param, s.prog.expr(x).type, s.prog.expr(x).span, {}, x))
+      argError = true;
+    args.push_back(x.index);
+  }
+  he.args = s.prog.addList(args);
+  he.type = argError ? tt.error() : substitute(tt, fn.ret, sub);
+  return s.prog.add(he);
+}
+
+hir::ExprId checkMethodCall(Sema& s, const ast::Expr& call, ast::Range range) {
+  hir::TypeTable& tt = s.types();
+  base::Span at = s.span(range);
+  hir::ExprId recv = checkExpr(s, call.lhs);
+  std::string method = s.name(call.name);
+  TypeId t = tt.resolve(s.prog.expr(recv).type);
+  while (tt.kind(t) == TyKind::Ref) t = tt.resolve(tt.get(t).a);
+  if (tt.kind(t) == TyKind::Error) {
+    checkArgsAlone(s, call);
+    return errorExpr(s, at);
+  }
+  if (method != "len" || tt.kind(t) != TyKind::Vec) {
+    diag::Diagnostic d = diag::UnknownMethod(method, tt.print(s.prog.expr(recv).type));
+    d.primary(at, "method not found");
+    if (tt.kind(t) == TyKind::Vec && !base::closestMatch(method, {"len"}).empty())
+      d.help("there is a method with a similar name: `len`");
+    else
+      d.note("the only method is `Vec::len()`; builtins are functions: `wait(t)`, not `t.wait()`");
+    s.sink.emit(std::move(d));
+    checkArgsAlone(s, call);
+    return errorExpr(s, at);
+  }
+  if (call.list.count != 0) {
+    s.sink.emit(diag::ArgCountMismatch("len", "0 arguments", plural(call.list.count, "was", "were"))
+                    .primary(at, "expected 0 arguments"));
+    checkArgsAlone(s, call);
+    return errorExpr(s, at);
+  }
+  hir::Expr he;
+  he.kind = ExprKind::Len;
+  he.span = at;
+  he.a = recv;
+  he.type = tt.usize();
+  return s.prog.add(he);
+}
+
+}  // namespace vx::check

@@ -1,0 +1,193 @@
+// Items: declaring functions and constants (signatures first, so bodies can
+// call functions declared later), then checking bodies.
+#include "check/Sema.h"
+#include "check/Words.h"
+#include "diag/DiagKinds.h"
+
+namespace vx::check {
+
+using hir::TypeId;
+
+namespace {
+
+bool checkDuplicate(Sema& s, const std::string& name, base::Span at) {
+  base::Span previous;
+  bool dup = false;
+  if (auto it = s.fnByName.find(name); it != s.fnByName.end()) {
+    dup = true;
+    previous = s.prog.fns[it->second.index].nameSpan;
+  } else if (auto ct = s.constByName.find(name); ct != s.constByName.end()) {
+    dup = true;
+    previous = s.prog.consts[ct->second.index].span;
+  }
+  if (!dup) return false;
+  diag::Diagnostic d = diag::DuplicateItem(name);
+  d.primary(at, "`" + name + "` redefined here");
+  if (previous.valid())
+    d.secondary(previous, "previous definition of `" + name + "` here");
+  else
+    d.note("`" + name + "` is a builtin of the prelude (stdlib/prelude.vx)");
+  s.sink.emit(std::move(d));
+  return true;
+}
+
+void declareConst(Sema& s, const ast::Item& it) {
+  std::string name = s.name(it.name);
+  base::Span at = s.span(it.nameRange);
+  if (checkDuplicate(s, name, at)) return;
+  hir::Const c;
+  c.name = name;
+  c.span = at;
+  c.type = lowerType(s, it.constType);
+  // Constants see earlier constants only; no locals, no function.
+  s.scopes.clear();
+  c.value = checkExpr(s, it.constValue, c.type);
+  c.type = s.types().zonk(c.type, true);
+  s.prog.consts.push_back(c);
+  s.constByName[name] = hir::ConstId{static_cast<uint32_t>(s.prog.consts.size() - 1)};
+}
+
+void declareFn(Sema& s, const ast::Item& it, bool prelude) {
+  hir::TypeTable& tt = s.types();
+  hir::Function f;
+  f.name = s.name(it.name);
+  f.nameSpan = s.span(it.nameRange);
+  f.span = s.span(it.range);
+  f.isExtern = it.isExtern;
+  f.fromPrelude = prelude;
+  if (it.isExtern) {
+    f.builtin = hir::builtinByName(f.name);
+    if (f.builtin == hir::Builtin::None) {
+      s.sink.emit(diag::UnknownBuiltin(f.name)
+                      .primary(f.nameSpan, "not a builtin")
+                      .note("`extern fn` declares the compiler's builtins (stdlib/prelude.vx); "
+                            "write a `fn` with a body instead"));
+      return;
+    }
+  }
+  if (checkDuplicate(s, f.name, f.nameSpan)) return;
+  if (it.topology.valid()) {
+    f.topologyGiven = true;
+    const ast::Path& p = s.m->path(it.topology);
+    TypeId t = p.segments.count == 2 ? lowerConstPath(s, p, s.span(p.range)) : tt.error();
+    if (tt.kind(t) == hir::TyKind::Topo)
+      f.topology = static_cast<hir::Topology>(tt.get(t).sub);
+    else if (tt.kind(t) != hir::TyKind::Error)
+      s.sink.emit(diag::NonConstTopology().primary(s.span(p.range), "not a topology")
+                      .help("write `on Topology::TensorCore` or `on Topology::Host`"));
+    else if (p.segments.count != 2)
+      s.sink.emit(diag::NonConstTopology().primary(s.span(p.range), "not a topology")
+                      .help("write `on Topology::TensorCore` or `on Topology::Host`"));
+  }
+  s.generics.clear();
+  if (!it.generics.empty() && !it.isExtern) {
+    s.sink.emit(diag::GenericUserFn(f.name)
+                    .primary(s.span(ast::Range{it.generics.front().range.begin, it.generics.back().range.end}),
+                             "generic parameters")
+                    .help("write the function for the concrete types it is used with"));
+  }
+  for (const auto& g : it.generics) {
+    std::string gn = s.name(g.name);
+    for (const auto& prev : f.genericNames)
+      if (prev == gn)
+        s.sink.emit(diag::DuplicateBinding(gn, "generic parameter list").primary(s.span(g.range), "used again"));
+    TypeId v = tt.freshVar();
+    f.genericNames.push_back(gn);
+    f.genericVars.push_back(v);
+    f.memoryBound.push_back(g.bound.valid() && s.name(g.bound) == "Memory");
+    s.generics.emplace_back(gn, v);
+  }
+  std::vector<std::string> seen;
+  for (const auto& p : it.params) {
+    std::string pn = s.name(p.name);
+    bool duplicate = false;
+    for (const auto& prev : seen)
+      if (prev == pn) duplicate = true;
+    if (duplicate) {
+      s.sink.emit(diag::DuplicateBinding(pn, "parameter list").primary(s.span(p.range), "used again"));
+      for (hir::LocalId earlier : f.params)
+        if (s.prog.local(earlier).name == pn) s.prog.local(earlier).uses = 1;
+    }
+    seen.push_back(pn);
+    TypeId ty = lowerType(s, p.type);
+    f.paramTypes.push_back(ty);
+    hir::Local l;
+    l.name = pn;
+    l.span = s.span(p.range);
+    l.type = ty;
+    l.mut = p.mut;
+    l.param = true;
+    // A parameter whose type is broken, or a duplicate, was reported already.
+    if (duplicate || tt.containsError(ty)) l.uses = 1;
+    f.params.push_back(s.prog.add(l));
+  }
+  f.ret = it.ret.valid() ? lowerType(s, it.ret) : tt.voidTy();
+  s.generics.clear();
+  s.prog.fns.push_back(std::move(f));
+  s.fnByName[s.prog.fns.back().name] = hir::FnId{static_cast<uint32_t>(s.prog.fns.size() - 1)};
+}
+
+}  // namespace
+
+void declareItems(Sema& s, const SourceUnit& unit) {
+  s.m = unit.module;
+  s.names = unit.names;
+  // Constants first, in order: types and dimensions may name them.
+  for (const auto& it : unit.module->items)
+    if (it.kind == ast::ItemKind::Const) declareConst(s, it);
+  for (const auto& it : unit.module->items)
+    if (it.kind == ast::ItemKind::Fn) declareFn(s, it, unit.prelude);
+}
+
+void checkBodies(Sema& s, const SourceUnit& unit) {
+  s.m = unit.module;
+  s.names = unit.names;
+  for (const auto& it : unit.module->items) {
+    if (it.kind != ast::ItemKind::Fn || !it.body.valid()) continue;
+    auto found = s.fnByName.find(s.name(it.name));
+    if (found == s.fnByName.end()) continue;
+    hir::FnId id = found->second;
+    hir::Function& f = s.prog.fns[id.index];
+    if (f.body.valid() || f.nameSpan.begin != s.span(it.nameRange).begin) continue;  // a duplicate
+    s.fn = id;
+    s.scopes.clear();
+    s.scopes.emplace_back();
+    for (hir::LocalId p : f.params) s.scopes.back().bindings.emplace_back(s.prog.local(p).name, p);
+    uint32_t firstExpr = static_cast<uint32_t>(s.prog.exprs.size());
+    uint32_t firstLocal = static_cast<uint32_t>(s.prog.locals.size());
+    TypeId ret = f.ret;
+    hir::BlockId body = checkBlock(s, it.body, ret);
+    s.prog.fns[id.index].body = body;
+    const hir::Block& b = s.prog.block(body);
+    hir::TypeTable& tt = s.types();
+    if (tt.kind(tt.resolve(ret)) != hir::TyKind::Void && !b.tail.valid()) {
+      // A body that ends in `return` on its last statement is fine.
+      bool endsInReturn = false;
+      if (b.stmts.count > 0) {
+        const hir::Stmt& last = s.prog.stmt(hir::StmtId{s.prog.listAt(b.stmts, b.stmts.count - 1)});
+        endsInReturn = last.kind == hir::StmtKind::Return;
+      }
+      if (!endsInReturn && !tt.containsError(ret))
+        s.sink.emit(diag::MissingReturnValue(f.name, tt.print(ret))
+                        .primary(b.closeBrace, "the body ends here without a value")
+                        .secondary(f.nameSpan, "declared to return `" + tt.print(ret) + "`")
+                        .help("end the body with an expression of type `" + tt.print(ret) +
+                              "` (no `;`), or `return` one"));
+    }
+    // Settle inference: unsuffixed literals default to i32 / f64.
+    for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i)
+      s.prog.exprs[i].type = tt.zonk(s.prog.exprs[i].type, true);
+    for (uint32_t i = firstLocal; i < s.prog.locals.size(); ++i)
+      s.prog.locals[i].type = tt.zonk(s.prog.locals[i].type, true);
+    reportUnused(s, id, firstLocal);
+    s.scopes.clear();
+  }
+}
+
+void checkProgram(Sema& s, const SourceUnit& prelude, const SourceUnit& user) {
+  declareItems(s, prelude);
+  declareItems(s, user);
+  checkBodies(s, user);
+}
+
+}  // namespace vx::check

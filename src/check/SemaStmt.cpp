@@ -1,0 +1,261 @@
+// Statements and blocks.
+#include "check/Sema.h"
+#include "check/Words.h"
+#include "diag/DiagKinds.h"
+
+namespace vx::check {
+
+using hir::TyKind;
+using hir::TypeId;
+
+hir::LocalId declareLocal(Sema& s, const std::string& name, base::Span span, TypeId type, bool mut,
+                          bool param) {
+  hir::Local l;
+  l.name = name;
+  l.span = span;
+  l.type = type;
+  l.mut = mut;
+  l.param = param;
+  // A binding whose type is already an error was reported; don't warn on it.
+  if (s.types().containsError(type)) l.uses = 1;
+  hir::LocalId id = s.prog.add(l);
+  s.scopes.back().bindings.emplace_back(name, id);
+  return id;
+}
+
+hir::LocalId lookupLocal(Sema& s, const std::string& name) {
+  for (size_t i = s.scopes.size(); i-- > 0;) {
+    const auto& b = s.scopes[i].bindings;
+    for (size_t k = b.size(); k-- > 0;)
+      if (b[k].first == name) return b[k].second;
+  }
+  return hir::LocalId{};
+}
+
+namespace {
+
+hir::StmtId checkStmt(Sema& s, ast::StmtId id);
+
+// Where the value of `init` was placed, for E0202 labels on later uses.
+void recordPlacement(Sema& s, hir::LocalId local, hir::ExprId init) {
+  const hir::Expr& e = s.prog.expr(init);
+  if (e.kind == hir::ExprKind::Call) {
+    for (uint32_t i = 0; i < e.args.count; ++i) {
+      const hir::Expr& a = s.prog.expr(s.prog.arg(e, i));
+      if (a.kind == hir::ExprKind::MemConst) s.placement[local.index] = a.span;
+    }
+    // `wait(t)` leaves the data where `t`'s transfer put it.
+    if (s.prog.fn(e.fn).builtin == hir::Builtin::Wait && e.args.count == 1) {
+      const hir::Expr& a = s.prog.expr(s.prog.arg(e, 0));
+      if (a.kind == hir::ExprKind::Local)
+        if (auto it = s.placement.find(a.local.index); it != s.placement.end())
+          s.placement[local.index] = it->second;
+    }
+  } else if (e.kind == hir::ExprKind::Local) {
+    if (auto it = s.placement.find(e.local.index); it != s.placement.end())
+      s.placement[local.index] = it->second;
+  }
+}
+
+hir::PatId bindPattern(Sema& s, ast::PatId pid, TypeId type, hir::ExprId init) {
+  const ast::Pat& p = s.m->pat(pid);
+  hir::TypeTable& tt = s.types();
+  hir::Pat hp;
+  hp.span = s.span(p.range);
+  if (p.kind == ast::PatKind::Bind) {
+    hp.kind = hir::PatKind::Bind;
+    hp.local = declareLocal(s, s.name(p.name), hp.span, type, p.mut, false);
+    if (init.valid()) recordPlacement(s, hp.local, init);
+    return s.prog.add(hp);
+  }
+  hp.kind = hir::PatKind::Tuple;
+  TypeId t = tt.resolve(type);
+  std::vector<TypeId> elems;
+  if (tt.kind(t) == TyKind::Tuple && tt.count(t) == p.list.count) {
+    for (uint32_t i = 0; i < p.list.count; ++i) elems.push_back(tt.elem(t, i));
+  } else {
+    if (!tt.containsError(t))
+      s.sink.emit(diag::TypeMismatch("a tuple of " + countOf(p.list.count, "element"), tt.print(t))
+                      .primary(hp.span, "this pattern destructures a tuple"));
+    elems.assign(p.list.count, tt.error());
+  }
+  std::vector<uint32_t> subs;
+  for (uint32_t i = 0; i < p.list.count; ++i)
+    subs.push_back(bindPattern(s, ast::PatId{s.m->listAt(p.list, i)}, elems[i], {}).index);
+  hp.elems = s.prog.addList(subs);
+  return s.prog.add(hp);
+}
+
+// Checks that `place` may be written; reports E0205.
+void checkMutable(Sema& s, hir::ExprId place, base::Span at) {
+  hir::TypeTable& tt = s.types();
+  const hir::Expr& e = s.prog.expr(place);
+  switch (e.kind) {
+    case hir::ExprKind::Local: {
+      const hir::Local& l = s.prog.local(e.local);
+      if (!l.mut && !tt.containsError(l.type))
+        s.sink.emit(diag::AssignToImmutable(l.name)
+                        .primary(at, "cannot assign twice to immutable variable")
+                        .secondary(l.span, "first assignment to `" + l.name + "`")
+                        .suggest("consider making this binding mutable: `mut " + l.name + "`",
+                                 base::Span{l.span.file, l.span.begin, l.span.begin}, "mut "));
+      return;
+    }
+    case hir::ExprKind::Index:
+    case hir::ExprKind::Field: {
+      TypeId base = tt.resolve(s.prog.expr(e.a).type);
+      if (tt.kind(base) == TyKind::Ref) {
+        if (tt.get(base).sub == 0)
+          s.sink.emit(diag::AssignThroughSharedRef("the indexed value")
+                          .primary(at, "cannot assign through a `&` reference")
+                          .help("take a `&mut` reference instead"));
+        return;
+      }
+      checkMutable(s, e.a, at);
+      return;
+    }
+    case hir::ExprKind::Deref: {
+      TypeId r = tt.resolve(s.prog.expr(e.a).type);
+      if (tt.kind(r) == TyKind::Ref && tt.get(r).sub == 0)
+        s.sink.emit(diag::AssignThroughSharedRef("*")
+                        .primary(at, "cannot assign through a `&` reference")
+                        .help("take a `&mut` reference instead"));
+      return;
+    }
+    default: return;
+  }
+}
+
+hir::StmtId checkAssign(Sema& s, const ast::Stmt& st, hir::Stmt& hs) {
+  hir::TypeTable& tt = s.types();
+  hs.kind = hir::StmtKind::Assign;
+  hs.op = st.op;
+  hs.a = checkExpr(s, st.a);
+  const hir::Expr& place = s.prog.expr(hs.a);
+  // Writing a variable is not reading it.
+  if (place.kind == hir::ExprKind::Local && s.prog.local(place.local).uses > 0 &&
+      !tt.containsError(s.prog.local(place.local).type))
+    --s.prog.local(place.local).uses;
+  TypeId placeTy = place.type;
+  if (!isPlace(s.prog, hs.a)) {
+    if (!tt.containsError(placeTy))
+      s.sink.emit(diag::InvalidAssignTarget().primary(place.span, "cannot assign to this expression"));
+    hs.b = checkExpr(s, st.b);
+    return s.prog.add(hs);
+  }
+  checkMutable(s, hs.a, place.span);
+  if (st.op != ast::Op::Assign && !tt.isNumeric(placeTy) && !tt.containsError(placeTy)) {
+    s.sink.emit(diag::BinaryOperandMismatch(ast::opSpelling(st.op), tt.print(placeTy), "_")
+                    .primary(place.span, "not a number"));
+    hs.b = checkExpr(s, st.b);
+    return s.prog.add(hs);
+  }
+  hs.b = checkExpr(s, st.b, placeTy);
+  return s.prog.add(hs);
+}
+
+hir::StmtId checkIf(Sema& s, ast::StmtId id) {
+  const ast::Stmt& st = s.m->stmt(id);
+  hir::Stmt hs;
+  hs.kind = hir::StmtKind::If;
+  hs.span = s.span(st.range);
+  hs.a = checkExpr(s, st.a, s.types().boolTy());
+  hs.body = checkBlock(s, st.body, {});
+  if (st.elseStmt.valid()) hs.elseStmt = checkStmt(s, st.elseStmt);
+  return s.prog.add(hs);
+}
+
+hir::StmtId checkStmt(Sema& s, ast::StmtId id) {
+  const ast::Stmt& st = s.m->stmt(id);
+  hir::TypeTable& tt = s.types();
+  hir::Stmt hs;
+  hs.span = s.span(st.range);
+  switch (st.kind) {
+    case ast::StmtKind::Let: {
+      hs.kind = hir::StmtKind::Let;
+      TypeId annotated = st.type.valid() ? lowerType(s, st.type) : TypeId{};
+      hs.a = checkExpr(s, st.a, annotated);
+      TypeId t = annotated.valid() ? annotated : s.prog.expr(hs.a).type;
+      if (tt.containsError(s.prog.expr(hs.a).type)) t = tt.error();
+      hs.pat = bindPattern(s, st.pat, t, hs.a);
+      return s.prog.add(hs);
+    }
+    case ast::StmtKind::Assign: return checkAssign(s, st, hs);
+    case ast::StmtKind::For: {
+      hs.kind = hir::StmtKind::For;
+      hs.a = checkExpr(s, st.a);
+      TypeId lo = s.prog.expr(hs.a).type;
+      if (!tt.isInteger(lo) && !tt.containsError(lo)) {
+        s.sink.emit(diag::TypeMismatch("an integer", tt.print(lo))
+                        .primary(s.prog.expr(hs.a).span, "ranges are over integers"));
+        lo = tt.error();
+      }
+      hs.b = checkExpr(s, st.b, lo);
+      s.scopes.emplace_back();
+      hs.var = declareLocal(s, s.name(st.var), s.span(st.varRange), lo, false, false);
+      ++s.loopDepth;
+      hs.body = checkBlock(s, st.body, {});
+      --s.loopDepth;
+      s.scopes.pop_back();
+      return s.prog.add(hs);
+    }
+    case ast::StmtKind::While:
+      hs.kind = hir::StmtKind::While;
+      hs.a = checkExpr(s, st.a, tt.boolTy());
+      ++s.loopDepth;
+      hs.body = checkBlock(s, st.body, {});
+      --s.loopDepth;
+      return s.prog.add(hs);
+    case ast::StmtKind::If: return checkIf(s, id);
+    case ast::StmtKind::Return: {
+      hs.kind = hir::StmtKind::Return;
+      TypeId ret = s.currentFn().ret;
+      if (st.a.valid()) {
+        hs.a = checkExpr(s, st.a, ret);
+      } else if (tt.kind(tt.resolve(ret)) != TyKind::Void && !tt.containsError(ret)) {
+        s.sink.emit(diag::TypeMismatch(tt.print(ret), "void")
+                        .primary(hs.span, "`return` without a value")
+                        .secondary(s.currentFn().nameSpan, "declared to return `" + tt.print(ret) + "`"));
+      }
+      return s.prog.add(hs);
+    }
+    case ast::StmtKind::Break:
+    case ast::StmtKind::Continue:
+      hs.kind = st.kind == ast::StmtKind::Break ? hir::StmtKind::Break : hir::StmtKind::Continue;
+      if (s.loopDepth == 0)
+        s.sink.emit(diag::BreakOutsideLoop(st.kind == ast::StmtKind::Break ? "break" : "continue")
+                        .primary(hs.span, "not inside `for` or `while`"));
+      return s.prog.add(hs);
+    case ast::StmtKind::Block:
+      hs.kind = hir::StmtKind::Block;
+      hs.body = checkBlock(s, st.body, {});
+      return s.prog.add(hs);
+    case ast::StmtKind::Expr:
+      hs.kind = hir::StmtKind::Expr;
+      hs.a = checkExpr(s, st.a);
+      return s.prog.add(hs);
+    case ast::StmtKind::Empty: return hir::StmtId{};
+  }
+  return hir::StmtId{};
+}
+
+}  // namespace
+
+hir::BlockId checkBlock(Sema& s, ast::BlockId id, TypeId expectedTail) {
+  const ast::Block& b = s.m->block(id);
+  hir::Block hb;
+  hb.span = s.span(b.range);
+  hb.closeBrace = base::Span{hb.span.file, b.range.end - 1, b.range.end};
+  s.scopes.emplace_back();
+  std::vector<uint32_t> stmts;
+  for (uint32_t i = 0; i < b.stmts.count; ++i) {
+    hir::StmtId sid = checkStmt(s, ast::StmtId{s.m->listAt(b.stmts, i)});
+    if (sid.valid()) stmts.push_back(sid.index);
+  }
+  hb.stmts = s.prog.addList(stmts);
+  if (b.tail.valid()) hb.tail = checkExpr(s, b.tail, expectedTail);
+  s.scopes.pop_back();
+  return s.prog.add(hb);
+}
+
+}  // namespace vx::check

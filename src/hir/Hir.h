@@ -1,0 +1,177 @@
+// The typed HIR: what the ownership checker and the backends read. Names are
+// resolved (locals, functions, builtins, constants, memory spaces), every
+// expression has a type, auto-borrows are explicit, and everything lives in
+// vectors of one Program indexed by typed IDs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ast/Ast.h"
+#include "base/Id.h"
+#include "base/Source.h"
+#include "hir/Types.h"
+
+namespace vx::hir {
+
+using base::Id;
+using base::List;
+using base::Span;
+using ExprId = Id<struct ExprTag>;
+using StmtId = Id<struct StmtTag>;
+using BlockId = Id<struct BlockTag>;
+using PatId = Id<struct PatTag>;
+using LocalId = Id<struct LocalTag>;
+using FnId = Id<struct FnTag>;
+using ConstId = Id<struct ConstTag>;
+
+enum class Builtin : uint8_t {
+  None,
+#define BUILTIN(K, N) K,
+#include "hir/Builtins.def"
+#undef BUILTIN
+};
+const char* builtinName(Builtin b);
+Builtin builtinByName(std::string_view name);
+
+using ast::Op;
+
+enum class ExprKind : uint8_t {
+  Error,
+  Int,       // value
+  Float,     // fvalue
+  Bool,      // value
+  Local,     // local
+  Const,     // constant
+  MemConst,  // type is Mem
+  TopoConst,
+  Unit,
+  Tuple,     // args
+  Call,      // fn, args
+  Len,       // a: the Vec (or reference to it)
+  Field,     // a, value: tuple index
+  Index,     // a[b]
+  Unary,     // op a (Neg, Not)
+  Borrow,    // &a / &mut a (mut); `autoBorrow` when inserted by the checker
+  Deref,     // *a
+  Cast,      // a as type
+  Binary,    // a op b
+};
+const char* exprKindName(ExprKind k);
+
+struct Expr {
+  ExprKind kind = ExprKind::Error;
+  Op op = Op::None;
+  bool mut = false;
+  bool autoBorrow = false;
+  TypeId type;
+  Span span;
+  ExprId a, b;
+  List args;            // ExprIds
+  LocalId local;
+  FnId fn;
+  ConstId constant;
+  uint64_t value = 0;
+  double fvalue = 0;
+};
+
+enum class StmtKind : uint8_t { Let, Assign, For, While, If, Return, Break, Continue, Block, Expr };
+const char* stmtKindName(StmtKind k);
+
+struct Stmt {
+  StmtKind kind = StmtKind::Expr;
+  Op op = Op::None;   // Assign: Assign, AddAssign, ...
+  Span span;
+  PatId pat;          // Let
+  ExprId a;           // Let init, Assign place, For lo, While/If cond, Return value, Expr
+  ExprId b;           // Assign value, For hi
+  LocalId var;        // For
+  BlockId body;       // For, While, If then, Block
+  StmtId elseStmt;    // If: an If or a Block statement
+};
+
+enum class PatKind : uint8_t { Bind, Tuple };
+struct Pat {
+  PatKind kind = PatKind::Bind;
+  Span span;
+  LocalId local;  // Bind
+  List elems;     // Tuple: PatIds
+};
+
+struct Block {
+  Span span;
+  Span closeBrace;  // the `}`: where the block's locals die
+  List stmts;       // StmtIds
+  ExprId tail;
+};
+
+struct Local {
+  std::string name;
+  Span span;       // the binding
+  TypeId type;
+  bool mut = false;
+  bool param = false;
+  uint32_t uses = 0;  // reads, for W0001
+};
+
+struct Function {
+  std::string name;
+  Span nameSpan;
+  Span span;
+  bool isExtern = false;
+  bool fromPrelude = false;
+  Builtin builtin = Builtin::None;
+  Topology topology = Topology::Host;
+  bool topologyGiven = false;  // `on ...` written (for builtins: only callable there)
+  std::vector<LocalId> params;
+  std::vector<TypeId> paramTypes;
+  TypeId ret;
+  // Generic parameters of an extern fn: the type variables its signature
+  // mentions, instantiated afresh at each call; `memoryBound` marks `M: Memory`.
+  std::vector<std::string> genericNames;
+  std::vector<TypeId> genericVars;
+  std::vector<bool> memoryBound;
+  BlockId body;  // none for extern fns
+};
+
+struct Const {
+  std::string name;
+  Span span;
+  TypeId type;
+  ExprId value;
+};
+
+struct Program {
+  TypeTable types;
+  std::vector<Function> fns;
+  std::vector<Const> consts;
+  std::vector<Local> locals;
+  std::vector<Expr> exprs;
+  std::vector<Stmt> stmts;
+  std::vector<Block> blocks;
+  std::vector<Pat> pats;
+  std::vector<uint32_t> lists;
+
+  const Expr& expr(ExprId id) const { return exprs[id.index]; }
+  Expr& expr(ExprId id) { return exprs[id.index]; }
+  const Stmt& stmt(StmtId id) const { return stmts[id.index]; }
+  const Block& block(BlockId id) const { return blocks[id.index]; }
+  const Pat& pat(PatId id) const { return pats[id.index]; }
+  const Local& local(LocalId id) const { return locals[id.index]; }
+  Local& local(LocalId id) { return locals[id.index]; }
+  const Function& fn(FnId id) const { return fns[id.index]; }
+  uint32_t listAt(List l, uint32_t i) const { return lists[l.begin + i]; }
+  ExprId arg(const Expr& e, uint32_t i) const { return ExprId{listAt(e.args, i)}; }
+
+  ExprId add(const Expr& e);
+  StmtId add(const Stmt& s);
+  BlockId add(const Block& b);
+  PatId add(const Pat& p);
+  LocalId add(const Local& l);
+  List addList(const std::vector<uint32_t>& ids);
+};
+
+// `vxc check --emit=hir`: user functions with typed, resolved bodies.
+std::string printProgram(const Program& p);
+
+}  // namespace vx::hir

@@ -1,0 +1,298 @@
+#include "hir/Types.h"
+
+namespace vx::hir {
+
+namespace {
+TyData make(TyKind k, uint8_t sub = 0) {
+  TyData d;
+  d.kind = k;
+  d.sub = sub;
+  return d;
+}
+}  // namespace
+
+const char* intKindName(IntKind k) {
+  switch (k) {
+    case IntKind::I32: return "i32";
+    case IntKind::I64: return "i64";
+    case IntKind::U32: return "u32";
+    case IntKind::U64: return "u64";
+    case IntKind::Usize: return "usize";
+  }
+  return "?";
+}
+const char* floatKindName(FloatKind k) {
+  switch (k) {
+    case FloatKind::F16: return "f16";
+    case FloatKind::Bf16: return "bf16";
+    case FloatKind::F32: return "f32";
+    case FloatKind::F64: return "f64";
+  }
+  return "?";
+}
+const char* memSpaceName(MemSpace m) {
+  switch (m) {
+    case MemSpace::HBM: return "HBM";
+    case MemSpace::VMEM: return "VMEM";
+    case MemSpace::SMEM: return "SMEM";
+    case MemSpace::TMEM: return "TMEM";
+  }
+  return "?";
+}
+const char* topologyName(Topology t) {
+  switch (t) {
+    case Topology::Host: return "Host";
+    case Topology::TensorCore: return "TensorCore";
+  }
+  return "?";
+}
+uint32_t floatBytes(FloatKind k) {
+  switch (k) {
+    case FloatKind::F16:
+    case FloatKind::Bf16: return 2;
+    case FloatKind::F32: return 4;
+    case FloatKind::F64: return 8;
+  }
+  return 4;
+}
+
+TypeTable::TypeTable() {
+  error_ = intern(make(TyKind::Error));
+  void_ = intern(make(TyKind::Void));
+  bool_ = intern(make(TyKind::Bool));
+}
+
+TypeId TypeTable::intern(const TyData& d, const std::vector<TypeId>& list) {
+  // Variables are never shared: each one is its own type.
+  bool isVariable = d.kind == TyKind::Var || d.kind == TyKind::IntVar || d.kind == TyKind::FloatVar;
+  std::string key;
+  if (!isVariable) {
+    key.reserve(32 + list.size() * 4);
+    key += static_cast<char>(d.kind);
+    key += static_cast<char>(d.sub);
+    key.append(reinterpret_cast<const char*>(&d.a.index), 4);
+    key.append(reinterpret_cast<const char*>(&d.b.index), 4);
+    key.append(reinterpret_cast<const char*>(&d.value), 8);
+    for (TypeId t : list) key.append(reinterpret_cast<const char*>(&t.index), 4);
+    auto it = index_.find(key);
+    if (it != index_.end()) return TypeId{it->second};
+  }
+  TyData copy = d;
+  copy.listBegin = static_cast<uint32_t>(list_.size());
+  copy.listCount = static_cast<uint32_t>(list.size());
+  for (TypeId t : list) list_.push_back(t.index);
+  types_.push_back(copy);
+  uint32_t id = static_cast<uint32_t>(types_.size() - 1);
+  if (!isVariable) index_.emplace(std::move(key), id);
+  return TypeId{id};
+}
+
+TypeId TypeTable::intTy(IntKind k) { return intern(make(TyKind::Int, static_cast<uint8_t>(k))); }
+TypeId TypeTable::floatTy(FloatKind k) {
+  return intern(make(TyKind::Float, static_cast<uint8_t>(k)));
+}
+TypeId TypeTable::tensor(TypeId elem, TypeId shape) {
+  TyData d = make(TyKind::Tensor);
+  d.a = elem;
+  d.b = shape;
+  return intern(d);
+}
+TypeId TypeTable::vec(TypeId elem) {
+  TyData d = make(TyKind::Vec);
+  d.a = elem;
+  return intern(d);
+}
+TypeId TypeTable::ref(TypeId inner, bool mut) {
+  TyData d = make(TyKind::Ref, static_cast<uint8_t>(mut ? 1 : 0));
+  d.a = inner;
+  return intern(d);
+}
+TypeId TypeTable::pinned(TypeId inner, TypeId mem) {
+  if (kind(resolve(inner)) == TyKind::Void) return void_;
+  TyData d = make(TyKind::Pinned);
+  d.a = inner;
+  d.b = mem;
+  return intern(d);
+}
+TypeId TypeTable::token(TypeId inner, TypeId mem) {
+  TyData d = make(TyKind::Token);
+  d.a = inner;
+  d.b = mem;
+  return intern(d);
+}
+TypeId TypeTable::tuple(const std::vector<TypeId>& elems) {
+  if (elems.empty()) return void_;
+  return intern(make(TyKind::Tuple), elems);
+}
+TypeId TypeTable::shape(const std::vector<TypeId>& dims) { return intern(make(TyKind::Shape), dims); }
+TypeId TypeTable::dim(uint64_t value) {
+  TyData d = make(TyKind::Dim);
+  d.value = value;
+  return intern(d);
+}
+TypeId TypeTable::mem(MemSpace m) { return intern(make(TyKind::Mem, static_cast<uint8_t>(m))); }
+TypeId TypeTable::topo(Topology t) { return intern(make(TyKind::Topo, static_cast<uint8_t>(t))); }
+
+TypeId TypeTable::freshVar() {
+  TyData d = make(TyKind::Var);
+  d.value = bindings_.size();
+  bindings_.push_back(TypeId{});
+  return intern(d);
+}
+TypeId TypeTable::freshIntVar() {
+  TyData d = make(TyKind::IntVar);
+  d.value = bindings_.size();
+  bindings_.push_back(TypeId{});
+  return intern(d);
+}
+TypeId TypeTable::freshFloatVar() {
+  TyData d = make(TyKind::FloatVar);
+  d.value = bindings_.size();
+  bindings_.push_back(TypeId{});
+  return intern(d);
+}
+
+bool TypeTable::isVar(TypeId t) const {
+  TyKind k = kind(t);
+  return k == TyKind::Var || k == TyKind::IntVar || k == TyKind::FloatVar;
+}
+
+TypeId TypeTable::resolve(TypeId t) const {
+  while (isVar(t)) {
+    TypeId b = bindings_[get(t).value];
+    if (!b.valid()) return t;
+    t = b;
+  }
+  return t;
+}
+
+void TypeTable::bind(TypeId var, TypeId to) { bindings_[get(var).value] = to; }
+
+TypeId TypeTable::zonk(TypeId t, bool defaults) {
+  t = resolve(t);
+  const TyData d = get(t);
+  switch (d.kind) {
+    case TyKind::IntVar: return defaults ? intTy(IntKind::I32) : t;
+    case TyKind::FloatVar: return defaults ? floatTy(FloatKind::F64) : t;
+    case TyKind::Var: return defaults ? error_ : t;
+    case TyKind::Tensor: return tensor(zonk(d.a, defaults), zonk(d.b, defaults));
+    case TyKind::Vec: return vec(zonk(d.a, defaults));
+    case TyKind::Ref: return ref(zonk(d.a, defaults), d.sub != 0);
+    case TyKind::Pinned: return pinned(zonk(d.a, defaults), zonk(d.b, defaults));
+    case TyKind::Token: return token(zonk(d.a, defaults), zonk(d.b, defaults));
+    case TyKind::Tuple:
+    case TyKind::Shape: {
+      std::vector<TypeId> elems;
+      for (uint32_t i = 0; i < d.listCount; ++i) elems.push_back(zonk(elem(t, i), defaults));
+      return d.kind == TyKind::Tuple ? tuple(elems) : shape(elems);
+    }
+    default: return t;
+  }
+}
+
+std::string TypeTable::print(TypeId t) const { return print(t, {}); }
+
+std::string TypeTable::print(TypeId t, const std::vector<std::pair<TypeId, std::string>>& names) const {
+  t = resolve(t);
+  for (const auto& [v, n] : names)
+    if (v == t) return n;
+  auto print = [&](TypeId x) { return this->print(x, names); };
+  const TyData& d = get(t);
+  switch (d.kind) {
+    case TyKind::Error: return "{error}";
+    case TyKind::Void: return "void";
+    case TyKind::Bool: return "bool";
+    case TyKind::Int: return intKindName(static_cast<IntKind>(d.sub));
+    case TyKind::Float: return floatKindName(static_cast<FloatKind>(d.sub));
+    case TyKind::Tensor: return "Tensor<" + print(d.a) + ", " + print(d.b) + ">";
+    case TyKind::Vec: return "Vec<" + print(d.a) + ">";
+    case TyKind::Ref: return std::string(d.sub ? "&mut " : "&") + print(d.a);
+    case TyKind::Pinned: return "Pinned<" + print(d.a) + ", " + print(d.b) + ">";
+    case TyKind::Token: return "Token<" + print(d.a) + ", " + print(d.b) + ">";
+    case TyKind::Tuple:
+    case TyKind::Shape: {
+      std::string s = d.kind == TyKind::Tuple ? "(" : "[";
+      for (uint32_t i = 0; i < d.listCount; ++i) {
+        if (i) s += ", ";
+        s += print(elem(t, i));
+      }
+      if (d.kind == TyKind::Tuple && d.listCount == 1) s += ",";
+      return s + (d.kind == TyKind::Tuple ? ")" : "]");
+    }
+    case TyKind::Dim: return std::to_string(d.value);
+    case TyKind::Mem: return std::string("Memory::") + memSpaceName(static_cast<MemSpace>(d.sub));
+    case TyKind::Topo: return std::string("Topology::") + topologyName(static_cast<Topology>(d.sub));
+    case TyKind::Var: return "_";
+    case TyKind::IntVar: return "{integer}";
+    case TyKind::FloatVar: return "{float}";
+  }
+  return "?";
+}
+
+bool TypeTable::containsError(TypeId t) const {
+  t = resolve(t);
+  const TyData& d = get(t);
+  switch (d.kind) {
+    case TyKind::Error: return true;
+    case TyKind::Tensor:
+    case TyKind::Pinned:
+    case TyKind::Token: return containsError(d.a) || containsError(d.b);
+    case TyKind::Vec:
+    case TyKind::Ref: return containsError(d.a);
+    case TyKind::Tuple:
+    case TyKind::Shape:
+      for (uint32_t i = 0; i < d.listCount; ++i)
+        if (containsError(elem(t, i))) return true;
+      return false;
+    default: return false;
+  }
+}
+
+bool TypeTable::isInteger(TypeId t) const {
+  TyKind k = kind(resolve(t));
+  return k == TyKind::Int || k == TyKind::IntVar;
+}
+bool TypeTable::isFloat(TypeId t) const {
+  TyKind k = kind(resolve(t));
+  return k == TyKind::Float || k == TyKind::FloatVar;
+}
+
+bool TypeTable::isCopy(TypeId t) const {
+  t = resolve(t);
+  const TyData& d = get(t);
+  switch (d.kind) {
+    case TyKind::Error:
+    case TyKind::Void:
+    case TyKind::Bool:
+    case TyKind::Int:
+    case TyKind::Float:
+    case TyKind::IntVar:
+    case TyKind::FloatVar:
+    case TyKind::Mem:
+    case TyKind::Topo:
+    case TyKind::Dim:
+    case TyKind::Shape: return true;
+    case TyKind::Ref: return d.sub == 0;
+    case TyKind::Tuple:
+      for (uint32_t i = 0; i < d.listCount; ++i)
+        if (!isCopy(elem(t, i))) return false;
+      return true;
+    default: return false;
+  }
+}
+
+uint64_t TypeTable::elementCount(TypeId tensor) const {
+  tensor = resolve(tensor);
+  if (kind(tensor) != TyKind::Tensor) return 0;
+  TypeId shape = resolve(get(tensor).b);
+  if (kind(shape) != TyKind::Shape) return 0;
+  uint64_t n = 1;
+  for (uint32_t i = 0; i < count(shape); ++i) {
+    TypeId d = resolve(elem(shape, i));
+    if (kind(d) != TyKind::Dim) return 0;
+    n *= get(d).value;
+  }
+  return n;
+}
+
+}  // namespace vx::hir

@@ -1,0 +1,128 @@
+// The interpreter loop. Scalar instructions are handled inline on locals
+// (no allocation, no strings, no time bookkeeping beyond the issue count);
+// everything that touches memory or time leaves the loop for Units.cpp.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "sim/Machine.h"
+
+namespace vx::sim {
+
+using tpu::Op;
+
+namespace {
+inline int64_t wrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+inline int64_t wrapSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+inline int64_t wrapMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+}  // namespace
+
+void Machine::interpret() {
+  const Dec* const code = code_.data();
+  int64_t* const V = vals_.data();
+  const uint64_t limit = cfg_.maxInstructions;
+  uint64_t n = executed_;
+  uint32_t pc = 0;
+  // Leaves the loop's locals in the members before anything that may fault
+  // or read the time.
+  auto sync = [&] { executed_ = n; };
+  for (;;) {
+    if (n >= limit) {
+      sync();
+      fault(FaultKind::InstructionLimit, pc,
+            "executed max_instructions = " + std::to_string(limit) +
+                " instructions without reaching halt (raise it with --max-instructions or the config key)");
+    }
+    ++n;
+    const Dec& d = code[pc];
+    switch (d.op) {
+      case Op::Nop: ++pc; break;
+      case Op::Li:
+      case Op::Mov:
+      case Op::LdParam: V[d.v[0]] = V[d.v[1]]; ++pc; break;
+      case Op::LdSmem:
+      case Op::StSmem: {
+        sync();
+        const Memory& mm = mem_[d.m[0].buf];
+        int64_t off = resolve(pc, d.op == Op::LdSmem ? 1 : 0, d.m[0], 8, true);
+        if (d.op == Op::LdSmem) {
+          checkRead(pc, d.m[0].buf, off, off + 8);
+          std::memcpy(&V[d.v[0]], mm.data.get() + off, 8);
+        } else {
+          checkWrite(pc, d.m[0].buf, off, off + 8);
+          std::memcpy(mm.data.get() + off, &V[d.v[1]], 8);
+        }
+        ++pc;
+        break;
+      }
+      case Op::Add: V[d.v[0]] = wrapAdd(V[d.v[1]], V[d.v[2]]); ++pc; break;
+      case Op::Sub: V[d.v[0]] = wrapSub(V[d.v[1]], V[d.v[2]]); ++pc; break;
+      case Op::Mul: V[d.v[0]] = wrapMul(V[d.v[1]], V[d.v[2]]); ++pc; break;
+      case Op::Div:
+      case Op::Rem: {
+        const int64_t a = V[d.v[1]], b = V[d.v[2]];
+        if (b == 0) {
+          sync();
+          fault(FaultKind::Arithmetic, pc, std::string(d.op == Op::Div ? "division" : "remainder") + " by zero");
+        }
+        if (a == INT64_MIN && b == -1) {
+          sync();
+          fault(FaultKind::Arithmetic, pc, "i64::MIN / -1 overflows");
+        }
+        V[d.v[0]] = d.op == Op::Div ? a / b : a % b;
+        ++pc;
+        break;
+      }
+      case Op::Min: V[d.v[0]] = std::min(V[d.v[1]], V[d.v[2]]); ++pc; break;
+      case Op::Max: V[d.v[0]] = std::max(V[d.v[1]], V[d.v[2]]); ++pc; break;
+      case Op::And: V[d.v[0]] = V[d.v[1]] & V[d.v[2]]; ++pc; break;
+      case Op::Or: V[d.v[0]] = V[d.v[1]] | V[d.v[2]]; ++pc; break;
+      case Op::Xor: V[d.v[0]] = V[d.v[1]] ^ V[d.v[2]]; ++pc; break;
+      case Op::Shl:
+      case Op::Shr: {
+        const int64_t b = V[d.v[2]];
+        if (b < 0 || b > 63) {
+          sync();
+          fault(FaultKind::Arithmetic, pc, "shift by " + std::to_string(b) + " (must be 0..63)");
+        }
+        const int64_t a = V[d.v[1]];
+        V[d.v[0]] = d.op == Op::Shl ? static_cast<int64_t>(static_cast<uint64_t>(a) << b) : a >> b;
+        ++pc;
+        break;
+      }
+      case Op::Seq: V[d.v[0]] = V[d.v[1]] == V[d.v[2]]; ++pc; break;
+      case Op::Sne: V[d.v[0]] = V[d.v[1]] != V[d.v[2]]; ++pc; break;
+      case Op::Slt: V[d.v[0]] = V[d.v[1]] < V[d.v[2]]; ++pc; break;
+      case Op::Sle: V[d.v[0]] = V[d.v[1]] <= V[d.v[2]]; ++pc; break;
+      case Op::Sgt: V[d.v[0]] = V[d.v[1]] > V[d.v[2]]; ++pc; break;
+      case Op::Sge: V[d.v[0]] = V[d.v[1]] >= V[d.v[2]]; ++pc; break;
+      case Op::Jmp: pc = d.target; break;
+      case Op::Bnz: pc = V[d.v[0]] != 0 ? d.target : pc + 1; break;
+      case Op::Bz: pc = V[d.v[0]] == 0 ? d.target : pc + 1; break;
+      case Op::Beq: pc = V[d.v[0]] == V[d.v[1]] ? d.target : pc + 1; break;
+      case Op::Bne: pc = V[d.v[0]] != V[d.v[1]] ? d.target : pc + 1; break;
+      case Op::Blt: pc = V[d.v[0]] < V[d.v[1]] ? d.target : pc + 1; break;
+      case Op::Bge: pc = V[d.v[0]] >= V[d.v[1]] ? d.target : pc + 1; break;
+      case Op::Halt:
+        sync();
+        halt(pc);
+        return;
+      case Op::DmaStart: sync(); dmaStart(pc, d); ++pc; break;
+      case Op::DmaWait: sync(); dmaWait(pc, d); ++pc; break;
+      case Op::MxuLatch:
+      case Op::MxuMatmul:
+      case Op::MxuPop: sync(); matrix(pc, d); ++pc; break;
+      case Op::VecAdd:
+      case Op::VecSub:
+      case Op::VecMul:
+      case Op::VecMax:
+      case Op::VecRelu:
+      case Op::VecScale:
+      case Op::VecCopy:
+      case Op::VecZero: sync(); vector(pc, d); ++pc; break;
+      case Op::Count_: sync(); fault(FaultKind::OutOfBounds, pc, "invalid opcode");
+    }
+  }
+}
+
+}  // namespace vx::sim
