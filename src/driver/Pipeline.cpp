@@ -27,6 +27,7 @@ CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& s
   check::Target target = check::loadTarget(options.target, known);
   std::unique_ptr<hir::Program> prog = check::checkTypes(sources, module, names, sink, target);
   if (options.emit == Emit::Hir) out.emitted = hir::printProgram(*prog);
+  if (sink.errorCount() == before) out.program = std::move(prog);
   return out;
 }
 

@@ -2,12 +2,14 @@
 // language server: one function, so there is never a second front end.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "ast/Ast.h"
 #include "base/Source.h"
 #include "diag/Sink.h"
+#include "hir/Hir.h"
 
 namespace vx::driver {
 
@@ -20,6 +22,9 @@ struct CheckOptions {
 
 struct CheckOutput {
   std::string emitted;  // what --emit asked for, for stdout
+  // The checked HIR, set only when every phase passed without errors: what
+  // the backends lower ("only checked HIR goes on").
+  std::unique_ptr<hir::Program> program;
 };
 
 // Checks file `file` of `sources`, reporting into `sink`. Stops after parsing
