@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Frontend benchmark: builds vx_bench_frontend, generates 10k/100k/1M-line Vx
 # programs (bench/gen_vx.py, fixed seed) and prints one table row per size.
-#   bench/frontend.sh [LINES...]     env: BUILD_DIR (build), RUNS (auto), SEED (1)
+#   bench/frontend.sh [LINES...]
+# env: BUILD_DIR (build), SEED (1), RUNS (10 warm runs at most), BUDGET (3 s of
+# warm runs per mode), CHECK_BUDGET (60 s: check runs on a prefix beyond that)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
@@ -22,7 +24,8 @@ for n in "${SIZES[@]}"; do
   f=$TMP/gen_$n.vx
   /usr/bin/python3 bench/gen_vx.py "$n" --seed "${SEED:-1}" -o "$f"
   echo "== $n lines" >&2
-  out=$("$BENCH" "$f" ${RUNS:+--runs "$RUNS"})
+  out=$("$BENCH" "$f" --runs "${RUNS:-10}" --budget "${BUDGET:-3}" \
+    --check-budget "${CHECK_BUDGET:-60}")
   echo "$out" >&2
   RESULTS+=("$(grep '^RESULT ' <<<"$out")")
 done
@@ -31,12 +34,12 @@ done
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
 echo
 echo "vxc frontend benchmark — $(date -u +%Y-%m-%d), $(nproc) cores, $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
-printf '%9s %14s %14s %14s %12s %12s %12s %9s\n' lines "lex+parse l/s" "parse+AST l/s" \
-  "check l/s" "B/l lex+p" "B/l p+AST" "B/l check" fallbacks
+printf '%9s %13s %13s %11s %11s %10s %10s %10s %9s\n' lines "lex+parse l/s" \
+  "parse+AST l/s" "check l/s" "check on" "B/l lex+p" "B/l p+AST" "B/l check" fallbacks
 for r in "${RESULTS[@]}"; do
-  printf '%9s %14s %14s %14s %12s %12s %12s %9s\n' "$(field "$r" lines)" \
+  printf '%9s %13s %13s %11s %11s %10s %10s %10s %9s\n' "$(field "$r" lines)" \
     "$(field "$r" lexparse_lps)" "$(field "$r" parse_lps)" "$(field "$r" check_lps)" \
-    "$(field "$r" lexparse_bpl)" "$(field "$r" parse_bpl)" "$(field "$r" check_bpl)" \
-    "$(field "$r" fallbacks)"
+    "$(field "$r" check_lines)" "$(field "$r" lexparse_bpl)" "$(field "$r" parse_bpl)" \
+    "$(field "$r" check_bpl)" "$(field "$r" fallbacks)"
 done
 echo "targets: lex+parse >= 200000 lines/s warm; <= 200 bytes per source line"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target with clang-14 into build-fuzz/ and fuzzes the
 # whole `vxc check` pipeline for SECONDS (default 60). Exits non-zero when
-# the fuzzer finds a crash, hang, leak or sanitizer report, or when a saved
-# regression (fuzz/regressions/) fails again.
+# the fuzzer finds a crash, hang, leak or sanitizer report (saved under
+# build-fuzz/fuzz-artifacts/), or when a reproducer in fuzz/regressions/
+# still fails.
 #   fuzz/run.sh [SECONDS]        env: BUILD_DIR (build-fuzz), JOBS (2), FUZZ_ARGS
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,13 +18,21 @@ fi
 ninja -C "$BUILD_DIR" -j"$JOBS" vx_fuzz_parse
 FUZZER=$BUILD_DIR/fuzz/vx_fuzz_parse
 
-# Known crashers first: each must now run clean.
+# Saved reproducers first, each under the same limits as the fuzzing run. A
+# failure does not stop the fuzzing below, but the script exits non-zero.
+# The 10 s limit is coreutils' timeout: libFuzzer's own SIGALRM check may land
+# on a helper thread and miss a slow input.
 shopt -s nullglob
-regressions=(fuzz/regressions/*)
-if [ ${#regressions[@]} -gt 0 ]; then
-  echo "== replaying ${#regressions[@]} regression input(s)"
-  "$FUZZER" -runs=1 "${regressions[@]}"
-fi
+status=0
+for r in fuzz/regressions/*.vx; do
+  if timeout 10 "$FUZZER" -runs=1 -rss_limit_mb=2048 "$r" > "$BUILD_DIR/regression.log" 2>&1; then
+    echo "== regression ok: $r"
+  else
+    echo "== REGRESSION FAILS: $r (log: $BUILD_DIR/regression.log)"
+    grep -E 'ERROR|SUMMARY' "$BUILD_DIR/regression.log" | head -3 || echo "   (killed after 10 s)"
+    status=1
+  fi
+done
 
 # The working corpus lives in the (ignored) build dir and grows across runs;
 # it is re-seeded from the repository's .vx files every time.
@@ -38,4 +47,5 @@ echo "== fuzzing for ${SECONDS_TO_RUN}s (corpus: $CORPUS, crashes: $ARTIFACTS/)"
 # shellcheck disable=SC2086
 "$FUZZER" "$CORPUS" -dict=fuzz/vx.dict -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
   -max_total_time="$SECONDS_TO_RUN" -print_final_stats=1 \
-  -artifact_prefix="$ARTIFACTS/" ${FUZZ_ARGS:-}
+  -artifact_prefix="$ARTIFACTS/" ${FUZZ_ARGS:-} || status=$?
+exit "$status"

@@ -204,6 +204,22 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
       b.type = tt.ref(xe.type, false);
       x = s.prog.add(b);
     }
+    // `&mut T` passes where `&T` is expected, as in Rust (a shared reborrow).
+    TypeId xt = tt.resolve(s.prog.expr(x).type);
+    if (tt.kind(pr) == TyKind::Ref && tt.get(pr).sub == 0 && tt.kind(xt) == TyKind::Ref && tt.get(xt).sub == 1) {
+      hir::Expr b;
+      b.kind = ExprKind::Borrow;
+      b.autoBorrow = true;
+      b.span = s.prog.expr(x).span;
+      hir::Expr d;
+      d.kind = ExprKind::Deref;
+      d.span = b.span;
+      d.a = x;
+      d.type = tt.get(xt).a;
+      b.a = s.prog.add(d);
+      b.type = tt.ref(tt.get(xt).a, false);
+      x = s.prog.add(b);
+    }
     if (tt.containsError(s.prog.expr(x).type) ||
         !unify(s, param, s.prog.expr(x).type, s.prog.expr(x).span, {}, x))
       argError = true;

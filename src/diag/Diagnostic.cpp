@@ -60,6 +60,9 @@ Diagnostic& Diagnostic::primary(base::Span span, std::string label) {
   return *this;
 }
 Diagnostic& Diagnostic::secondary(base::Span span, std::string label) {
+  // A secondary label on exactly the primary span adds nothing but clutter.
+  for (const auto& l : labels)
+    if (l.primary && l.span.file == span.file && l.span.begin == span.begin && l.span.end == span.end) return *this;
   labels.push_back(Label{span, std::move(label), false});
   return *this;
 }

@@ -74,6 +74,8 @@ struct LineLabel {
 };
 
 std::string spaces(size_t n) { return std::string(n, ' '); }
+// Columns between `from` and `to`, never negative (labels may share a start).
+size_t gap(uint32_t to, uint32_t from) { return to > from ? to - from : 0; }
 
 }  // namespace
 
@@ -200,7 +202,8 @@ std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, boo
           std::string s;
           uint32_t col = 0;
           for (size_t i = 0; i < count; ++i) {
-            s += spaces(pending[i]->start - col) + st.blue("|");
+            if (pending[i]->start < col) continue;
+            s += spaces(gap(pending[i]->start, col)) + st.blue("|");
             col = pending[i]->start + 1;
           }
           return s;
@@ -210,7 +213,7 @@ std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, boo
           std::string s = connectors(k);
           uint32_t col = k == 0 ? 0 : pending[k - 1]->start + 1;
           const Label* l = pending[k]->label;
-          s += spaces(pending[k]->start - col) +
+          s += spaces(gap(pending[k]->start, col)) +
                (l->primary ? st.level(d.severity(), l->text) : st.blue(l->text));
           out += bar(s);
         }

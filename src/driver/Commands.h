@@ -11,3 +11,49 @@ int cmdExplain(const std::vector<std::string>& args);
 int cmdTestUi(const std::vector<std::string>& args);
 
 }  // namespace vx::driver
+
+// ---- `vxc build` and `vxc run` (CmdBuild.cpp, CmdRun.cpp) ----
+#include "codegen/cpu/Cpu.h"
+#include "codegen/cpu/Toolchain.h"
+#include "driver/Pipeline.h"
+
+namespace vx::driver {
+
+int cmdBuild(const std::vector<std::string>& args);
+int cmdRun(const std::vector<std::string>& args);
+
+// What build and run share: check FILE, lower to VIR, emit C++ (cpu).
+struct FrontOptions {
+  std::string file;
+  std::string target = "cpu";
+  bool syncBaseline = false;
+  bool wantMlir = false;
+  bool debugInfo = false;
+  Format format = Format::Human;
+  bool color = false;
+};
+struct CpuProgram {
+  std::string mlir;
+  std::string source, header, headerName;
+  std::vector<cpu::Entry> entries;
+};
+// 0, or the exit status after printing diagnostics (1) or a usage error (2).
+int compileToCpu(const FrontOptions& options, CpuProgram& out);
+// Runs the C++ compiler on generated code; a failure is an internal error (2).
+int compileGenerated(const std::string& source, const std::string& output, cpu::Artifact kind,
+                     const std::string& origin);
+// The entry called `name` (or the only one when `name` is empty); null with
+// `error` set otherwise.
+const cpu::Entry* findEntry(const CpuProgram& program, const std::string& name, std::string& error);
+int internalError(const std::string& message);
+
+// A folder under /tmp, removed with everything in it.
+struct TempDir {
+  std::string path;  // empty when it could not be made
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
+}  // namespace vx::driver

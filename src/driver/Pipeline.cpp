@@ -1,6 +1,7 @@
 #include "driver/Pipeline.h"
 
 #include "check/Check.h"
+#include "check/Ownership.h"
 #include "diag/Render.h"
 #include "hir/Hir.h"
 #include "parse/Parse.h"
@@ -27,6 +28,13 @@ CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& s
   check::Target target = check::loadTarget(options.target, known);
   std::unique_ptr<hir::Program> prog = check::checkTypes(sources, module, names, sink, target);
   if (options.emit == Emit::Hir) out.emitted = hir::printProgram(*prog);
+  // The ownership checker reads well-typed HIR only: a type error would
+  // otherwise be reported again as its consequences.
+  if (sink.errorCount() > before) return out;
+  check::OwnershipOptions own;
+  own.proofLog = options.proofLog;
+  own.rlimitPerQuery = options.solverRlimit;
+  check::checkOwnership(*prog, sources, sink, target, own, options.ownershipStats);
   if (sink.errorCount() == before) out.program = std::move(prog);
   return out;
 }

@@ -9,6 +9,7 @@
 #include "ast/Ast.h"
 #include "base/Source.h"
 #include "diag/Sink.h"
+#include "check/Ownership.h"
 #include "hir/Hir.h"
 
 namespace vx::driver {
@@ -18,6 +19,9 @@ enum class Emit { None, Ast, Hir };
 struct CheckOptions {
   Emit emit = Emit::None;
   std::string target = "cpu";  // cpu, tpu, b200, h100
+  std::vector<std::string>* proofLog = nullptr;  // --explain-proof: solver queries
+  unsigned solverRlimit = 2'000'000;             // per query (--solver-rlimit)
+  check::OwnershipStats* ownershipStats = nullptr;
 };
 
 struct CheckOutput {

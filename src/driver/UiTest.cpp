@@ -95,6 +95,8 @@ UiResult runUiCase(const UiCase& c, bool bless) {
   static const std::regex targetRe(R"(//@\s*target:\s*([a-z0-9]+))");
   std::smatch tm;
   if (std::regex_search(c.source, tm, targetRe)) options.target = tm[1].str();
+  static const std::regex rlimitRe(R"(//@\s*solver-rlimit:\s*([0-9]+))");
+  if (std::regex_search(c.source, tm, rlimitRe)) options.solverRlimit = static_cast<unsigned>(std::stoul(tm[1].str()));
   checkFile(sources, id, sink, options);
   r.actualOutput = renderAll(sink, sources, Format::Human, false);
 

@@ -20,7 +20,9 @@ const char* kHelp =
     "  check FILE...        parse and check Vx files, report diagnostics\n"
     "  explain CODE         print the documentation of a diagnostic code (e.g. E0001)\n"
     "  test-ui DIR...       run UI (golden) tests: .vx files with //~ expectations\n"
-    "  build, run, lsp      not available in this version\n"
+    "  build FILE           build a Vx file (`--target cpu`: C++, object, library, executable)\n"
+    "  run FILE             build and run an entry on the host; print output checksums\n"
+    "  lsp                  not available in this version\n"
     "\n"
     "Options:\n"
     "  -h, --help           print this help\n"
@@ -50,7 +52,9 @@ int main(int argc, char** argv) {
     if (cmd == "check") return vx::driver::cmdCheck(rest);
     if (cmd == "explain") return vx::driver::cmdExplain(rest);
     if (cmd == "test-ui") return vx::driver::cmdTestUi(rest);
-    if (cmd == "build" || cmd == "run" || cmd == "lsp")
+    if (cmd == "build") return vx::driver::cmdBuild(rest);
+    if (cmd == "run") return vx::driver::cmdRun(rest);
+    if (cmd == "lsp")
       return vx::driver::usageError("`vxc " + cmd +
                                     "` is not available in this version of vxc; "
                                     "`vxc check` is (see docs/status.md)");

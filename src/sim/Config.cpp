@@ -111,6 +111,18 @@ std::vector<std::string> parseConfig(std::string_view text, std::string_view fil
   return errors;
 }
 
+std::vector<std::string> checkConfig(const Config& c) {
+  std::vector<std::string> errors;
+#define CFG(K, Member, Type, Default, Min, Max, Doc, Source)                                              \
+  if (!(static_cast<double>(c.Member) >= static_cast<double>(Min) &&                                      \
+        static_cast<double>(c.Member) <= static_cast<double>(Max)))                                       \
+    errors.push_back("error: machine parameter `" #K "` = " + fmtValue(c.Member) + " is outside " +       \
+                     number(static_cast<double>(Min)) + "..." + number(static_cast<double>(Max)));
+#include "sim/Config.def"
+#undef CFG
+  return errors;
+}
+
 std::string printConfig(const Config& c) {
   std::string out;
   for (const Key& k : kKeys) out += std::string(k.key) + " = " + valueText(c, k.key) + "\n";

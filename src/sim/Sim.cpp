@@ -26,6 +26,8 @@ std::string bytesText(uint64_t b) {
 }  // namespace
 
 bool Machine::load() {
+  res_.errors = checkConfig(cfg_);
+  if (!res_.errors.empty()) return false;
   for (const tpu::AsmError& e : tpu::validate(prog_)) res_.errors.push_back(tpu::formatError(opt_.programName, e));
   if (!res_.errors.empty()) return false;
 
@@ -171,6 +173,7 @@ void Machine::execute() {
     res_.fault = f.fault;
   }
   res_.instructions = executed_;
+  res_.registers.assign(vals_.begin(), vals_.begin() + tpu::kNumRegs);
   res_.cycles = now();
   res_.units.clear();
   res_.units.push_back({"scalar", executed_ * cfg_.scalarCycles});
@@ -227,7 +230,7 @@ std::string report(const Result& r) {
     for (const std::string& e : r.errors) out += e + "\n";
     return out;
   }
-  if (r.status == Status::Fault) return r.fault->message + "\n";
+  if (r.status == Status::Fault) return "error: " + r.fault->message + "\n";
   for (const Output& o : r.outputs) {
     std::snprintf(line, sizeof line, "checksum %s = 0x%016" PRIx64 "\n", o.name.c_str(), o.checksum);
     out += line;

@@ -30,6 +30,9 @@ struct Config {
 bool setConfig(Config& c, std::string_view key, std::string_view value, std::string& error);
 // `key = value` lines, `#` comments. Returns `file:line: message` errors.
 std::vector<std::string> parseConfig(std::string_view text, std::string_view file, Config& c);
+// Keys whose value is outside its range (a Config filled in by code skips
+// setConfig's checks); run() refuses to simulate such a machine.
+std::vector<std::string> checkConfig(const Config& c);
 // Every key with its value, in config-file syntax (re-readable).
 std::string printConfig(const Config& c);
 // The parameter table of docs/tpu/sim.md, generated from Config.def.
@@ -106,6 +109,7 @@ struct Result {
   uint64_t instructions = 0;        // executed
   double clockGhz = 1.5;
   std::vector<UnitUsage> units;
+  std::vector<int64_t> registers;   // r0..r31 when the run ended (halt or fault)
   std::vector<TraceEvent> trace;    // Options::trace
   std::vector<DmaRecord> dmas;      // Options::trace
   bool traceTruncated = false;

@@ -130,9 +130,12 @@ void Machine::dmaStart(uint32_t pc, const Dec& d) {
 
   const int64_t id = nextDma_++;
   inflight_.push_back({id, pc, sem, s.buf, t.buf, so, so + bytes, to, to + bytes, complete});
-  if (opt_.trace) {
+  // Records stop with the events (the trace only grows), so dmas[id] is DMA #id.
+  if (opt_.trace && res_.trace.size() < cfg_.traceMaxEvents) {
     res_.dmas.push_back({pc, static_cast<int32_t>(s.buf), static_cast<int32_t>(t.buf), so, to, bytes, sem});
     record({EventKind::Dma, static_cast<uint16_t>(kTrackDma0 + e), pc, start, complete - start, id, 0});
+  } else if (opt_.trace) {
+    res_.traceTruncated = true;
   }
 }
 
@@ -224,58 +227,58 @@ void Machine::matrix(uint32_t pc, const Dec& d) {
   const auto shape = [](int64_t r, int64_t c) { return "[" + std::to_string(r) + ", " + std::to_string(c) + "]"; };
   uint64_t cost = 0;
   if (d.op == Op::MxuLatch) {
-      if (rows > dim || cols > dim)
-        fault(FaultKind::MatrixShape, pc,
-              "weights " + shape(rows, cols) + " do not fit the " + std::to_string(dim) + "x" + std::to_string(dim) +
-                  " matrix unit (mxu_dim)");
-      loadTile(pc, 0, d.m[0], rows, cols, w_);
-      wK_ = rows;
-      wN_ = cols;
-      identity_ = false;
-      wF32_ = mem_[d.m[0].buf].dtype == tpu::DType::F32;
-      cost = static_cast<uint64_t>(rows) + cfg_.mxuLatency;
+    if (rows > dim || cols > dim)
+      fault(FaultKind::MatrixShape, pc,
+            "weights " + shape(rows, cols) + " do not fit the " + std::to_string(dim) + "x" + std::to_string(dim) +
+                " matrix unit (mxu_dim)");
+    loadTile(pc, 0, d.m[0], rows, cols, w_);
+    wK_ = rows;
+    wN_ = cols;
+    identity_ = false;
+    wF32_ = mem_[d.m[0].buf].dtype == tpu::DType::F32;
+    cost = static_cast<uint64_t>(rows) + cfg_.mxuLatency;
   } else if (d.op == Op::MxuMatmul) {
-      if (cols != wK_)
-        fault(FaultKind::MatrixShape, pc,
-              "X " + shape(rows, cols) + " has " + std::to_string(cols) + " columns but the latched weights " +
-                  shape(wK_, wN_) + " have " + std::to_string(wK_) + " rows" + (identity_ ? " (the identity)" : ""));
-      if (rows > static_cast<int64_t>(cfg_.accRows))
-        fault(FaultKind::MatrixShape, pc,
-              "X has " + std::to_string(rows) + " rows; the accumulator has " + std::to_string(cfg_.accRows) +
-                  " (acc_rows)");
-      loadTile(pc, 0, d.m[0], rows, cols, scratchA_);
-      const bool xF32 = mem_[d.m[0].buf].dtype == tpu::DType::F32;
-      for (int64_t i = 0; i < rows; ++i) {
-        float* acc = acc_.data() + i * dim;
-        const float* x = scratchA_.data() + i * cols;
-        if (identity_) {
-          for (int64_t j = 0; j < cols; ++j) acc[j] += x[j];
-          continue;
-        }
-        for (int64_t k = 0; k < cols; ++k) {
-          const float xk = x[k];
-          const float* w = w_.data() + k * wN_;
-          for (int64_t j = 0; j < wN_; ++j) acc[j] += xk * w[j];
-        }
+    if (cols != wK_)
+      fault(FaultKind::MatrixShape, pc,
+            "X " + shape(rows, cols) + " has " + std::to_string(cols) + " columns but the latched weights " +
+                shape(wK_, wN_) + " have " + std::to_string(wK_) + " rows" + (identity_ ? " (the identity)" : ""));
+    if (rows > static_cast<int64_t>(cfg_.accRows))
+      fault(FaultKind::MatrixShape, pc,
+            "X has " + std::to_string(rows) + " rows; the accumulator has " + std::to_string(cfg_.accRows) +
+                " (acc_rows)");
+    loadTile(pc, 0, d.m[0], rows, cols, scratchA_);
+    const bool xF32 = mem_[d.m[0].buf].dtype == tpu::DType::F32;
+    for (int64_t i = 0; i < rows; ++i) {
+      float* acc = acc_.data() + i * dim;
+      const float* x = scratchA_.data() + i * cols;
+      if (identity_) {
+        for (int64_t j = 0; j < cols; ++j) acc[j] += x[j];
+        continue;
       }
-      accRowsUsed_ = std::max(accRowsUsed_, rows);
-      const uint64_t passes = (xF32 || (!identity_ && wF32_)) ? cfg_.mxuF32Passes : 1;
-      cost = ceilDiv(static_cast<uint64_t>(rows) * passes, cfg_.mxuCount) + cfg_.mxuLatency;
+      for (int64_t k = 0; k < cols; ++k) {
+        const float xk = x[k];
+        const float* w = w_.data() + k * wN_;
+        for (int64_t j = 0; j < wN_; ++j) acc[j] += xk * w[j];
+      }
+    }
+    accRowsUsed_ = std::max(accRowsUsed_, rows);
+    const uint64_t passes = (xF32 || (!identity_ && wF32_)) ? cfg_.mxuF32Passes : 1;
+    cost = ceilDiv(static_cast<uint64_t>(rows) * passes, cfg_.mxuCount) + cfg_.mxuLatency;
   } else {  // Op::MxuPop
-      if (cols != wN_)
-        fault(FaultKind::MatrixShape, pc,
-              "pops " + shape(rows, cols) + " but the latched weights " + shape(wK_, wN_) + " produce " +
-                  std::to_string(wN_) + " columns");
-      if (rows > static_cast<int64_t>(cfg_.accRows))
-        fault(FaultKind::MatrixShape, pc,
-              "pops " + std::to_string(rows) + " rows; the accumulator has " + std::to_string(cfg_.accRows));
-      scratchA_.resize(static_cast<size_t>(rows * cols));
-      for (int64_t i = 0; i < rows; ++i)
-        std::memcpy(scratchA_.data() + i * cols, acc_.data() + i * dim, static_cast<size_t>(cols) * 4);
-      storeTile(pc, 0, d.m[0], rows, cols, scratchA_.data());
-      std::fill(acc_.begin(), acc_.begin() + std::max(accRowsUsed_, rows) * dim, 0.0f);
-      accRowsUsed_ = 0;
-      cost = ceilDiv(static_cast<uint64_t>(rows * cols), cfg_.vpuSublanes * cfg_.vpuLanes) + cfg_.mxuLatency;
+    if (cols != wN_)
+      fault(FaultKind::MatrixShape, pc,
+            "pops " + shape(rows, cols) + " but the latched weights " + shape(wK_, wN_) + " produce " +
+                std::to_string(wN_) + " columns");
+    if (rows > static_cast<int64_t>(cfg_.accRows))
+      fault(FaultKind::MatrixShape, pc,
+            "pops " + std::to_string(rows) + " rows; the accumulator has " + std::to_string(cfg_.accRows));
+    scratchA_.resize(static_cast<size_t>(rows * cols));
+    for (int64_t i = 0; i < rows; ++i)
+      std::memcpy(scratchA_.data() + i * cols, acc_.data() + i * dim, static_cast<size_t>(cols) * 4);
+    storeTile(pc, 0, d.m[0], rows, cols, scratchA_.data());
+    std::fill(acc_.begin(), acc_.begin() + std::max(accRowsUsed_, rows) * dim, 0.0f);
+    accRowsUsed_ = 0;
+    cost = ceilDiv(static_cast<uint64_t>(rows * cols), cfg_.vpuSublanes * cfg_.vpuLanes) + cfg_.mxuLatency;
   }
   busyUnit(kTrackMatrix, EventKind::Matrix, pc, cost);
 }

@@ -29,6 +29,7 @@ const char* kHelp =
     "  --check                assemble only; report errors\n"
     "  --print                print the program in canonical form\n"
     "  --print-config         print every machine parameter and exit\n"
+    "  --config-table         print the parameter table (Markdown) and exit\n"
     "  --isa                  print the opcode table (Markdown) and exit\n"
     "  -h, --help             print this help\n"
     "  -V, --version          print the version\n"
@@ -86,6 +87,9 @@ int realMain(const std::vector<std::string>& args) {
       return 0;
     } else if (a == "--isa") {
       std::fputs(vx::tpu::opcodeTableMarkdown().c_str(), stdout);
+      return 0;
+    } else if (a == "--config-table") {
+      std::fputs(vx::sim::configTableMarkdown().c_str(), stdout);
       return 0;
     } else if (a == "--seed") {
       if (!value(v)) return usage("--seed needs a value");

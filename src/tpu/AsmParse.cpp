@@ -101,6 +101,7 @@ class Assembler {
   Loc loc_;
   std::vector<LabelDef> defs_;
   std::vector<LabelRef> refs_;
+  std::vector<LabelRef> lineRefs_;  // the current instruction's, kept only if it assembles
   std::unordered_map<std::string, size_t> defIndex_;
 };
 
@@ -233,6 +234,7 @@ void Assembler::directive(Cursor& c) {
     if (sawVersion_) throw LineError{col, "`.vxdma` appears twice"};
     if (sawAnything_) throw LineError{col, "`.vxdma` must be the first line of the program"};
     sawVersion_ = sawAnything_ = true;
+    c.skipSpace();
     Cursor at = c;
     int64_t v = integer(c, "a format version");
     expectEnd(c);
@@ -269,7 +271,8 @@ void Assembler::directive(Cursor& c) {
     expectEnd(c);
     p_.sourceFile = std::move(file);
   } else if (d == "param") {
-    uint32_t ncol = c.col() + 1;
+    c.skipSpace();
+    uint32_t ncol = c.col();
     std::string n = name(c, "a parameter name");
     checkNewName(n, ncol);
     Param prm{n, std::nullopt};
@@ -353,6 +356,7 @@ void Assembler::instruction(Cursor& c) {
     if (!close.empty()) msg += "; did you mean `" + close + "`?";
     throw LineError{col, msg};
   }
+  lineRefs_.clear();
   Instr in;
   in.op = *op;
   in.loc = loc_;
@@ -380,6 +384,7 @@ void Assembler::instruction(Cursor& c) {
   in.numOperands = static_cast<uint8_t>(n);
   expectEnd(c);
   p_.code.push_back(in);
+  refs_.insert(refs_.end(), lineRefs_.begin(), lineRefs_.end());
 }
 
 Operand Assembler::operand(Cursor& c, Op op, unsigned i) {
@@ -402,6 +407,10 @@ Operand Assembler::operand(Cursor& c, Op op, unsigned i) {
       if (k == OperandKind::RegOrImm)
         if (auto r = asmlex::parseReg(w)) return Operand::makeXReg(*r);
       auto v = asmlex::parseInt(w);
+      if (!v && !w.empty() && (w[0] == '-' || w[0] == '+' || (w[0] >= '0' && w[0] <= '9')) &&
+          w.find_first_not_of("+-0123456789abcdefABCDEFxX") == std::string_view::npos)
+        fail(at, "operand " + std::to_string(i + 1) + " of `" + info(op).mnemonic + "`: `" + asmlex::quoteToken(w) +
+                     "` does not fit in a 64-bit integer");
       if (!v) throw bad();
       return k == OperandKind::Imm ? Operand::makeImm(*v) : Operand::makeXImm(*v);
     }
@@ -436,7 +445,7 @@ Operand Assembler::operand(Cursor& c, Op op, unsigned i) {
     case OperandKind::Label: {
       std::string_view id = c.ident();
       if (id.empty() || asmlex::isReservedName(id)) throw bad();
-      refs_.push_back({p_.code.size(), i, std::string(id), lineNo_, at.col()});
+      lineRefs_.push_back({p_.code.size(), i, std::string(id), lineNo_, at.col()});
       return Operand::makeLabel(-1);
     }
     case OperandKind::Param: {

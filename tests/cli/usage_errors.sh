@@ -7,7 +7,7 @@ expect_status 2 "$VXC" check --error-format=xml "$ROOT/examples/stream.vx"
 contains "$ERR" "expected one of \`human\`, \`json\`, \`sarif\`"
 expect_status 2 "$VXC" chek
 contains "$ERR" "did you mean \`check\`"
-for cmd in build run lsp; do
+for cmd in lsp; do
   expect_status 2 "$VXC" $cmd "$ROOT/examples/stream.vx"
   contains "$ERR" "not available in this version"
 done

@@ -135,3 +135,20 @@ TEST_CASE("the sink orders diagnostics by file, position and code") {
   CHECK(std::string(d[3].code()) == "E0002");
   CHECK(sink.errorCount() == 4);
 }
+
+TEST_CASE("labels that start in one column render without running away") {
+  Fixture f;
+  diag::Diagnostic d = diag::SyntaxExpectedFound("x", "y");
+  d.primary(f.span(65, 73), "first").secondary(f.span(65, 69), "second").secondary(f.span(65, 67), "third");
+  std::string out = diag::renderHuman(d, f.sources, false);
+  CHECK(out.size() < 1000);
+  CHECK(out.find("first") != std::string::npos);
+  CHECK(out.find("third") != std::string::npos);
+}
+
+TEST_CASE("a secondary label on the primary span is dropped") {
+  Fixture f;
+  diag::Diagnostic d = diag::SyntaxExpectedFound("x", "y");
+  d.primary(f.span(65, 73), "here").secondary(f.span(65, 73), "also here");
+  CHECK(d.labels.size() == 1);
+}

@@ -1,0 +1,81 @@
+// The matrix unit's kernel (include/vx/gemm.h) against OpenBLAS sgemm on one
+// shape, single-threaded both (one TensorCore invocation is one CPU worker
+// thread; the other core is the copy engine's). Prints GFLOP/s of the best
+// of N runs and a final `RESULT` line for bench/cpu.sh. Times are the
+// thread's CPU time, so that other processes on a shared machine (which
+// preempt the thread) do not decide the ratio.
+//   vx_bench_cpu [M N K] [--runs N]
+#include <cblas.h>
+
+#include <algorithm>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "vx/data.h"
+#include "vx/gemm.h"
+
+extern "C" void openblas_set_num_threads(int);
+
+namespace {
+
+double threadSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+template <typename F>
+double bestSeconds(int runs, F f) {
+  double best = 1e300;
+  for (int r = 0; r < runs; ++r) {
+    double t0 = threadSeconds();
+    f();
+    best = std::min(best, threadSeconds() - t0);
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  size_t m = 2048, n = 2048, k = 2048;
+  int runs = 5;
+  std::vector<std::string> pos;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = std::atoi(argv[++i]);
+    else pos.push_back(argv[i]);
+  }
+  if (pos.size() == 3) {
+    m = std::strtoull(pos[0].c_str(), nullptr, 10);
+    n = std::strtoull(pos[1].c_str(), nullptr, 10);
+    k = std::strtoull(pos[2].c_str(), nullptr, 10);
+  }
+  openblas_set_num_threads(1);
+  std::vector<float> a(m * k), b(k * n), c1(m * n, 0.0f), c2(m * n, 0.0f);
+  vx_fill(1, 0, a.data(), a.size());
+  vx_fill(1, 1, b.data(), b.size());
+  double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+
+  double tBlas = bestSeconds(runs, [&] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+                static_cast<int>(k), 1.0f, a.data(), static_cast<int>(k), b.data(), static_cast<int>(n), 0.0f,
+                c1.data(), static_cast<int>(n));
+  });
+  double tVx = bestSeconds(runs, [&] {
+    std::fill(c2.begin(), c2.end(), 0.0f);  // the kernel accumulates
+    vx::rt::gemm::gemm(m, n, k, a.data(), k, b.data(), n, c2.data(), n);
+  });
+  // Inputs are multiples of 1/8 and K < 65536: both results are exact.
+  bool same = vx_checksum(c1.data(), c1.size()) == vx_checksum(c2.data(), c2.size());
+  double gBlas = flops / tBlas / 1e9, gVx = flops / tVx / 1e9;
+  std::printf("shape %zux%zux%zu, best of %d, 1 thread, thread CPU time\n", m, n, k, runs);
+  std::printf("  OpenBLAS sgemm     %8.1f GFLOP/s  (%.2f ms)\n", gBlas, tBlas * 1e3);
+  std::printf("  vx matrix unit     %8.1f GFLOP/s  (%.2f ms)  %s\n", gVx, tVx * 1e3,
+              same ? "same result" : "RESULTS DIFFER");
+  std::printf("RESULT blas_gflops=%.2f vx_gflops=%.2f same=%d\n", gBlas, gVx, same ? 1 : 0);
+  return same ? 0 : 1;
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# cpu target benchmark (docs/cpu.md): prints
+#  1. the speed-up of asynchronous copies over the --sync-baseline build of the
+#     same program, on the stream example (copy and compute about balanced)
+#     and on the tiled GEMM (compute-bound);
+#  2. the matrix unit's GFLOP/s (through examples/gemm.vx, and the kernel
+#     alone) as a ratio to OpenBLAS sgemm on the same shape, one thread each.
+# Ratios come from one invocation of this script: async and sync runs
+# alternate, and each figure is the best of ROUNDS x REPEAT runs.
+#   bench/cpu.sh
+# env: BUILD_DIR (build), GEMM (2048: M = N = K, a multiple of 128),
+#      TILES (4096 stream tiles), REPEAT (3), ROUNDS (3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+GEMM=${GEMM:-2048}
+TILES=${TILES:-4096}
+REPEAT=${REPEAT:-3}
+ROUNDS=${ROUNDS:-3}
+(( GEMM % 128 == 0 )) || { echo "GEMM must be a multiple of 128" >&2; exit 2; }
+
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=/usr/bin/python3
+fi
+ninja -C "$BUILD_DIR" -j2 vxc vx_bench_cpu >&2
+VXC=$BUILD_DIR/src/driver/vxc
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# OpenBLAS 0.3.21's DYNAMIC_ARCH does not recognise every recent Xeon and then
+# runs its SSE3 (Prescott) kernels, 5x below the machine. Compare against the
+# best kernel the CPU can run instead.
+if [ -z "${OPENBLAS_CORETYPE:-}" ] && grep -qw avx512f /proc/cpuinfo; then
+  export OPENBLAS_CORETYPE=SkylakeX
+elif [ -z "${OPENBLAS_CORETYPE:-}" ] && grep -qw avx2 /proc/cpuinfo; then
+  export OPENBLAS_CORETYPE=Haswell
+fi
+
+for ex in stream gemm; do
+  "$VXC" build "examples/$ex.vx" --emit=exe -o "$TMP/$ex.async"
+  "$VXC" build "examples/$ex.vx" --emit=exe --sync-baseline -o "$TMP/$ex.sync"
+done
+
+# best_us EXE ARGS...: the fastest of REPEAT runs, in microseconds.
+best_us() { "$@" --repeat "$REPEAT" | sed -n 's/^time_us = //p'; }
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
+
+T=$((GEMM / 128))
+STREAM_ARGS=(--arg "tiles=$TILES")
+GEMM_ARGS=(--arg "a=$((T * T))" --arg "b=$((T * T))" --arg "c=$((T * T))" --arg "kt=$T")
+# The checksums of the two builds must agree, or the figures mean nothing.
+for ex in stream gemm; do
+  args=("${STREAM_ARGS[@]}")
+  [ $ex = gemm ] && args=("${GEMM_ARGS[@]}")
+  a=$("$TMP/$ex.async" "${args[@]}" | grep '^checksum')
+  s=$("$TMP/$ex.sync" "${args[@]}" | grep '^checksum')
+  [ "$a" = "$s" ] || { echo "checksums differ for $ex: $a vs $s" >&2; exit 1; }
+done
+
+sa="" ss="" ga="" gs=""
+for ((r = 0; r < ROUNDS; ++r)); do
+  sa=$(min "$(best_us "$TMP/stream.async" "${STREAM_ARGS[@]}")" "$sa")
+  ss=$(min "$(best_us "$TMP/stream.sync" "${STREAM_ARGS[@]}")" "$ss")
+  ga=$(min "$(best_us "$TMP/gemm.async" "${GEMM_ARGS[@]}")" "$ga")
+  gs=$(min "$(best_us "$TMP/gemm.sync" "${GEMM_ARGS[@]}")" "$gs")
+done
+blas=$("$BUILD_DIR/bench/vx_bench_cpu" "$GEMM" "$GEMM" "$GEMM" --runs "$((REPEAT * ROUNDS))")
+echo "$blas" >&2
+bg=$(sed -n 's/^RESULT blas_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
+kg=$(sed -n 's/^RESULT .*vx_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
+
+awk -v sa="$sa" -v ss="$ss" -v ga="$ga" -v gs="$gs" -v bg="$bg" -v kg="$kg" -v n="$GEMM" -v tiles="$TILES" \
+    -v core="${OPENBLAS_CORETYPE:-auto}" -v load="$(cut -d' ' -f1 /proc/loadavg)" -v cpus="$(nproc)" 'BEGIN {
+  flops = 2 * n * n * n
+  printf "cpu target, %d cores, load average %s when it ended\n\n", cpus, load
+  printf "%-34s %12s %12s %9s\n", "async copies vs --sync-baseline", "async ms", "sync ms", "speed-up"
+  printf "%-34s %12.2f %12.2f %8.2fx\n", "stream, " tiles " tiles 128x128 f32", sa / 1000, ss / 1000, ss / sa
+  printf "%-34s %12.2f %12.2f %8.2fx\n", "gemm " n "^3 f32 (examples/gemm.vx)", ga / 1000, gs / 1000, gs / ga
+  printf "\n%-34s %12s %9s\n", "matrix unit, " n "^3 f32, 1 thread", "GFLOP/s", "vs BLAS"
+  printf "%-34s %12.1f %8.2fx\n", "examples/gemm.vx (async run)", flops / ga / 1000, flops / ga / 1000 / bg
+  printf "%-34s %12.1f %8.2fx\n", "kernel alone (vx/gemm.h)", kg, kg / bg
+  printf "%-34s %12.1f %8.2fx\n", "OpenBLAS sgemm (core " core ")", bg, 1
+}'

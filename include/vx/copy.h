@@ -1,0 +1,198 @@
+/* Transfers of the cpu target. `transfer_async` is a real asynchronous copy:
+ * a copy-engine thread takes jobs from a queue while the caller computes;
+ * `wait` really waits (spins briefly, then sleeps). A token keeps its job
+ * and destination alive, so the copy can never write freed memory.
+ * Header-only C++17. */
+#ifndef VX_COPY_H
+#define VX_COPY_H
+
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "vx/memory.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define VX_CPU_RELAX() _mm_pause()
+#else
+#define VX_CPU_RELAX() ((void)0)
+#endif
+
+namespace vx::rt {
+
+struct CopyJob {
+  const void* src;
+  void* dst;
+  size_t bytes;
+  std::shared_ptr<Block> keep;  // the destination's storage, alive until done
+  std::atomic<bool> done{false};
+};
+
+/* One engine per process, started on first use: the machine's DMA engine.
+ * Both sides spin briefly before they sleep, because in a pipelined loop the
+ * next job (or the copy being waited for) is usually microseconds away, and a
+ * futex round trip per 64 KiB tile would cost as much as the copy. */
+class CopyEngine {
+ public:
+  static CopyEngine& instance() {
+    static CopyEngine engine;
+    return engine;
+  }
+
+  void submit(const std::shared_ptr<CopyJob>& job) {
+    bool wake;
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      queue_.push_back(job);
+      queued_.fetch_add(1);
+      wake = engineSleeping_;
+    }
+    if (wake) work_.notify_one();
+  }
+
+  void wait(CopyJob& job) {
+    for (int i = 0; i < kSpins; ++i) {
+      if (job.done.load(std::memory_order_acquire)) return;
+      pause(i);
+    }
+    std::unique_lock<std::mutex> lock(m_);
+    waitersSleeping_.fetch_add(1);  // seq_cst: pairs with run()'s done store / load
+    finished_.wait(lock, [&] { return job.done.load(); });
+    waitersSleeping_.fetch_sub(1);
+  }
+
+ private:
+  // Spin a few microseconds with `pause`, then yield the core (the engine may
+  // be waiting for it when the host is oversubscribed), then sleep.
+  static constexpr int kSpins = 256;
+  static void pause(int i) {
+    if (i < 64)
+      VX_CPU_RELAX();
+    else
+      std::this_thread::yield();
+  }
+
+  CopyEngine() : thread_([this] { run(); }) {}
+  ~CopyEngine() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    work_.notify_one();
+    thread_.join();
+  }
+
+  std::shared_ptr<CopyJob> next() {
+    for (int i = 0; i < kSpins && queued_.load(std::memory_order_acquire) == 0; ++i) pause(i);
+    std::unique_lock<std::mutex> lock(m_);
+    if (queue_.empty()) {
+      engineSleeping_ = true;
+      work_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      engineSleeping_ = false;
+      if (queue_.empty()) return nullptr;  // stopping
+    }
+    std::shared_ptr<CopyJob> job = std::move(queue_.front());
+    queue_.pop_front();
+    queued_.fetch_sub(1);
+    return job;
+  }
+
+  void run() {
+    while (std::shared_ptr<CopyJob> job = next()) {
+      std::memcpy(job->dst, job->src, job->bytes);
+      job->done.store(true);  // seq_cst: a waiter that missed it is counted below
+      if (waitersSleeping_.load() > 0) {
+        std::lock_guard<std::mutex> lock(m_);
+        finished_.notify_all();
+      }
+    }
+  }
+
+  std::mutex m_;
+  std::condition_variable work_, finished_;
+  std::deque<std::shared_ptr<CopyJob>> queue_;
+  std::atomic<size_t> queued_{0};
+  std::atomic<int> waitersSleeping_{0};
+  bool engineSleeping_ = false;  // under m_
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+/* A token that will leave a buffer (`Token<T, M>`) or nothing (`Token<void, M>`). */
+template <typename T>
+struct Token {
+  std::shared_ptr<CopyJob> job;  // null: already complete
+  Buf<T> buf;
+};
+struct VoidToken {
+  std::shared_ptr<CopyJob> job;
+};
+
+template <typename Src>
+inline std::shared_ptr<CopyJob> start_copy(const Src& src, void* dst, size_t bytes, std::shared_ptr<Block> keep) {
+  auto job = std::make_shared<CopyJob>();
+  job->src = src.data;
+  job->dst = dst;
+  job->bytes = bytes;
+  job->keep = std::move(keep);
+  CopyEngine::instance().submit(job);
+  return job;
+}
+
+template <typename T, template <typename> class Src>
+inline Buf<T> transfer(Arena& arena, const Src<T>& src, const char* at) {
+  Buf<T> b = allocate<T>(arena, src.n, at);
+  std::memcpy(static_cast<void*>(b.data), src.data, src.n * sizeof(T));
+  return b;
+}
+
+template <typename T, template <typename> class Src>
+inline void transfer_into(const Src<T>& src, const Buf<T>& dst) {
+  std::memcpy(static_cast<void*>(dst.data), src.data, src.n * sizeof(T));
+}
+
+template <typename T, template <typename> class Src>
+inline Token<T> transfer_async(Arena& arena, const Src<T>& src, const char* at) {
+  Buf<T> b = allocate<T>(arena, src.n, at);
+  return Token<T>{start_copy(src, b.data, src.n * sizeof(T), b.owner), b};
+}
+
+template <typename T, template <typename> class Src>
+inline VoidToken transfer_async_into(const Src<T>& src, const Buf<T>& dst) {
+  return VoidToken{start_copy(src, dst.data, src.n * sizeof(T), dst.owner)};
+}
+
+template <typename T>
+inline void store(const Buf<T>& src, const Hbm<T>& dst) {
+  std::memcpy(static_cast<void*>(dst.data), src.data, src.n * sizeof(T));
+}
+
+template <typename T>
+inline VoidToken store_async(const Buf<T>& src, const Hbm<T>& dst) {
+  // The source buffer must outlive the copy: keep its storage.
+  return VoidToken{start_copy(src, dst.data, src.n * sizeof(T), src.owner)};
+}
+
+template <typename T>
+inline Buf<T> wait(const Token<T>& t) {
+  if (t.job) CopyEngine::instance().wait(*t.job);
+  return t.buf;
+}
+inline void wait(const VoidToken& t) {
+  if (t.job) CopyEngine::instance().wait(*t.job);
+}
+
+template <typename T>
+inline Token<T> ready(const Buf<T>& b) {
+  return Token<T>{nullptr, b};
+}
+inline VoidToken ready() { return VoidToken{nullptr}; }
+
+}  // namespace vx::rt
+
+#endif /* VX_COPY_H */

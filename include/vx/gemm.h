@@ -1,0 +1,187 @@
+/* The matrix unit's kernel: C[M x N] += A[M x K] @ B[K x N], row-major, f32
+ * accumulation. Cache-blocked in the usual way (Goto & van de Geijn): B is
+ * packed into NR-wide column panels per KC-deep block, A into MR-tall row
+ * panels per MC x KC block, and an MR x NR register-tile micro-kernel runs
+ * over them. Inputs of other element types (bf16, f64) are converted to f32
+ * while packing. AVX-512 or AVX2+FMA when the compiler targets them, plain
+ * C++ otherwise. Header-only C++17. */
+#ifndef VX_GEMM_H
+#define VX_GEMM_H
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#include <immintrin.h>
+#endif
+
+namespace vx::rt::gemm {
+
+#if defined(__AVX512F__)
+inline constexpr int MR = 8, NR = 32;
+#elif defined(__AVX2__) && defined(__FMA__)
+inline constexpr int MR = 6, NR = 16;
+#else
+inline constexpr int MR = 4, NR = 8;
+#endif
+inline constexpr int KC = 256;
+inline constexpr int MC = MR * 16;
+
+struct AlignedFree {
+  void operator()(float* p) const { std::free(p); }
+};
+using FloatBuf = std::unique_ptr<float[], AlignedFree>;
+
+inline FloatBuf alignedFloats(size_t n) {
+  size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
+  return FloatBuf(static_cast<float*>(std::aligned_alloc(64, bytes ? bytes : 64)));
+}
+
+inline size_t roundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
+
+/* B packed once for all of its K x N: for each KC block, NR-wide panels of
+ * [k][NR] floats, zero-padded. The latched weights keep one of these. */
+struct PackedB {
+  size_t K = 0, N = 0, panels = 0;
+  FloatBuf data;
+  const float* block(size_t pc) const { return data.get() + pc * panels * NR; }  // pc: first k of the block
+};
+
+template <typename T>
+inline PackedB packB(const T* B, size_t ldb, size_t K, size_t N) {
+  PackedB p;
+  p.K = K;
+  p.N = N;
+  p.panels = (N + NR - 1) / NR;
+  p.data = alignedFloats(K * p.panels * NR);
+  for (size_t pc = 0; pc < K; pc += KC) {
+    size_t kc = std::min<size_t>(KC, K - pc);
+    float* out = p.data.get() + pc * p.panels * NR;
+    for (size_t jp = 0; jp < p.panels; ++jp) {
+      size_t j0 = jp * NR, nr = std::min<size_t>(NR, N - j0);
+      float* panel = out + jp * kc * NR;
+      for (size_t k = 0; k < kc; ++k) {
+        const T* row = B + (pc + k) * ldb + j0;
+        float* dst = panel + k * NR;
+        size_t j = 0;
+        for (; j < nr; ++j) dst[j] = static_cast<float>(row[j]);
+        for (; j < static_cast<size_t>(NR); ++j) dst[j] = 0.0f;
+      }
+    }
+  }
+  return p;
+}
+
+template <typename T>
+inline void packA(const T* A, size_t lda, size_t mc, size_t kc, float* out) {
+  for (size_t ip = 0; ip < mc; ip += MR) {
+    size_t mr = std::min<size_t>(MR, mc - ip);
+    float* panel = out + ip * kc;
+    for (size_t k = 0; k < kc; ++k) {
+      float* dst = panel + k * MR;
+      size_t i = 0;
+      for (; i < mr; ++i) dst[i] = static_cast<float>(A[(ip + i) * lda + k]);
+      for (; i < static_cast<size_t>(MR); ++i) dst[i] = 0.0f;
+    }
+  }
+}
+
+/* C[mr x nr] += Ap (MR x kc, k-major) @ Bp (kc x NR). */
+inline void micro(size_t kc, const float* Ap, const float* Bp, float* C, size_t ldc, size_t mr, size_t nr) {
+#if defined(__AVX512F__)
+  __m512 c0[MR], c1[MR];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) c0[i] = c1[i] = _mm512_setzero_ps();
+  for (size_t k = 0; k < kc; ++k) {
+    __m512 b0 = _mm512_load_ps(Bp + k * NR), b1 = _mm512_load_ps(Bp + k * NR + 16);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      __m512 a = _mm512_set1_ps(Ap[k * MR + i]);
+      c0[i] = _mm512_fmadd_ps(a, b0, c0[i]);
+      c1[i] = _mm512_fmadd_ps(a, b1, c1[i]);
+    }
+  }
+  if (mr == static_cast<size_t>(MR) && nr == static_cast<size_t>(NR)) {
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      float* row = C + i * ldc;
+      _mm512_storeu_ps(row, _mm512_add_ps(_mm512_loadu_ps(row), c0[i]));
+      _mm512_storeu_ps(row + 16, _mm512_add_ps(_mm512_loadu_ps(row + 16), c1[i]));
+    }
+    return;
+  }
+  alignas(64) float tile[MR * NR];
+  for (int i = 0; i < MR; ++i) {
+    _mm512_store_ps(tile + i * NR, c0[i]);
+    _mm512_store_ps(tile + i * NR + 16, c1[i]);
+  }
+#elif defined(__AVX2__) && defined(__FMA__)
+  __m256 c0[MR], c1[MR];
+#pragma GCC unroll 6
+  for (int i = 0; i < MR; ++i) c0[i] = c1[i] = _mm256_setzero_ps();
+  for (size_t k = 0; k < kc; ++k) {
+    __m256 b0 = _mm256_load_ps(Bp + k * NR), b1 = _mm256_load_ps(Bp + k * NR + 8);
+#pragma GCC unroll 6
+    for (int i = 0; i < MR; ++i) {
+      __m256 a = _mm256_broadcast_ss(Ap + k * MR + i);
+      c0[i] = _mm256_fmadd_ps(a, b0, c0[i]);
+      c1[i] = _mm256_fmadd_ps(a, b1, c1[i]);
+    }
+  }
+  if (mr == static_cast<size_t>(MR) && nr == static_cast<size_t>(NR)) {
+    for (int i = 0; i < MR; ++i) {
+      float* row = C + i * ldc;
+      _mm256_storeu_ps(row, _mm256_add_ps(_mm256_loadu_ps(row), c0[i]));
+      _mm256_storeu_ps(row + 8, _mm256_add_ps(_mm256_loadu_ps(row + 8), c1[i]));
+    }
+    return;
+  }
+  alignas(64) float tile[MR * NR];
+  for (int i = 0; i < MR; ++i) {
+    _mm256_store_ps(tile + i * NR, c0[i]);
+    _mm256_store_ps(tile + i * NR + 8, c1[i]);
+  }
+#else
+  alignas(64) float tile[MR * NR] = {};
+  for (size_t k = 0; k < kc; ++k)
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < NR; ++j) tile[i * NR + j] += Ap[k * MR + i] * Bp[k * NR + j];
+#endif
+  for (size_t i = 0; i < mr; ++i)
+    for (size_t j = 0; j < nr; ++j) C[i * ldc + j] += tile[i * NR + j];
+}
+
+/* C += A @ B with B already packed. */
+template <typename TA>
+inline void gemmPacked(size_t M, const TA* A, size_t lda, const PackedB& B, float* C, size_t ldc) {
+  thread_local FloatBuf apack;
+  if (!apack) apack = alignedFloats(static_cast<size_t>(MC) * KC);
+  for (size_t pc = 0; pc < B.K; pc += KC) {
+    size_t kc = std::min<size_t>(KC, B.K - pc);
+    const float* bblock = B.block(pc);
+    for (size_t ic = 0; ic < M; ic += MC) {
+      size_t mc = std::min<size_t>(MC, M - ic);
+      packA(A + ic * lda + pc, lda, mc, kc, apack.get());
+      for (size_t jp = 0; jp < B.panels; ++jp) {
+        size_t nr = std::min<size_t>(NR, B.N - jp * NR);
+        const float* bp = bblock + jp * kc * NR;
+        for (size_t ip = 0; ip < mc; ip += MR)
+          micro(kc, apack.get() + ip * kc, bp, C + (ic + ip) * ldc + jp * NR, ldc, std::min<size_t>(MR, mc - ip), nr);
+      }
+    }
+  }
+}
+
+template <typename TA, typename TB>
+inline void gemm(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB* B, size_t ldb, float* C, size_t ldc) {
+  PackedB packed = packB(B, ldb, K, N);
+  gemmPacked(M, A, lda, packed, C, ldc);
+}
+
+}  // namespace vx::rt::gemm
+
+#endif /* VX_GEMM_H */

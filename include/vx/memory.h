@@ -1,0 +1,176 @@
+/* Memory of the cpu target: HBM tensors are the caller's host arrays (views,
+ * never owned); `Memory::VMEM` is a per-invocation scratch arena of 128 MiB
+ * (like the tpu target), from which every on-chip buffer is allocated and to
+ * which it returns when its last reference goes. Header-only C++17. */
+#ifndef VX_MEMORY_H
+#define VX_MEMORY_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "vx/scalar.h"
+
+namespace vx::rt {
+
+inline constexpr size_t kVmemBytes = size_t{128} << 20;
+inline constexpr size_t kAlign = 64;  // one cache line, and an AVX-512 vector
+
+/* First-fit allocator over one reservation. The reservation is made on first
+ * use with malloc, which maps pages lazily, so an invocation only touches what
+ * it uses. A mutex, because the copy engine may drop the last reference to a
+ * buffer. */
+class Arena {
+ public:
+  explicit Arena(size_t capacity = kVmemBytes) : capacity_(capacity) {}
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  ~Arena() { std::free(base_); }
+
+  void* allocate(size_t bytes, const char* at) {
+    bytes = (bytes + kAlign - 1) / kAlign * kAlign;
+    if (bytes == 0) bytes = kAlign;
+    std::lock_guard<std::mutex> lock(m_);
+    if (!base_) {
+      base_ = static_cast<char*>(std::aligned_alloc(kAlign, capacity_));
+      if (!base_) trap("cannot reserve the VMEM arena", at);
+      free_[0] = capacity_;
+    }
+    for (auto it = free_.begin(); it != free_.end(); ++it) {
+      if (it->second < bytes) continue;
+      size_t off = it->first, size = it->second;
+      free_.erase(it);
+      if (size > bytes) free_[off + bytes] = size - bytes;
+      used_ += bytes;
+      if (used_ > peak_) peak_ = used_;
+      return base_ + off;
+    }
+    trap("VMEM arena exhausted (128 MiB per invocation)", at);
+  }
+
+  void release(void* p, size_t bytes) {
+    bytes = (bytes + kAlign - 1) / kAlign * kAlign;
+    if (bytes == 0) bytes = kAlign;
+    std::lock_guard<std::mutex> lock(m_);
+    size_t off = static_cast<size_t>(static_cast<char*>(p) - base_);
+    used_ -= bytes;
+    auto next = free_.lower_bound(off);
+    // Coalesce with the neighbours so that the arena does not fragment.
+    if (next != free_.end() && off + bytes == next->first) {
+      bytes += next->second;
+      next = free_.erase(next);
+    }
+    if (next != free_.begin()) {
+      auto prev = std::prev(next);
+      if (prev->first + prev->second == off) {
+        prev->second += bytes;
+        return;
+      }
+    }
+    free_[off] = bytes;
+  }
+
+  size_t peak() const { return peak_; }
+
+ private:
+  size_t capacity_;
+  char* base_ = nullptr;
+  std::map<size_t, size_t> free_;  // offset -> size, coalesced
+  size_t used_ = 0, peak_ = 0;
+  std::mutex m_;
+};
+
+/* One allocation; returns to its arena with the last reference. */
+struct Block {
+  Arena* arena;
+  void* ptr;
+  size_t bytes;
+  Block(Arena& a, size_t n, const char* at) : arena(&a), ptr(a.allocate(n, at)), bytes(n) {}
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+  ~Block() { arena->release(ptr, bytes); }
+};
+
+inline void check_index(uint64_t i, uint64_t n, const char* at) {
+  if (i >= n) {
+    char what[96];
+    std::snprintf(what, sizeof what, "index out of bounds: the len is %llu but the index is %llu",
+                  static_cast<unsigned long long>(n), static_cast<unsigned long long>(i));
+    trap(what, at);
+  }
+}
+
+/* A tensor in HBM: `n` elements at `data`, owned by the caller. */
+template <typename T>
+struct Hbm {
+  T* data = nullptr;
+  uint64_t n = 0;
+  /* Sub-tensor `i` of `count` along the leading dimension. */
+  Hbm slot(uint64_t i, uint64_t count, const char* at) const {
+    check_index(i, count, at);
+    uint64_t sub = n / count;
+    return Hbm{data + i * sub, sub};
+  }
+  T load(uint64_t i, const char* at) const {
+    check_index(i, n, at);
+    return data[i];
+  }
+  void store(uint64_t i, T v, const char* at) const {
+    check_index(i, n, at);
+    data[i] = v;
+  }
+};
+
+/* A Vec of tensors in HBM, back to back. */
+template <typename T>
+struct Vec {
+  T* data = nullptr;
+  uint64_t len = 0;
+  uint64_t elems = 0;  // per tensor
+  Hbm<T> get(uint64_t i, const char* at) const {
+    check_index(i, len, at);
+    return Hbm<T>{data + i * elems, elems};
+  }
+};
+
+/* A buffer in VMEM (or a view of one: a ring slot). */
+template <typename T>
+struct Buf {
+  std::shared_ptr<Block> owner;
+  T* data = nullptr;
+  uint64_t n = 0;
+  Buf slot(uint64_t i, uint64_t count, const char* at) const {
+    check_index(i, count, at);
+    uint64_t sub = n / count;
+    return Buf{owner, data + i * sub, sub};
+  }
+  T load(uint64_t i, const char* at) const {
+    check_index(i, n, at);
+    return data[i];
+  }
+  void store(uint64_t i, T v, const char* at) const {
+    check_index(i, n, at);
+    data[i] = v;
+  }
+};
+
+template <typename T>
+inline Buf<T> allocate(Arena& arena, uint64_t n, const char* at) {
+  auto block = std::make_shared<Block>(arena, n * sizeof(T), at);
+  return Buf<T>{block, static_cast<T*>(block->ptr), n};
+}
+
+template <typename T>
+inline Buf<T> zeros(Arena& arena, uint64_t n, const char* at) {
+  Buf<T> b = allocate<T>(arena, n, at);
+  std::memset(static_cast<void*>(b.data), 0, n * sizeof(T));
+  return b;
+}
+
+}  // namespace vx::rt
+
+#endif /* VX_MEMORY_H */

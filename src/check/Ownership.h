@@ -1,0 +1,33 @@
+// The ownership and typestate checker: moves (E6001), token linearity
+// (E6002, E6003), hazards of in-flight transfers (E6004-E6006), on-chip
+// footprint (E6007) and conflicting borrows (E6008), on typed HIR. Dataflow
+// over structured code with path conditions as formulas; the solver answers
+// what dataflow cannot (path feasibility, slot aliasing).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/Source.h"
+#include "check/Targets.h"
+#include "diag/Sink.h"
+#include "hir/Hir.h"
+
+namespace vx::check {
+
+struct OwnershipOptions {
+  unsigned timeoutMs = 2000;          // per solver query
+  unsigned rlimitPerQuery = 2'000'000;
+  uint64_t rlimitPerFunction = 50'000'000;
+  std::vector<std::string>* proofLog = nullptr;  // --explain-proof
+};
+
+struct OwnershipStats {
+  uint64_t queries = 0, trivial = 0, cacheHits = 0, solverCalls = 0, unknowns = 0;
+  double solverSeconds = 0;
+};
+
+void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink,
+                    const Target& target, const OwnershipOptions& options, OwnershipStats* stats);
+
+}  // namespace vx::check

@@ -1,0 +1,49 @@
+// The cpu target: VIR -> one self-contained C++17 translation unit plus a
+// header with an `extern "C"` entry per function, over the runtime in
+// include/vx/ (docs/cpu.md). No MLIR in this header.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dialect/Vir.h"
+
+namespace vx::cpu {
+
+// How an entry's parameter crosses the C ABI and how `vxc run` fills it.
+struct Param {
+  enum class Kind { Scalar, Tensor, Vec, Pinned };
+  std::string name;
+  Kind kind = Kind::Scalar;
+  bool mut = false;             // `&mut`: an output, checksummed by `vxc run`
+  std::string type;             // scalar: i32 u32 i64 u64 usize f32 f64 bool bf16;
+                                // buffers: their element type (f32 f64 bf16)
+  std::vector<int64_t> shape;   // buffers: the tensor's (a Vec's element's) shape
+  int64_t elements() const;
+};
+
+struct Entry {
+  std::string name;         // the Vx function
+  std::string symbol;       // its C symbol: vx_<name>
+  std::vector<Param> params;
+  std::string result;       // scalar type or "" for void
+  bool cAbi = true;         // false: tokens or buffers returned; no C entry
+  std::string why;          // when !cAbi
+};
+
+struct CppUnit {
+  std::string source;  // #includes "vx/runtime.h" and `headerName`
+  std::string header;
+  std::vector<Entry> entries;
+};
+
+// Emits the unit for `vir`; `origin` is the source path named in comments.
+CppUnit emitCpp(const dialect::Vir& vir, const std::string& headerName, const std::string& origin);
+
+// A main() for `entry` that #includes `unitSource` (so the accumulator of an
+// entry without outputs is reachable): `EXE [--seed N] [--arg name=N]...
+// [--repeat R]` fills inputs with vx_fill, runs, prints checksums and time.
+std::string emitHarness(const Entry& entry, const std::string& unitSource);
+
+}  // namespace vx::cpu

@@ -1,0 +1,255 @@
+// VIR -> C++: functions, structured control flow, the C entries and header.
+// Each SSA value becomes a C++ local; an scf.for's iteration arguments and
+// results share one variable, so the loop-carried token is a plain variable
+// the loop reassigns.
+#include <set>
+#include <stdexcept>
+
+#include "codegen/cpu/EmitImpl.h"
+#include "dialect/VirImpl.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace vx::cpu {
+
+using namespace vx::dialect;
+
+std::string Emitter::name(mlir::Value v) const {
+  auto it = names.find(v);
+  if (it == names.end()) throw std::runtime_error("cpu codegen: a value is used before it is emitted");
+  return it->second;
+}
+
+std::string Emitter::fresh(mlir::Value v) {
+  std::string n = "v" + std::to_string(next++);
+  names[v] = n;
+  return n;
+}
+
+std::string elemType(mlir::Type t) {
+  if (auto p = t.dyn_cast<PinnedType>()) t = p.getElementType();
+  else if (auto p = t.dyn_cast<TensorType>()) t = p.getElementType();
+  else if (auto p = t.dyn_cast<TokenType>()) t = p.getElementType();
+  else if (auto p = t.dyn_cast<VecType>()) return elemType(p.getElementType());
+  if (t.isF32()) return "float";
+  if (t.isF64()) return "double";
+  if (t.isBF16()) return "vx::rt::bf16";
+  throw std::runtime_error("cpu codegen: no C++ element type for this tensor");
+}
+
+std::string cppType(mlir::Type t) {
+  if (t.isIndex()) return "uint64_t";
+  if (t.isInteger(1)) return "bool";
+  if (auto i = t.dyn_cast<mlir::IntegerType>()) return "int" + std::to_string(i.getWidth()) + "_t";
+  if (t.isF32()) return "float";
+  if (t.isF64()) return "double";
+  if (t.isBF16()) return "vx::rt::bf16";
+  if (t.isa<TensorType>()) return "vx::rt::Hbm<" + elemType(t) + ">";
+  if (t.isa<VecType>()) return "vx::rt::Vec<" + elemType(t) + ">";
+  if (t.isa<PinnedType>()) return "vx::rt::Buf<" + elemType(t) + ">";
+  if (auto k = t.dyn_cast<TokenType>()) return k.isVoid() ? "vx::rt::VoidToken" : "vx::rt::Token<" + elemType(t) + ">";
+  throw std::runtime_error("cpu codegen: no C++ type for a VIR type");
+}
+
+int64_t numElements(mlir::Type t) {
+  if (auto p = t.dyn_cast<PinnedType>()) return p.getNumElements();
+  if (auto p = t.dyn_cast<TensorType>()) return p.getNumElements();
+  return 0;
+}
+
+std::string locLiteral(mlir::Location loc) {
+  mlir::FileLineColLoc file;
+  if (auto f = loc.dyn_cast<mlir::FusedLoc>()) {
+    for (mlir::Location l : f.getLocations())
+      if ((file = l.dyn_cast<mlir::FileLineColLoc>())) break;
+  } else {
+    file = loc.dyn_cast<mlir::FileLineColLoc>();
+  }
+  if (!file) return "\"?\"";
+  std::string s = "\"";
+  for (char c : file.getFilename().strref()) {
+    if (c == '"' || c == '\\') s += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) s += c;
+  }
+  return s + ":" + std::to_string(file.getLine()) + ":" + std::to_string(file.getColumn()) + "\"";
+}
+
+namespace {
+
+// Assigns `values` to `targets` as one parallel assignment: a yield may read
+// a variable another target of the same yield writes.
+void parallelAssign(Emitter& e, const std::vector<std::string>& targets, mlir::ValueRange values) {
+  if (targets.empty()) return;
+  std::vector<std::string> temps;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    temps.push_back("y" + std::to_string(e.next++));
+    e.line("auto " + temps.back() + " = " + e.name(values[i]) + ";");
+  }
+  for (size_t i = 0; i < targets.size(); ++i) e.line(targets[i] + " = std::move(" + temps[i] + ");");
+}
+
+std::vector<std::string> declareVars(Emitter& e, mlir::TypeRange types) {
+  std::vector<std::string> vars;
+  for (mlir::Type t : types) {
+    vars.push_back("c" + std::to_string(e.next++));
+    e.line(cppType(t) + " " + vars.back() + "{};");
+  }
+  return vars;
+}
+
+void emitFor(Emitter& e, mlir::scf::ForOp f) {
+  std::vector<std::string> vars;
+  for (auto [arg, init, result] : llvm::zip(f.getRegionIterArgs(), f.getInitArgs(), f.getResults())) {
+    std::string v = "c" + std::to_string(e.next++);
+    e.line(cppType(arg.getType()) + " " + v + " = " + e.name(init) + ";");
+    e.alias(arg, v);
+    e.alias(result, v);
+    vars.push_back(v);
+  }
+  std::string iv = e.fresh(f.getInductionVar());
+  e.line("for (uint64_t " + iv + " = " + e.name(f.getLowerBound()) + "; " + iv + " < " + e.name(f.getUpperBound()) +
+         "; " + iv + " += " + e.name(f.getStep()) + ") {");
+  ++e.indent;
+  emitBlock(e, *f.getBody());
+  parallelAssign(e, vars, f.getBody()->getTerminator()->getOperands());
+  --e.indent;
+  e.line("}");
+}
+
+void emitIf(Emitter& e, mlir::scf::IfOp op) {
+  std::vector<std::string> vars = declareVars(e, op.getResultTypes());
+  for (auto [r, v] : llvm::zip(op.getResults(), vars)) e.alias(r, v);
+  e.line("if (" + e.name(op.getCondition()) + ") {");
+  ++e.indent;
+  emitBlock(e, *op.thenBlock());
+  parallelAssign(e, vars, op.thenBlock()->getTerminator()->getOperands());
+  --e.indent;
+  if (op.elseBlock() && (!op.elseBlock()->without_terminator().empty() || !vars.empty())) {
+    e.line("} else {");
+    ++e.indent;
+    emitBlock(e, *op.elseBlock());
+    parallelAssign(e, vars, op.elseBlock()->getTerminator()->getOperands());
+    --e.indent;
+  }
+  e.line("}");
+}
+
+void emitWhile(Emitter& e, mlir::scf::WhileOp w) {
+  // before-args: carried state; after-args and results: what the condition forwards.
+  std::vector<std::string> state;
+  for (auto [arg, init] : llvm::zip(w.getBeforeArguments(), w.getInits())) {
+    std::string v = "c" + std::to_string(e.next++);
+    e.line(cppType(arg.getType()) + " " + v + " = " + e.name(init) + ";");
+    e.alias(arg, v);
+    state.push_back(v);
+  }
+  std::vector<std::string> fwd = declareVars(e, w.getResultTypes());
+  for (auto [r, v] : llvm::zip(w.getResults(), fwd)) e.alias(r, v);
+  for (auto [a, v] : llvm::zip(w.getAfterArguments(), fwd)) e.alias(a, v);
+  e.line("for (;;) {");
+  ++e.indent;
+  emitBlock(e, w.getBefore().front());
+  auto cond = mlir::cast<mlir::scf::ConditionOp>(w.getBefore().front().getTerminator());
+  parallelAssign(e, fwd, cond.getArgs());
+  e.line("if (!" + e.name(cond.getCondition()) + ") break;");
+  emitBlock(e, w.getAfter().front());
+  parallelAssign(e, state, w.getAfter().front().getTerminator()->getOperands());
+  --e.indent;
+  e.line("}");
+}
+
+std::string returnType(mlir::func::FuncOp f) {
+  auto results = f.getFunctionType().getResults();
+  if (results.empty()) return "void";
+  if (results.size() == 1) return cppType(results[0]);
+  std::string s = "std::tuple<";
+  for (size_t i = 0; i < results.size(); ++i) s += (i ? ", " : "") + cppType(results[i]);
+  return s + ">";
+}
+
+std::string argName(mlir::func::FuncOp f, unsigned i) {
+  std::string n = "a" + std::to_string(i);
+  if (auto s = f.getArgAttrOfType<mlir::StringAttr>(i, "vx.name")) {
+    n = "p_";
+    for (char c : s.getValue()) n += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  }
+  return n;
+}
+
+std::string signature(mlir::func::FuncOp f, bool names) {
+  std::string s = "static " + returnType(f) + " vxf_" + f.getName().str() + "(vx::rt::Invocation& vx_inv";
+  for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+    s += ", " + cppType(f.getArgument(i).getType());
+    if (names) s += " " + argName(f, i);
+  }
+  return s + ")";
+}
+
+void emitFunction(Emitter& e, mlir::func::FuncOp f) {
+  e.names.clear();
+  e.next = 0;
+  e.line(signature(f, true) + " {");
+  ++e.indent;
+  for (unsigned i = 0; i < f.getNumArguments(); ++i) e.alias(f.getArgument(i), argName(f, i));
+  emitBlock(e, f.front());
+  auto ret = mlir::cast<mlir::func::ReturnOp>(f.front().getTerminator());
+  if (ret.getNumOperands() == 1) {
+    e.line("return " + e.name(ret.getOperand(0)) + ";");
+  } else if (ret.getNumOperands() > 1) {
+    std::string vals;
+    for (mlir::Value v : ret.getOperands()) vals += (vals.empty() ? "" : ", ") + e.name(v);
+    e.line("return " + returnType(f) + "(" + vals + ");");
+  }
+  --e.indent;
+  e.line("}");
+  e.line("");
+}
+
+}  // namespace
+
+void emitBlock(Emitter& e, mlir::Block& block) {
+  for (mlir::Operation& op : block.without_terminator()) {
+    if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(op)) emitFor(e, f);
+    else if (auto i = mlir::dyn_cast<mlir::scf::IfOp>(op)) emitIf(e, i);
+    else if (auto w = mlir::dyn_cast<mlir::scf::WhileOp>(op)) emitWhile(e, w);
+    else emitSimpleOp(e, &op);
+  }
+}
+
+// ---- entries (EmitEntry.cpp) ----
+Entry describeEntry(mlir::func::FuncOp f);
+void emitEntry(Emitter& e, std::string& header, mlir::func::FuncOp f, const Entry& entry);
+
+CppUnit emitCpp(const dialect::Vir& vir, const std::string& headerName, const std::string& origin) {
+  CppUnit unit;
+  Emitter e;
+  mlir::ModuleOp module = *vir.impl().module;
+  e.line("// Generated by vxc from " + origin + " (target cpu). Do not edit.");
+  e.line("#include <cstdint>");
+  e.line("#include <tuple>");
+  e.line("#include \"vx/runtime.h\"");
+  e.line("#include \"" + headerName + "\"");
+  e.line("");
+  e.line("namespace vxgen {");
+  e.line("");
+  auto funcs = module.getOps<mlir::func::FuncOp>();
+  for (mlir::func::FuncOp f : funcs) e.line(signature(f, false) + ";");
+  e.line("");
+  for (mlir::func::FuncOp f : funcs) emitFunction(e, f);
+  e.line("}  // namespace vxgen");
+  e.line("");
+  std::string guard = "VXGEN_";
+  for (char c : headerName) guard += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(c)) : '_';
+  unit.header = "/* Generated by vxc from " + origin + " (target cpu): one C entry per fn. */\n#ifndef " + guard +
+                "\n#define " + guard + "\n\n#include <stdbool.h>\n#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  for (mlir::func::FuncOp f : funcs) {
+    Entry entry = describeEntry(f);
+    emitEntry(e, unit.header, f, entry);
+    unit.entries.push_back(std::move(entry));
+  }
+  unit.header += "#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n#endif\n";
+  unit.source = std::move(e.out);
+  return unit;
+}
+
+}  // namespace vx::cpu

@@ -1,0 +1,188 @@
+// The C ABI of each function: how its parameters cross (docs/cpu.md), the
+// `extern "C"` wrapper that gives the call its own invocation (VMEM arena,
+// matrix unit), and its declaration in the header.
+#include "codegen/cpu/EmitImpl.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace vx::cpu {
+
+using namespace vx::dialect;
+
+int64_t Param::elements() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+namespace {
+
+std::string scalarName(mlir::Type t, bool isUnsigned) {
+  if (t.isIndex()) return "usize";
+  if (t.isInteger(1)) return "bool";
+  if (t.isInteger(32)) return isUnsigned ? "u32" : "i32";
+  if (t.isInteger(64)) return isUnsigned ? "u64" : "i64";
+  if (t.isF32()) return "f32";
+  if (t.isF64()) return "f64";
+  if (t.isBF16()) return "bf16";
+  return "";
+}
+
+std::string cScalar(const std::string& s) {
+  if (s == "bool") return "bool";
+  if (s == "i32") return "int32_t";
+  if (s == "u32") return "uint32_t";
+  if (s == "i64") return "int64_t";
+  if (s == "u64" || s == "usize") return "uint64_t";
+  if (s == "f64") return "double";
+  return "float";  // f32, and bf16 (converted at the boundary)
+}
+
+std::string cElem(const std::string& s) { return s == "bf16" ? "uint16_t" : s == "f64" ? "double" : "float"; }
+std::string rtElem(const std::string& s) { return s == "bf16" ? "vx::rt::bf16" : s == "f64" ? "double" : "float"; }
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+bool shapedParts(mlir::Type t, Param& p) {
+  mlir::Type elem;
+  llvm::ArrayRef<int64_t> shape;
+  if (auto x = t.dyn_cast<TensorType>()) elem = x.getElementType(), shape = x.getShape();
+  else if (auto x = t.dyn_cast<PinnedType>()) elem = x.getElementType(), shape = x.getShape();
+  else return false;
+  p.type = scalarName(elem, false);
+  p.shape.assign(shape.begin(), shape.end());
+  return true;
+}
+
+std::string cParams(const Entry& entry) {
+  std::string s;
+  for (const Param& p : entry.params) {
+    if (!s.empty()) s += ", ";
+    std::string cn = "p_" + p.name;
+    for (char& c : cn)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    switch (p.kind) {
+      case Param::Kind::Scalar: s += cScalar(p.type) + " " + cn; break;
+      case Param::Kind::Vec: s += "const " + cElem(p.type) + "* " + cn + ", uint64_t " + cn + "_len"; break;
+      case Param::Kind::Tensor:
+      case Param::Kind::Pinned: s += (p.mut ? "" : "const ") + cElem(p.type) + "* " + cn; break;
+    }
+  }
+  return s.empty() ? "void" : s;
+}
+
+std::string cName(const Param& p) {
+  std::string cn = "p_" + p.name;
+  for (char& c : cn)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return cn;
+}
+
+}  // namespace
+
+Entry describeEntry(mlir::func::FuncOp f) {
+  Entry entry;
+  entry.name = f.getName().str();
+  entry.symbol = "vx_" + entry.name;
+  for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+    mlir::Type t = f.getArgument(i).getType();
+    Param p;
+    auto name = f.getArgAttrOfType<mlir::StringAttr>(i, "vx.name");
+    p.name = name ? name.getValue().str() : "a" + std::to_string(i);
+    p.mut = f.getArgAttr(i, "vx.mut") != nullptr;
+    if (t.isa<TokenType>()) {
+      entry.cAbi = false;
+      entry.why = "parameter `" + p.name + "` is a token";
+    } else if (auto v = t.dyn_cast<VecType>()) {
+      p.kind = Param::Kind::Vec;
+      shapedParts(v.getElementType(), p);
+    } else if (t.isa<TensorType>()) {
+      p.kind = Param::Kind::Tensor;
+      shapedParts(t, p);
+    } else if (t.isa<PinnedType>()) {
+      p.kind = Param::Kind::Pinned;
+      shapedParts(t, p);
+    } else {
+      p.type = scalarName(t, f.getArgAttr(i, "vx.unsigned") != nullptr);
+    }
+    entry.params.push_back(std::move(p));
+  }
+  auto results = f.getFunctionType().getResults();
+  if (results.size() == 1 && !scalarName(results[0], false).empty()) {
+    entry.result = scalarName(results[0], f.getResultAttr(0, "vx.unsigned") != nullptr);
+  } else if (!results.empty()) {
+    entry.cAbi = false;
+    entry.why = "it returns buffers, tokens or a tuple";
+  }
+  return entry;
+}
+
+void emitEntry(Emitter& e, std::string& header, mlir::func::FuncOp f, const Entry& entry) {
+  if (!entry.cAbi) {
+    header += "/* fn " + entry.name + ": no C entry: " + entry.why + ". */\n\n";
+    return;
+  }
+  std::string ret = entry.result.empty() ? "void" : cScalar(entry.result);
+  // Header: a comment that says what each pointer must hold.
+  header += "/* fn " + entry.name + "\n";
+  for (const Param& p : entry.params) {
+    std::string what;
+    switch (p.kind) {
+      case Param::Kind::Scalar: what = p.type; break;
+      case Param::Kind::Tensor: what = p.type + " " + shapeText(p.shape) + " in HBM"; break;
+      case Param::Kind::Vec: what = "`" + cName(p) + "_len` " + p.type + " " + shapeText(p.shape) + " tensors, back to back"; break;
+      case Param::Kind::Pinned: what = p.type + " " + shapeText(p.shape) + ", copied into VMEM for the call"; break;
+    }
+    header += " *   " + p.name + ": " + what + (p.mut ? " (written)" : "") + "\n";
+  }
+  header += " */\n" + ret + " " + entry.symbol + "(" + cParams(entry) + ");\n\n";
+
+  // vxgen::run_NAME: the call with a caller-owned invocation (the harness reads
+  // its matrix unit afterwards).
+  e.line("namespace vxgen {");
+  e.line("[[maybe_unused]] static " + ret + " run_" + entry.name + "(vx::rt::Invocation& vx_inv" +
+         (entry.params.empty() ? "" : ", " + cParams(entry)) + ") {");
+  ++e.indent;
+  std::string args = "vx_inv";
+  for (size_t i = 0; i < entry.params.size(); ++i) {
+    const Param& p = entry.params[i];
+    std::string cn = cName(p), el = rtElem(p.type), n = std::to_string(p.elements());
+    switch (p.kind) {
+      case Param::Kind::Scalar:
+        if (p.type == "bf16") args += ", vx::rt::bf16(" + cn + ")";
+        else args += ", (" + cppType(f.getArgument(static_cast<unsigned>(i)).getType()) + ")" + cn;
+        break;
+      case Param::Kind::Tensor: args += ", vx::rt::Hbm<" + el + ">{(" + el + "*)(" + cn + "), " + n + "}"; break;
+      case Param::Kind::Vec: args += ", vx::rt::Vec<" + el + ">{(" + el + "*)(" + cn + "), " + cn + "_len, " + n + "}"; break;
+      case Param::Kind::Pinned:
+        e.line("vx::rt::Buf<" + el + "> b_" + cn + " = vx::rt::pin(vx_inv, (const " + el + "*)(" + cn + "), " + n + ");");
+        args += ", b_" + cn;
+        break;
+    }
+  }
+  std::string call = "vxf_" + entry.name + "(" + args + ")";
+  if (entry.result.empty()) e.line(call + ";");
+  else e.line("auto r = " + call + ";");
+  for (const Param& p : entry.params)
+    if (p.kind == Param::Kind::Pinned && p.mut) e.line("vx::rt::unpin(b_" + cName(p) + ", (" + rtElem(p.type) + "*)(" + cName(p) + "));");
+  if (!entry.result.empty()) e.line("return (" + ret + ")r;");
+  --e.indent;
+  e.line("}");
+  e.line("}  // namespace vxgen");
+  e.line("");
+  std::string names;
+  for (const Param& p : entry.params) names += ", " + cName(p) + (p.kind == Param::Kind::Vec ? ", " + cName(p) + "_len" : "");
+  e.line("extern \"C\" " + ret + " " + entry.symbol + "(" + cParams(entry) + ") {");
+  ++e.indent;
+  e.line("vx::rt::Arena vx_arena;");
+  e.line("vx::rt::Invocation vx_inv(vx_arena);");
+  e.line(std::string(entry.result.empty() ? "" : "return ") + "vxgen::run_" + entry.name + "(vx_inv" + names + ");");
+  --e.indent;
+  e.line("}");
+  e.line("");
+}
+
+}  // namespace vx::cpu

@@ -1,0 +1,49 @@
+// Shared state of the C++ emitter (Emit*.cpp): one Emitter per unit; names of
+// SSA values are per function.
+#pragma once
+
+#include <string>
+
+#include "codegen/cpu/Cpu.h"
+#include "dialect/VxDialect.h"
+#include "llvm/ADT/DenseMap.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+
+namespace vx::cpu {
+
+struct Emitter {
+  std::string out;
+  int indent = 0;
+  llvm::DenseMap<mlir::Value, std::string> names;
+  unsigned next = 0;
+
+  void line(const std::string& text) {
+    out.append(static_cast<size_t>(indent) * 2, ' ');
+    out += text;
+    out += '\n';
+  }
+  // The C++ name of an SSA value already defined.
+  std::string name(mlir::Value v) const;
+  // Gives `v` a new name (v12) and returns it.
+  std::string fresh(mlir::Value v);
+  void alias(mlir::Value v, const std::string& n) { names[v] = n; }
+};
+
+// C++ spelling of a VIR type (`vx::rt::Buf<float>`, `uint64_t`).
+std::string cppType(mlir::Type t);
+// C++ type of a tensor element (`float`, `vx::rt::bf16`).
+std::string elemType(mlir::Type t);
+// `"file.vx:4:22"` (a C string literal) for an op's location.
+std::string locLiteral(mlir::Location loc);
+// Number of elements of a tensor/pinned type.
+int64_t numElements(mlir::Type t);
+
+// Emits one non-structured op (arith, vx, func.call) as statements.
+void emitSimpleOp(Emitter& e, mlir::Operation* op);
+// Emits the ops of `block` except its terminator, recursing into regions.
+void emitBlock(Emitter& e, mlir::Block& block);
+
+[[noreturn]] void unsupportedOp(mlir::Operation* op);
+
+}  // namespace vx::cpu

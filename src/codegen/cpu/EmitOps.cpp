@@ -1,0 +1,229 @@
+// Non-structured ops to C++ statements: arith with Rust's integer semantics
+// (vx/scalar.h), vx ops as runtime calls, func.call.
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "codegen/cpu/EmitImpl.h"
+#include "dialect/LowerHir.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace vx::cpu {
+
+using namespace vx::dialect;
+namespace arith = mlir::arith;
+
+void unsupportedOp(mlir::Operation* op) {
+  // Target legality runs first, so this is a compiler bug, not a user error.
+  throw std::runtime_error("cpu codegen has no rule for `" + op->getName().getStringRef().str() + "`");
+}
+
+namespace {
+
+std::string intLiteral(int64_t v, mlir::Type t) {
+  std::string ty = cppType(t);
+  if (t.isInteger(1)) return v ? "true" : "false";
+  if (v == INT64_MIN) return "(" + ty + ")(-9223372036854775807LL - 1)";
+  return "(" + ty + ")(" + std::to_string(v) + "LL)";
+}
+
+std::string floatLiteral(const llvm::APFloat& f, mlir::Type t) {
+  char buf[64];
+  double d = f.convertToDouble();
+  if (std::isnan(d)) return "(" + cppType(t) + ")(__builtin_nan(\"\"))";
+  if (std::isinf(d)) return std::string("(") + cppType(t) + ")(" + (d < 0 ? "-" : "") + "__builtin_inf())";
+  std::snprintf(buf, sizeof buf, "%a", d);  // exact
+  return "(" + cppType(t) + ")(" + buf + ")";
+}
+
+bool isUnsigned(mlir::Operation* op) {
+  return op->hasAttr(dialect::kUnsignedAttr) || op->getOperand(0).getType().isIndex();
+}
+
+// `(uint32_t)x` for unsigned views of a signed-stored value.
+std::string asUnsigned(const std::string& x, mlir::Type t) {
+  if (t.isIndex()) return x;
+  if (t.isInteger(1)) return x;
+  return "(uint" + std::to_string(t.getIntOrFloatBitWidth()) + "_t)" + x;
+}
+std::string asSigned(const std::string& x, mlir::Type t) {
+  if (t.isIndex()) return "(int64_t)" + x;
+  return x;
+}
+
+std::string cmpi(arith::CmpIPredicate p, const std::string& a, const std::string& b, mlir::Type t) {
+  using P = arith::CmpIPredicate;
+  auto u = [&](const char* op) { return asUnsigned(a, t) + " " + op + " " + asUnsigned(b, t); };
+  auto s = [&](const char* op) { return asSigned(a, t) + " " + op + " " + asSigned(b, t); };
+  switch (p) {
+    case P::eq: return a + " == " + b;
+    case P::ne: return a + " != " + b;
+    case P::slt: return s("<");
+    case P::sle: return s("<=");
+    case P::sgt: return s(">");
+    case P::sge: return s(">=");
+    case P::ult: return u("<");
+    case P::ule: return u("<=");
+    case P::ugt: return u(">");
+    case P::uge: return u(">=");
+  }
+  return "false";
+}
+
+std::string cmpf(arith::CmpFPredicate p, const std::string& a, const std::string& b) {
+  using P = arith::CmpFPredicate;
+  switch (p) {
+    case P::OEQ: return a + " == " + b;
+    case P::UNE: return "!(" + a + " == " + b + ")";
+    case P::OLT: return a + " < " + b;
+    case P::OGT: return a + " > " + b;
+    case P::OLE: return a + " <= " + b;
+    case P::OGE: return a + " >= " + b;
+    case P::ONE: return "(" + a + " < " + b + " || " + a + " > " + b + ")";
+    case P::UEQ: return "!(" + a + " < " + b + " || " + a + " > " + b + ")";
+    case P::ULT: return "!(" + a + " >= " + b + ")";
+    case P::UGT: return "!(" + a + " <= " + b + ")";
+    case P::ULE: return "!(" + a + " > " + b + ")";
+    case P::UGE: return "!(" + a + " < " + b + ")";
+    case P::ORD: return "(" + a + " == " + a + " && " + b + " == " + b + ")";
+    case P::UNO: return "!(" + a + " == " + a + " && " + b + " == " + b + ")";
+    case P::AlwaysFalse: return "false";
+    case P::AlwaysTrue: return "true";
+  }
+  return "false";
+}
+
+// The C++ expression for an arith op's result; empty if `op` is not arith.
+std::string arithExpr(Emitter& e, mlir::Operation* op) {
+  auto x = [&](unsigned i) { return e.name(op->getOperand(i)); };
+  mlir::Type rt = op->getNumResults() ? op->getResult(0).getType() : mlir::Type();
+  std::string ty = rt ? cppType(rt) : "";
+  std::string at = locLiteral(op->getLoc());
+  auto checked = [&](const char* what) {
+    return std::string("vx::rt::") + what + (isUnsigned(op) ? "_u<" : "_s<") + ty + ">(" + x(0) + ", " + x(1) +
+           ", " + at + ")";
+  };
+  if (auto c = mlir::dyn_cast<arith::ConstantOp>(op)) {
+    if (auto i = c.getValue().dyn_cast<mlir::IntegerAttr>()) return intLiteral(i.getValue().getSExtValue(), rt);
+    if (auto f = c.getValue().dyn_cast<mlir::FloatAttr>()) return floatLiteral(f.getValue(), rt);
+    unsupportedOp(op);
+  }
+  if (mlir::isa<arith::AddIOp>(op)) return checked("add");
+  if (mlir::isa<arith::SubIOp>(op)) return checked("sub");
+  if (mlir::isa<arith::MulIOp>(op)) return checked("mul");
+  if (mlir::isa<arith::DivSIOp>(op)) return "vx::rt::div_s<" + ty + ">(" + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<arith::DivUIOp>(op)) return "vx::rt::div_u<" + ty + ">(" + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<arith::RemSIOp>(op)) return "vx::rt::rem_s<" + ty + ">(" + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<arith::RemUIOp>(op)) return "vx::rt::rem_u<" + ty + ">(" + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<arith::AddFOp>(op)) return "(" + ty + ")(" + x(0) + " + " + x(1) + ")";
+  if (mlir::isa<arith::SubFOp>(op)) return "(" + ty + ")(" + x(0) + " - " + x(1) + ")";
+  if (mlir::isa<arith::MulFOp>(op)) return "(" + ty + ")(" + x(0) + " * " + x(1) + ")";
+  if (mlir::isa<arith::DivFOp>(op)) return "(" + ty + ")(" + x(0) + " / " + x(1) + ")";
+  if (mlir::isa<arith::RemFOp>(op)) return "(" + ty + ")(std::fmod((double)" + x(0) + ", (double)" + x(1) + "))";
+  if (mlir::isa<arith::NegFOp>(op)) return "(" + ty + ")(-" + x(0) + ")";
+  if (mlir::isa<arith::XOrIOp>(op)) return rt.isInteger(1) ? "(" + x(0) + " != " + x(1) + ")" : "(" + ty + ")(" + x(0) + " ^ " + x(1) + ")";
+  if (mlir::isa<arith::AndIOp>(op)) return "(" + ty + ")(" + x(0) + " & " + x(1) + ")";
+  if (mlir::isa<arith::OrIOp>(op)) return "(" + ty + ")(" + x(0) + " | " + x(1) + ")";
+  if (auto c = mlir::dyn_cast<arith::CmpIOp>(op))
+    return "(" + cmpi(c.getPredicate(), x(0), x(1), op->getOperand(0).getType()) + ")";
+  if (auto c = mlir::dyn_cast<arith::CmpFOp>(op)) return "(" + cmpf(c.getPredicate(), x(0), x(1)) + ")";
+  mlir::Type st = op->getNumOperands() ? op->getOperand(0).getType() : mlir::Type();
+  // Casts: `as` wraps between integers, saturates from floats.
+  if (mlir::isa<arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp>(op))
+    return "(" + ty + ")" + asSigned(x(0), st);
+  if (mlir::isa<arith::ExtUIOp, arith::IndexCastUIOp>(op)) return "(" + ty + ")" + asUnsigned(x(0), st);
+  if (mlir::isa<arith::SIToFPOp>(op)) return "(" + ty + ")" + x(0);
+  if (mlir::isa<arith::UIToFPOp>(op)) return "(" + ty + ")" + asUnsigned(x(0), st);
+  if (mlir::isa<arith::FPToSIOp>(op)) return "vx::rt::fp_to_int<" + ty + ", " + ty + ">(" + x(0) + ")";
+  if (mlir::isa<arith::FPToUIOp>(op))
+    return "vx::rt::fp_to_int<uint" + std::to_string(rt.getIntOrFloatBitWidth()) + "_t, " + ty + ">(" + x(0) + ")";
+  if (mlir::isa<arith::ExtFOp, arith::TruncFOp>(op)) return "(" + ty + ")(" + x(0) + ")";
+  return {};
+}
+
+std::string shapeDim(mlir::Type t, unsigned i) {
+  if (auto p = t.dyn_cast<PinnedType>()) return std::to_string(p.getShape()[i]);
+  if (auto p = t.dyn_cast<TensorType>()) return std::to_string(p.getShape()[i]);
+  return "0";
+}
+
+// The C++ expression for a vx op's result (or statement for ops without one).
+std::string vxExpr(Emitter& e, mlir::Operation* op) {
+  auto x = [&](unsigned i) { return e.name(op->getOperand(i)); };
+  std::string at = locLiteral(op->getLoc());
+  if (mlir::isa<VecLenOp>(op)) return x(0) + ".len";
+  if (mlir::isa<VecGetOp>(op)) return x(0) + ".get(" + x(1) + ", " + at + ")";
+  if (mlir::isa<SlotOp>(op)) return x(0) + ".slot(" + x(1) + ", " + shapeDim(op->getOperand(0).getType(), 0) + ", " + at + ")";
+  if (mlir::isa<LoadElemOp>(op)) return x(0) + ".load(" + x(1) + ", " + at + ")";
+  if (mlir::isa<StoreElemOp>(op)) return x(1) + ".store(" + x(2) + ", " + x(0) + ", " + at + ")";
+  if (mlir::isa<TransferOp>(op)) return "vx::rt::transfer(vx_inv.arena, " + x(0) + ", " + at + ")";
+  if (mlir::isa<TransferIntoOp>(op)) return "vx::rt::transfer_into(" + x(0) + ", " + x(1) + ")";
+  if (mlir::isa<TransferAsyncOp>(op)) return "vx::rt::transfer_async(vx_inv.arena, " + x(0) + ", " + at + ")";
+  if (mlir::isa<TransferAsyncIntoOp>(op)) return "vx::rt::transfer_async_into(" + x(0) + ", " + x(1) + ")";
+  if (mlir::isa<WaitOp>(op)) return "vx::rt::wait(" + x(0) + ")";
+  if (auto r = mlir::dyn_cast<ReadyOp>(op)) return r.getValue() ? "vx::rt::ready(" + x(0) + ")" : "vx::rt::ready()";
+  if (mlir::isa<StoreOp>(op)) return "vx::rt::store(" + x(0) + ", " + x(1) + ")";
+  if (mlir::isa<StoreAsyncOp>(op)) return "vx::rt::store_async(" + x(0) + ", " + x(1) + ")";
+  if (mlir::isa<ZerosOp>(op)) {
+    mlir::Type t = op->getResult(0).getType();
+    return "vx::rt::zeros<" + elemType(t) + ">(vx_inv.arena, " + std::to_string(numElements(t)) + ", " + at + ")";
+  }
+  if (mlir::isa<MatmulAccOp>(op)) {
+    mlir::Type t = op->getOperand(0).getType();
+    return "vx_inv.mxu.matmul_acc(" + x(0) + ", " + shapeDim(t, 0) + ", " + shapeDim(t, 1) + ", " + at + ")";
+  }
+  if (mlir::isa<LoadWeightsOp>(op)) {
+    mlir::Type t = op->getOperand(0).getType();
+    return "vx_inv.mxu.load_weights(" + x(0) + ", " + shapeDim(t, 0) + ", " + shapeDim(t, 1) + ")";
+  }
+  if (mlir::isa<StoreAccOp>(op)) {
+    mlir::Type t = op->getOperand(0).getType();
+    return "vx_inv.mxu.store_acc(" + x(0) + ", " + shapeDim(t, 0) + ", " + shapeDim(t, 1) + ", " + at + ")";
+  }
+  if (mlir::isa<MmaOp>(op)) {
+    mlir::Type acc = op->getOperand(0).getType(), a = op->getOperand(1).getType();
+    return "vx::rt::mma(" + x(0) + ", " + x(1) + ", " + x(2) + ", " + shapeDim(acc, 0) + ", " + shapeDim(acc, 1) +
+           ", " + shapeDim(a, 1) + ")";
+  }
+  if (mlir::isa<AddOp>(op)) return "vx::rt::add(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<SubOp>(op)) return "vx::rt::sub(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<MulOp>(op)) return "vx::rt::mul(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<ReluOp>(op)) return "vx::rt::relu(vx_inv.arena, " + x(0) + ", " + at + ")";
+  if (mlir::isa<ScaleOp>(op)) return "vx::rt::scale(vx_inv.arena, " + x(0) + ", (float)" + x(1) + ", " + at + ")";
+  return {};
+}
+
+}  // namespace
+
+void emitSimpleOp(Emitter& e, mlir::Operation* op) {
+  if (auto call = mlir::dyn_cast<mlir::func::CallOp>(op)) {
+    std::string args = "vx_inv";
+    for (mlir::Value v : call.getOperands()) args += ", " + e.name(v);
+    std::string callee = "vxf_" + call.getCallee().str() + "(" + args + ")";
+    if (call.getNumResults() == 0) {
+      e.line(callee + ";");
+    } else if (call.getNumResults() == 1) {
+      e.line(cppType(call.getResult(0).getType()) + " " + e.fresh(call.getResult(0)) + " = " + callee + ";");
+    } else {
+      std::string tie;
+      for (mlir::Value r : call.getResults()) {
+        e.line(cppType(r.getType()) + " " + e.fresh(r) + "{};");
+        tie += (tie.empty() ? "" : ", ") + e.name(r);
+      }
+      e.line("std::tie(" + tie + ") = " + callee + ";");
+    }
+    return;
+  }
+  std::string expr = op->getDialect() && op->getDialect()->getNamespace() == "arith" ? arithExpr(e, op) : vxExpr(e, op);
+  if (expr.empty()) unsupportedOp(op);
+  if (op->getNumResults() == 0) {
+    e.line(expr + ";");
+    return;
+  }
+  mlir::Value r = op->getResult(0);
+  e.line("[[maybe_unused]] " + cppType(r.getType()) + " " + e.fresh(r) + " = " + expr + ";");
+}
+
+}  // namespace vx::cpu

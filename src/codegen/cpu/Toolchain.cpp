@@ -1,0 +1,121 @@
+// Driving g++ and running built programs with fork/exec (no shell, so paths
+// need no quoting).
+#include "codegen/cpu/Toolchain.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#ifndef VXC_RUNTIME_INCLUDE
+#define VXC_RUNTIME_INCLUDE "include"
+#endif
+
+namespace vx::cpu {
+
+namespace {
+
+std::string readAll(int fd) {
+  std::string s;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    s.append(buf, static_cast<size_t>(n));
+  }
+  return s;
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+}  // namespace
+
+ProcessResult runProcess(const std::vector<std::string>& argv, bool separate) {
+  ProcessResult r;
+  // Temporary files rather than pipes: two pipes would need a poll loop to
+  // avoid a deadlock when the child fills one.
+  char outName[] = "/tmp/vxc-outXXXXXX", errName[] = "/tmp/vxc-errXXXXXX";
+  int outFd = mkstemp(outName), errFd = separate ? mkstemp(errName) : -1;
+  if (outFd < 0 || (separate && errFd < 0)) {
+    r.output = std::string("cannot create a temporary file: ") + std::strerror(errno);
+    return r;
+  }
+  unlink(outName);
+  if (separate) unlink(errName);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(outFd, 1);
+    dup2(separate ? errFd : outFd, 2);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cannot run `%s`: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  if (pid < 0) {
+    r.output = std::string("cannot start a process: ") + std::strerror(errno);
+    close(outFd);
+    if (separate) close(errFd);
+    return r;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  lseek(outFd, 0, SEEK_SET);
+  r.stdoutText = readAll(outFd);
+  close(outFd);
+  if (separate) {
+    lseek(errFd, 0, SEEK_SET);
+    r.stderrText = readAll(errFd);
+    close(errFd);
+    r.output = r.stdoutText + r.stderrText;
+  } else {
+    r.output = r.stdoutText;
+  }
+  return r;
+}
+
+std::string runtimeIncludeDir() {
+  if (const char* env = std::getenv("VXC_INCLUDE"); env && *env) return env;
+  return VXC_RUNTIME_INCLUDE;
+}
+
+std::vector<std::string> compilerCommand(const std::string& source, const std::string& output, Artifact kind) {
+  const char* cxx = std::getenv("CXX");
+  std::vector<std::string> cmd{cxx && *cxx ? cxx : "g++", "-std=c++17"};
+  const char* flags = std::getenv("VXC_CXXFLAGS");
+  // -march=native: the matrix unit's kernel uses the host's widest vectors.
+  for (const std::string& f : split(flags ? flags : "-O3 -march=native")) cmd.push_back(f);
+  cmd.insert(cmd.end(), {"-pthread", "-I", runtimeIncludeDir()});
+  switch (kind) {
+    case Artifact::Object: cmd.insert(cmd.end(), {"-fPIC", "-c"}); break;
+    case Artifact::SharedLibrary: cmd.insert(cmd.end(), {"-fPIC", "-shared"}); break;
+    case Artifact::Executable: break;
+  }
+  cmd.insert(cmd.end(), {source, "-o", output});
+  return cmd;
+}
+
+CompileResult compileCpp(const std::string& source, const std::string& output, Artifact kind) {
+  CompileResult c;
+  std::vector<std::string> cmd = compilerCommand(source, output, kind);
+  for (const std::string& a : cmd) c.command += (c.command.empty() ? "" : " ") + a;
+  ProcessResult r = runProcess(cmd);
+  c.ok = r.status == 0;
+  c.log = r.output;
+  return c;
+}
+
+}  // namespace vx::cpu

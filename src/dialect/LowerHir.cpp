@@ -1,0 +1,107 @@
+// HIR -> VIR: the module, function signatures, source locations.
+#include "dialect/LowerHirImpl.h"
+#include "diag/DiagKinds.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Verifier.h"
+
+namespace vx::dialect {
+
+mlir::Location loc(Lower& l, base::Span span) {
+  if (!span.valid()) return l.b.getUnknownLoc();
+  const base::SourceFile& f = l.sources.file(span.file);
+  base::LineCol lc = f.lineCol(span.begin);
+  mlir::Location file = mlir::FileLineColLoc::get(&l.ctx, f.path(), lc.line, lc.col);
+  int32_t range[] = {static_cast<int32_t>(span.begin), static_cast<int32_t>(span.end)};
+  return mlir::FusedLoc::get(&l.ctx, {file}, mlir::DenseI32ArrayAttr::get(&l.ctx, range));
+}
+
+base::Span spanOf(mlir::Location loc, base::FileId file) {
+  if (auto fused = loc.dyn_cast<mlir::FusedLoc>()) {
+    if (auto range = fused.getMetadata().dyn_cast_or_null<mlir::DenseI32ArrayAttr>()) {
+      if (range.size() == 2)
+        return base::Span{file, static_cast<uint32_t>(range[0]), static_cast<uint32_t>(range[1])};
+    }
+  }
+  return base::Span{};
+}
+
+void unsupported(Lower& l, base::Span at, const std::string& what, const std::string& why) {
+  l.failed = true;
+  diag::Diagnostic d = diag::UnavailableOnTarget(what, l.target);
+  if (at.valid()) d.primary(at, why);
+  else d.note(why);
+  d.note("vxc checks this program, but cannot lower it to VIR (docs/dialect.md lists what lowers)");
+  l.sink.emit(std::move(d));
+}
+
+namespace {
+
+// Declares func.func for every user function, so calls may precede bodies.
+// A function whose signature has no lowering is reported and left out.
+bool declareFunctions(Lower& l) {
+  l.fns.assign(l.prog.fns.size(), nullptr);
+  bool ok = true;
+  for (size_t i = 0; i < l.prog.fns.size(); ++i) {
+    const hir::Function& fn = l.prog.fns[i];
+    if (fn.isExtern || !fn.body.valid()) continue;
+    llvm::SmallVector<mlir::Type> params, results;
+    llvm::SmallVector<mlir::DictionaryAttr> argAttrs;
+    bool typed = true;
+    for (hir::LocalId p : fn.params) {
+      const hir::Local& local = l.prog.local(p);
+      size_t before = params.size();
+      if (!lowerType(l, local.type, params, local.span)) {
+        typed = false;
+        break;
+      }
+      const hir::TypeTable& tt = l.types();
+      hir::TypeId t = tt.resolve(local.type);
+      bool isMutRef = tt.kind(t) == hir::TyKind::Ref && tt.get(t).sub == 1;
+      for (size_t k = before; k < params.size(); ++k) {
+        std::string name = params.size() - before == 1 ? local.name : local.name + "." + std::to_string(k - before);
+        llvm::SmallVector<mlir::NamedAttribute, 2> attrs{l.b.getNamedAttr("vx.name", l.b.getStringAttr(name))};
+        if (isMutRef) attrs.push_back(l.b.getNamedAttr("vx.mut", l.b.getUnitAttr()));
+        // u32/u64 are signless in VIR; the C ABI still declares them unsigned.
+        if (isUnsignedInt(tt, derefAll(tt, t)) && !params[k].isIndex())
+          attrs.push_back(l.b.getNamedAttr(kUnsignedAttr, l.b.getUnitAttr()));
+        argAttrs.push_back(l.b.getDictionaryAttr(attrs));
+      }
+    }
+    if (!typed || !lowerType(l, fn.ret, results, fn.nameSpan)) {
+      ok = false;
+      continue;
+    }
+    l.b.setInsertionPointToEnd(l.module.getBody());
+    auto f = l.b.create<mlir::func::FuncOp>(loc(l, fn.nameSpan), fn.name, l.b.getFunctionType(params, results));
+    for (size_t k = 0; k < argAttrs.size(); ++k) f.setArgAttrs(static_cast<unsigned>(k), argAttrs[k]);
+    if (results.size() == 1 && isUnsignedInt(l.types(), fn.ret) && !results[0].isIndex())
+      f.setResultAttr(0, kUnsignedAttr, l.b.getUnitAttr());
+    if (fn.topology == hir::Topology::TensorCore) f->setAttr("vx.tensorcore", l.b.getUnitAttr());
+    l.fns[i] = f;
+  }
+  return ok;
+}
+
+}  // namespace
+
+mlir::OwningOpRef<mlir::ModuleOp> lowerHir(mlir::MLIRContext& context, const hir::Program& program,
+                                           const base::SourceMap& sources, base::FileId file,
+                                           const std::string& target, diag::Sink& sink) {
+  Lower l(context, program, sources, file, target, sink);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc(l, base::Span{}));
+  l.module = *module;
+  l.locals.assign(program.locals.size(), {});
+  l.bound.assign(program.locals.size(), false);
+  bool ok = declareFunctions(l);
+  // One function's unsupported construct stops that function only, so that
+  // each function reports its first problem.
+  for (size_t i = 0; i < program.fns.size(); ++i) {
+    if (!l.fns[i]) continue;
+    l.failed = false;
+    ok = lowerFunction(l, hir::FnId{static_cast<uint32_t>(i)}) && ok;
+  }
+  if (!ok) return nullptr;
+  return module;
+}
+
+}  // namespace vx::dialect

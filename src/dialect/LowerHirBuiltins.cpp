@@ -1,0 +1,76 @@
+// Calls of builtins (Builtins.def) become their vx op. Result types come from
+// the checked call's type, so shapes and memory spaces are the checker's.
+#include "dialect/LowerHirImpl.h"
+
+namespace vx::dialect {
+
+Vals lowerBuiltin(Lower& l, const hir::Expr& call, const hir::Function& fn) {
+  mlir::Location at = loc(l, call.span);
+  llvm::SmallVector<mlir::Value, 3> args;
+  for (uint32_t i = 0; i < call.args.count; ++i) {
+    Vals v = lowerExpr(l, l.prog.arg(call, i));
+    args.append(v.begin(), v.end());  // memory-space arguments lower to nothing
+  }
+  llvm::SmallVector<mlir::Type, 1> results;
+  if (l.failed || !lowerType(l, call.type, results, call.span)) return {};
+  mlir::Type r = results.empty() ? mlir::Type() : results[0];
+  auto need = [&](size_t n) {
+    if (args.size() == n) return true;
+    unsupported(l, call.span, fn.name, "unexpected arguments");
+    return false;
+  };
+  auto one = [](mlir::Value v) { return Vals{v}; };
+  switch (fn.builtin) {
+    case hir::Builtin::None: break;
+    case hir::Builtin::Transfer:
+      if (!need(1)) return {};
+      return one(l.b.create<TransferOp>(at, r, args[0]));
+    case hir::Builtin::TransferAsync:
+      if (!need(1)) return {};
+      return one(l.b.create<TransferAsyncOp>(at, r, args[0]));
+    case hir::Builtin::TransferAsyncInto:
+      if (!need(2)) return {};
+      return one(l.b.create<TransferAsyncIntoOp>(at, r, args[0], args[1]));
+    case hir::Builtin::Wait: {
+      if (!need(1)) return {};
+      auto w = l.b.create<WaitOp>(at, r ? mlir::TypeRange{r} : mlir::TypeRange{}, args[0]);
+      return r ? Vals{w.getResult()} : Vals{};
+    }
+    case hir::Builtin::Store:
+      if (!need(2)) return {};
+      l.b.create<StoreOp>(at, args[0], args[1]);
+      return {};
+    case hir::Builtin::StoreAsync:
+      if (!need(2)) return {};
+      return one(l.b.create<StoreAsyncOp>(at, r, args[0], args[1]));
+    case hir::Builtin::Zeros:
+      if (!need(0)) return {};
+      return one(l.b.create<ZerosOp>(at, r));
+    case hir::Builtin::MatmulAcc:
+      if (!need(1)) return {};
+      l.b.create<MatmulAccOp>(at, args[0]);
+      return {};
+    case hir::Builtin::LoadWeights:
+      if (!need(1)) return {};
+      l.b.create<LoadWeightsOp>(at, args[0]);
+      return {};
+    case hir::Builtin::StoreAcc:
+      if (!need(1)) return {};
+      l.b.create<StoreAccOp>(at, args[0]);
+      return {};
+    case hir::Builtin::Mma:
+      if (!need(3)) return {};
+      l.b.create<MmaOp>(at, args[0], args[1], args[2]);
+      return {};
+    case hir::Builtin::Relu:
+      if (!need(1)) return {};
+      return one(l.b.create<ReluOp>(at, r, args[0]));
+    case hir::Builtin::Scale:
+      if (!need(2)) return {};
+      return one(l.b.create<ScaleOp>(at, r, args[0], args[1]));
+  }
+  unsupported(l, call.span, fn.name, "not a builtin this lowering knows");
+  return {};
+}
+
+}  // namespace vx::dialect

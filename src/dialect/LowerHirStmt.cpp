@@ -1,0 +1,295 @@
+// Statements and structured control flow. A mutable local that a loop or a
+// branch assigns, and that lives outside it, is carried: an scf.for/scf.while
+// iteration argument or an scf.if result (the canonical program's `inflight`).
+#include <set>
+
+#include "dialect/LowerHirImpl.h"
+
+namespace vx::dialect {
+
+using hir::ExprKind;
+using hir::StmtKind;
+
+namespace {
+
+void collectAssigned(const hir::Program& p, hir::BlockId b, std::set<uint32_t>& out);
+
+void collectAssignedStmt(const hir::Program& p, hir::StmtId id, std::set<uint32_t>& out) {
+  if (!id.valid()) return;
+  const hir::Stmt& s = p.stmt(id);
+  switch (s.kind) {
+    case StmtKind::Assign:
+      if (p.expr(s.a).kind == ExprKind::Local) out.insert(p.expr(s.a).local.index);
+      break;
+    case StmtKind::For:
+    case StmtKind::While:
+    case StmtKind::Block: collectAssigned(p, s.body, out); break;
+    case StmtKind::If:
+      collectAssigned(p, s.body, out);
+      collectAssignedStmt(p, s.elseStmt, out);
+      break;
+    case StmtKind::Let:
+    case StmtKind::Return:
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Expr: break;
+  }
+}
+
+void collectAssigned(const hir::Program& p, hir::BlockId b, std::set<uint32_t>& out) {
+  const hir::Block& blk = p.block(b);
+  for (uint32_t i = 0; i < blk.stmts.count; ++i) collectAssignedStmt(p, hir::StmtId{p.listAt(blk.stmts, i)}, out);
+}
+
+// The locals a construct carries: assigned inside, bound before it.
+struct Carried {
+  std::vector<uint32_t> locals;
+  llvm::SmallVector<mlir::Type> types;
+  llvm::SmallVector<unsigned> sizes;
+};
+
+Carried carried(Lower& l, const std::set<uint32_t>& assigned) {
+  Carried c;
+  for (uint32_t id : assigned) {
+    if (!l.bound[id]) continue;
+    c.locals.push_back(id);
+    c.sizes.push_back(static_cast<unsigned>(l.locals[id].size()));
+    for (mlir::Value v : l.locals[id]) c.types.push_back(v.getType());
+  }
+  return c;
+}
+
+Vals currentValues(Lower& l, const Carried& c) {
+  Vals all;
+  for (uint32_t id : c.locals) all.append(l.locals[id].begin(), l.locals[id].end());
+  return all;
+}
+
+void rebind(Lower& l, const Carried& c, mlir::ValueRange values) {
+  unsigned at = 0;
+  for (size_t i = 0; i < c.locals.size(); ++i) {
+    l.locals[c.locals[i]] = Vals(values.begin() + at, values.begin() + at + c.sizes[i]);
+    at += c.sizes[i];
+  }
+}
+
+// Places the builder in `block`, before the terminator the op builders add
+// when a construct has no results.
+void enter(Lower& l, mlir::Block* block) {
+  if (!block->empty() && block->back().hasTrait<mlir::OpTrait::IsTerminator>())
+    l.b.setInsertionPoint(&block->back());
+  else
+    l.b.setInsertionPointToEnd(block);
+}
+
+void finish(Lower& l, mlir::Block* block, mlir::ValueRange yields, mlir::Location at) {
+  if (!block->empty() && block->back().hasTrait<mlir::OpTrait::IsTerminator>()) block->back().erase();
+  l.b.setInsertionPointToEnd(block);
+  l.b.create<mlir::scf::YieldOp>(at, yields);
+}
+
+void bindPattern(Lower& l, hir::PatId id, llvm::ArrayRef<mlir::Value> vals) {
+  const hir::Pat& p = l.prog.pat(id);
+  if (p.kind == hir::PatKind::Bind) {
+    l.locals[p.local.index] = Vals(vals.begin(), vals.end());
+    l.bound[p.local.index] = true;
+    return;
+  }
+  size_t at = 0;
+  for (uint32_t i = 0; i < p.elems.count; ++i) {
+    hir::PatId sub{l.prog.listAt(p.elems, i)};
+    const hir::Pat& sp = l.prog.pat(sub);
+    unsigned n = sp.kind == hir::PatKind::Bind ? flatCount(l, l.prog.local(sp.local).type)
+                                                : static_cast<unsigned>(vals.size() - at);
+    if (sp.kind == hir::PatKind::Tuple) {
+      // Nested tuple patterns: count what the sub-pattern binds.
+      n = 0;
+      std::vector<hir::PatId> stack{sub};
+      while (!stack.empty()) {
+        const hir::Pat& q = l.prog.pat(stack.back());
+        stack.pop_back();
+        if (q.kind == hir::PatKind::Bind) n += flatCount(l, l.prog.local(q.local).type);
+        for (uint32_t j = 0; j < q.elems.count; ++j) stack.push_back(hir::PatId{l.prog.listAt(q.elems, j)});
+      }
+    }
+    if (at + n > vals.size()) return;
+    bindPattern(l, sub, vals.slice(at, n));
+    at += n;
+  }
+}
+
+void lowerStmt(Lower& l, hir::StmtId id);
+
+void lowerAssign(Lower& l, const hir::Stmt& s, mlir::Location at) {
+  const hir::Expr& place = l.prog.expr(s.a);
+  if (place.kind == ExprKind::Local) {
+    if (s.op == ast::Op::Assign) {
+      Vals v = lowerExpr(l, s.b);
+      if (!l.failed) l.locals[place.local.index] = v;
+      return;
+    }
+    mlir::Value rhs = lowerValue(l, s.b);
+    if (!rhs || l.locals[place.local.index].size() != 1) return;
+    l.locals[place.local.index] = {scalarBinary(l, s.op, l.locals[place.local.index][0], rhs, place.type, at)};
+    return;
+  }
+  // `v[i] = x` on a 1-D tensor.
+  if (place.kind == ExprKind::Index) {
+    hir::TypeId baseTy = derefAll(l.types(), l.prog.expr(place.a).type);
+    hir::TyKind k = l.types().kind(baseTy);
+    if (k == hir::TyKind::Pinned || k == hir::TyKind::Tensor) {
+      mlir::Value base = lowerValue(l, place.a), idx = lowerValue(l, place.b), rhs = lowerValue(l, s.b);
+      if (!base || !idx || !rhs) return;
+      idx = toIndex(l, idx, l.prog.expr(place.b).type, at);
+      if (s.op != ast::Op::Assign) {
+        mlir::Value cur = l.b.create<LoadElemOp>(at, rhs.getType(), base, idx);
+        rhs = scalarBinary(l, s.op, cur, rhs, place.type, at);
+      }
+      if (rhs.getType().isa<PinnedType, TensorType>()) {
+        unsupported(l, place.span, "assignment of a whole tensor", "copy it with `transfer` or `store`");
+        return;
+      }
+      l.b.create<StoreElemOp>(at, rhs, base, idx);
+      return;
+    }
+  }
+  unsupported(l, place.span, "assignment to this place", "only locals and elements of 1-D tensors are assignable");
+}
+
+void lowerFor(Lower& l, const hir::Stmt& s, mlir::Location at) {
+  mlir::Value lo = lowerValue(l, s.a), hi = lowerValue(l, s.b);
+  if (!lo || !hi) return;
+  hir::TypeId varTy = l.prog.local(s.var).type;
+  lo = toIndex(l, lo, varTy, at);
+  hi = toIndex(l, hi, varTy, at);
+  std::set<uint32_t> assigned;
+  collectAssigned(l.prog, s.body, assigned);
+  Carried c = carried(l, assigned);
+  mlir::Value one = l.b.create<mlir::arith::ConstantIndexOp>(at, 1);
+  auto loop = l.b.create<mlir::scf::ForOp>(at, lo, hi, one, currentValues(l, c));
+  {
+    mlir::OpBuilder::InsertionGuard guard(l.b);
+    mlir::Block* body = loop.getBody();
+    enter(l, body);
+    rebind(l, c, loop.getRegionIterArgs());
+    l.locals[s.var.index] = {fromIndex(l, loop.getInductionVar(), varTy, at)};
+    l.bound[s.var.index] = true;
+    lowerBlock(l, s.body);
+    if (l.failed) return;
+    finish(l, body, currentValues(l, c), at);
+  }
+  rebind(l, c, loop.getResults());
+}
+
+void lowerWhile(Lower& l, const hir::Stmt& s, mlir::Location at) {
+  std::set<uint32_t> assigned;
+  collectAssigned(l.prog, s.body, assigned);
+  Carried c = carried(l, assigned);
+  auto loop = l.b.create<mlir::scf::WhileOp>(at, c.types, currentValues(l, c));
+  llvm::SmallVector<mlir::Location> locs(c.types.size(), at);
+  mlir::OpBuilder::InsertionGuard guard(l.b);
+  mlir::Block* before = l.b.createBlock(&loop.getBefore(), {}, c.types, locs);
+  rebind(l, c, before->getArguments());
+  mlir::Value cond = lowerValue(l, s.a);
+  if (!cond) return;
+  l.b.create<mlir::scf::ConditionOp>(at, cond, before->getArguments());
+  mlir::Block* after = l.b.createBlock(&loop.getAfter(), {}, c.types, locs);
+  rebind(l, c, after->getArguments());
+  lowerBlock(l, s.body);
+  if (l.failed) return;
+  l.b.create<mlir::scf::YieldOp>(at, currentValues(l, c));
+  l.b.setInsertionPointAfter(loop);
+  rebind(l, c, loop.getResults());
+}
+
+void lowerIf(Lower& l, const hir::Stmt& s, mlir::Location at) {
+  mlir::Value cond = lowerValue(l, s.a);
+  if (!cond) return;
+  std::set<uint32_t> assigned;
+  collectAssigned(l.prog, s.body, assigned);
+  collectAssignedStmt(l.prog, s.elseStmt, assigned);
+  Carried c = carried(l, assigned);
+  Vals before = currentValues(l, c);
+  auto op = l.b.create<mlir::scf::IfOp>(at, c.types, cond, s.elseStmt.valid() || !c.locals.empty());
+  {
+    mlir::OpBuilder::InsertionGuard guard(l.b);
+    enter(l, op.thenBlock());
+    lowerBlock(l, s.body);
+    if (l.failed) return;
+    finish(l, op.thenBlock(), currentValues(l, c), at);
+    if (op.elseBlock()) {
+      rebind(l, c, before);
+      enter(l, op.elseBlock());
+      if (s.elseStmt.valid()) lowerStmt(l, s.elseStmt);
+      if (l.failed) return;
+      finish(l, op.elseBlock(), currentValues(l, c), at);
+    }
+  }
+  rebind(l, c, op.getResults());
+}
+
+void lowerStmt(Lower& l, hir::StmtId id) {
+  if (l.failed) return;
+  const hir::Stmt& s = l.prog.stmt(id);
+  mlir::Location at = loc(l, s.span);
+  switch (s.kind) {
+    case StmtKind::Let: {
+      Vals v = lowerExpr(l, s.a);
+      if (!l.failed) bindPattern(l, s.pat, v);
+      return;
+    }
+    case StmtKind::Assign: lowerAssign(l, s, at); return;
+    case StmtKind::For: lowerFor(l, s, at); return;
+    case StmtKind::While: lowerWhile(l, s, at); return;
+    case StmtKind::If: lowerIf(l, s, at); return;
+    case StmtKind::Block: lowerBlock(l, s.body); return;
+    case StmtKind::Expr: lowerExpr(l, s.a); return;
+    case StmtKind::Return:
+      unsupported(l, s.span, "return", "VIR keeps control flow structured: `return` must be a function's last statement");
+      return;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      unsupported(l, s.span, s.kind == StmtKind::Break ? "break" : "continue",
+                  "VIR keeps loops structured (scf.for, scf.while): leave the loop through its condition instead");
+      return;
+  }
+}
+
+}  // namespace
+
+void lowerBlock(Lower& l, hir::BlockId id) {
+  const hir::Block& b = l.prog.block(id);
+  for (uint32_t i = 0; i < b.stmts.count && !l.failed; ++i) lowerStmt(l, hir::StmtId{l.prog.listAt(b.stmts, i)});
+  if (b.tail.valid() && !l.failed) lowerExpr(l, b.tail);
+}
+
+bool lowerFunction(Lower& l, hir::FnId id) {
+  const hir::Function& fn = l.prog.fn(id);
+  mlir::func::FuncOp f = l.fns[id.index];
+  mlir::Block* entry = f.addEntryBlock();
+  l.b.setInsertionPointToStart(entry);
+  unsigned at = 0;
+  for (hir::LocalId p : fn.params) {
+    unsigned n = flatCount(l, l.prog.local(p).type);
+    l.locals[p.index] = Vals(entry->args_begin() + at, entry->args_begin() + at + n);
+    l.bound[p.index] = true;
+    at += n;
+  }
+  const hir::Block& body = l.prog.block(fn.body);
+  Vals result;
+  for (uint32_t i = 0; i < body.stmts.count && !l.failed; ++i) {
+    hir::StmtId sid{l.prog.listAt(body.stmts, i)};
+    const hir::Stmt& s = l.prog.stmt(sid);
+    if (s.kind == StmtKind::Return && i + 1 == body.stmts.count && !body.tail.valid()) {
+      if (s.a.valid()) result = lowerExpr(l, s.a);
+      continue;
+    }
+    lowerStmt(l, sid);
+  }
+  if (body.tail.valid() && !l.failed) result = lowerExpr(l, body.tail);
+  if (l.failed) return false;
+  l.b.create<mlir::func::ReturnOp>(loc(l, body.closeBrace), result);
+  return true;
+}
+
+}  // namespace vx::dialect

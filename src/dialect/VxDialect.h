@@ -1,0 +1,31 @@
+// The `vx` dialect's C++ API: dialect, types and ops generated from VxOps.td.
+// Include only where MLIR is needed (src/dialect, src/codegen): MLIR headers
+// are heavy; the driver talks to this phase through Vir.h.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "llvm/ADT/StringRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace vx::dialect {
+
+// Memory spaces, spelled as in source (`Memory::VMEM`) and lower-case in
+// types (`!vx.pinned<128xf32, vmem>`).
+enum class MemorySpace : uint8_t { HBM, VMEM, SMEM, TMEM };
+llvm::StringRef memorySpaceKeyword(MemorySpace m);  // "vmem"
+llvm::StringRef memorySpaceName(MemorySpace m);     // "VMEM"
+std::optional<MemorySpace> memorySpaceFromKeyword(llvm::StringRef s);
+
+}  // namespace vx::dialect
+
+#include "dialect/VxOpsDialect.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "dialect/VxOpsTypes.h.inc"
+#define GET_OP_CLASSES
+#include "dialect/VxOps.h.inc"

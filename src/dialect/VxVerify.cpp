@@ -1,0 +1,173 @@
+// Op verifiers: the invariants the language's types guarantee, checked again
+// on VIR so that hand-written IR (lit tests) and passes cannot break them.
+#include "dialect/VxDialect.h"
+
+namespace vx::dialect {
+
+namespace {
+
+struct Shaped {
+  llvm::ArrayRef<int64_t> shape;
+  mlir::Type elem;
+  MemorySpace space = MemorySpace::HBM;
+};
+
+Shaped shaped(mlir::Type t) {
+  if (auto x = t.dyn_cast<TensorType>()) return {x.getShape(), x.getElementType(), MemorySpace::HBM};
+  if (auto x = t.dyn_cast<PinnedType>()) return {x.getShape(), x.getElementType(), x.getSpace()};
+  return {};
+}
+
+bool sameData(mlir::Type a, mlir::Type b) {
+  Shaped x = shaped(a), y = shaped(b);
+  return x.shape == y.shape && x.elem == y.elem;
+}
+
+mlir::LogicalResult needVmem(mlir::Operation* op, mlir::Type t, llvm::StringRef what) {
+  if (shaped(t).space != MemorySpace::VMEM)
+    return op->emitOpError() << what << " must be in vmem, found " << t;
+  return mlir::success();
+}
+
+mlir::LogicalResult needRank(mlir::Operation* op, mlir::Type t, size_t rank, llvm::StringRef what) {
+  if (shaped(t).shape.size() != rank)
+    return op->emitOpError() << what << " must have rank " << rank << ", found " << t;
+  return mlir::success();
+}
+
+}  // namespace
+
+mlir::LogicalResult VecGetOp::verify() {
+  if (getVec().getType().cast<VecType>().getElementType() != getResult().getType())
+    return emitOpError("result type must be the Vec's element type");
+  return mlir::success();
+}
+
+mlir::LogicalResult SlotOp::verify() {
+  Shaped b = shaped(getBase().getType()), r = shaped(getResult().getType());
+  if (b.shape.size() < 2) return emitOpError("base must have rank >= 2; index a 1-D tensor with vx.load_elem");
+  if (getBase().getType().getTypeID() != getResult().getType().getTypeID() || b.elem != r.elem ||
+      b.space != r.space || b.shape.drop_front() != r.shape)
+    return emitOpError() << "result must be the base without its leading dimension, found "
+                         << getResult().getType();
+  return mlir::success();
+}
+
+mlir::LogicalResult LoadElemOp::verify() {
+  Shaped b = shaped(getBase().getType());
+  if (b.shape.size() != 1) return emitOpError("base must have rank 1");
+  if (b.elem != getResult().getType()) return emitOpError("result must be the element type");
+  return mlir::success();
+}
+
+mlir::LogicalResult StoreElemOp::verify() {
+  Shaped b = shaped(getBase().getType());
+  if (b.shape.size() != 1) return emitOpError("base must have rank 1");
+  if (b.elem != getValue().getType()) return emitOpError("value must have the element type");
+  return mlir::success();
+}
+
+mlir::LogicalResult TransferOp::verify() {
+  if (!sameData(getSrc().getType(), getResult().getType()))
+    return emitOpError("source and result must have one shape and element type");
+  return mlir::success();
+}
+
+mlir::LogicalResult TransferIntoOp::verify() {
+  if (!sameData(getSrc().getType(), getDst().getType()))
+    return emitOpError("source and destination must have one shape and element type");
+  return mlir::success();
+}
+
+mlir::LogicalResult TransferAsyncOp::verify() {
+  TokenType t = getToken().getType().cast<TokenType>();
+  if (t.isVoid() || !sameData(getSrc().getType(), t.getPayload()))
+    return emitOpError("the token must carry a buffer of the source's shape and element type");
+  return mlir::success();
+}
+
+mlir::LogicalResult TransferAsyncIntoOp::verify() {
+  TokenType t = getToken().getType().cast<TokenType>();
+  if (!t.isVoid()) return emitOpError("the token of a copy into an existing buffer carries no buffer");
+  if (!sameData(getSrc().getType(), getDst().getType()))
+    return emitOpError("source and destination must have one shape and element type");
+  if (t.getSpace() != getDst().getType().cast<PinnedType>().getSpace())
+    return emitOpError("the token's memory space must be the destination's");
+  return mlir::success();
+}
+
+mlir::LogicalResult WaitOp::verify() {
+  TokenType t = getToken().getType().cast<TokenType>();
+  if (t.isVoid() != !getResult()) return emitOpError("has a result exactly when its token carries a buffer");
+  if (getResult() && getResult().getType() != t.getPayload())
+    return emitOpError() << "result must be " << t.getPayload();
+  return mlir::success();
+}
+
+mlir::LogicalResult ReadyOp::verify() {
+  TokenType t = getToken().getType().cast<TokenType>();
+  if (t.isVoid() != !getValue()) return emitOpError("takes a buffer exactly when its token carries one");
+  if (getValue() && getValue().getType() != t.getPayload())
+    return emitOpError() << "value must be " << t.getPayload();
+  return mlir::success();
+}
+
+mlir::LogicalResult StoreOp::verify() {
+  if (!sameData(getSrc().getType(), getDst().getType()))
+    return emitOpError("source and destination must have one shape and element type");
+  return mlir::success();
+}
+
+mlir::LogicalResult StoreAsyncOp::verify() {
+  TokenType t = getToken().getType().cast<TokenType>();
+  if (!t.isVoid() || t.getSpace() != MemorySpace::HBM) return emitOpError("returns a `!vx.token<hbm>`");
+  if (!sameData(getSrc().getType(), getDst().getType()))
+    return emitOpError("source and destination must have one shape and element type");
+  return mlir::success();
+}
+
+mlir::LogicalResult MatmulAccOp::verify() {
+  if (failed(needRank(*this, getX().getType(), 2, "x"))) return mlir::failure();
+  return needVmem(*this, getX().getType(), "x");
+}
+
+mlir::LogicalResult LoadWeightsOp::verify() {
+  if (failed(needRank(*this, getW().getType(), 2, "w"))) return mlir::failure();
+  return needVmem(*this, getW().getType(), "w");
+}
+
+mlir::LogicalResult StoreAccOp::verify() {
+  if (failed(needRank(*this, getDst().getType(), 2, "dst"))) return mlir::failure();
+  if (!shaped(getDst().getType()).elem.isF32()) return emitOpError("dst must hold f32");
+  return mlir::success();
+}
+
+mlir::LogicalResult MmaOp::verify() {
+  for (auto [v, n] : {std::pair{getAcc(), "acc"}, {getA(), "a"}, {getB(), "b"}})
+    if (failed(needRank(*this, v.getType(), 2, n)) || failed(needVmem(*this, v.getType(), n)))
+      return mlir::failure();
+  Shaped acc = shaped(getAcc().getType()), a = shaped(getA().getType()), b = shaped(getB().getType());
+  if (!acc.elem.isF32()) return emitOpError("acc must hold f32");
+  if (a.elem != b.elem) return emitOpError("a and b must have one element type");
+  if (a.shape[0] != acc.shape[0] || b.shape[1] != acc.shape[1] || a.shape[1] != b.shape[0])
+    return emitOpError("shapes must be acc[R, N] += a[R, K] @ b[K, N]");
+  return mlir::success();
+}
+
+namespace {
+mlir::LogicalResult verifyElementwise(mlir::Operation* op) {
+  mlir::Type r = op->getResult(0).getType();
+  for (mlir::Value v : op->getOperands())
+    if (v.getType().isa<PinnedType>() && v.getType() != r)
+      return op->emitOpError("operands and result must have one type");
+  return needVmem(op, r, "result");
+}
+}  // namespace
+
+mlir::LogicalResult AddOp::verify() { return verifyElementwise(*this); }
+mlir::LogicalResult SubOp::verify() { return verifyElementwise(*this); }
+mlir::LogicalResult MulOp::verify() { return verifyElementwise(*this); }
+mlir::LogicalResult ReluOp::verify() { return verifyElementwise(*this); }
+mlir::LogicalResult ScaleOp::verify() { return verifyElementwise(*this); }
+
+}  // namespace vx::dialect

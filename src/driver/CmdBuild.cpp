@@ -1,0 +1,211 @@
+// `vxc build`: checked HIR -> VIR (-> C++ -> g++). Also the front half of
+// `vxc run` (compileToCpu), so that both commands build the same way.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "codegen/cpu/Cpu.h"
+#include "codegen/cpu/Toolchain.h"
+#include "dialect/Vir.h"
+#include "driver/Args.h"
+#include "driver/Commands.h"
+#include "driver/Pipeline.h"
+
+namespace vx::driver {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kBuildHelp =
+    "Usage: vxc build [options] FILE\n"
+    "\n"
+    "Checks FILE, lowers it to the `vx` MLIR dialect and builds it for a target.\n"
+    "Exit status: 0 built, 1 the program has errors, 2 usage or internal error.\n"
+    "\n"
+    "Options:\n"
+    "  --target=cpu|tpu|b200|h100      target (default cpu; only `--emit=mlir` for the others)\n"
+    "  --emit=obj|lib|exe|cpp|mlir     what to produce (default obj):\n"
+    "                                    obj  OUT.o + OUT.h      lib  OUT.so + OUT.h\n"
+    "                                    exe  the `vxc run` harness for --entry\n"
+    "                                    cpp  OUT.cpp + OUT.h    mlir VIR as text (stdout without -o)\n"
+    "  -o OUT                          output path (default: FILE's name, in the current folder)\n"
+    "  --entry NAME                    the function an exe runs\n"
+    "  --sync-baseline                 every transfer_async blocking (the correctness oracle)\n"
+    "  --debug-info                    with --emit=mlir: print source locations\n"
+    "  --error-format=human|json|sarif diagnostics format (default human)\n"
+    "  --color=auto|always|never       colours in human output\n";
+
+bool writeFile(const std::string& path, const std::string& text, std::string& error) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) error = "cannot write `" + path + "`";
+  return static_cast<bool>(out);
+}
+
+std::string replaceExtension(const std::string& path, const std::string& ext) {
+  fs::path p(path);
+  p.replace_extension(ext);
+  return p.string();
+}
+
+}  // namespace
+
+TempDir::TempDir() {
+  char tmpl[] = "/tmp/vxc-build-XXXXXX";
+  if (mkdtemp(tmpl)) path = tmpl;
+}
+TempDir::~TempDir() {
+  std::error_code ec;
+  if (!path.empty()) fs::remove_all(path, ec);
+}
+
+int internalError(const std::string& message) {
+  std::fprintf(stderr, "error: internal compiler error: %s\n", message.c_str());
+  return 2;
+}
+
+int compileToCpu(const FrontOptions& opts, CpuProgram& out) {
+  base::ReadResult r = base::readFile(opts.file);
+  if (!r.error.empty()) return usageError(r.error);
+  base::SourceMap sources;
+  diag::Sink sink;
+  base::FileId id = sources.add(opts.file, std::move(r.text));
+  CheckOptions check;
+  check.target = opts.target;
+  CheckOutput checked = checkFile(sources, id, sink, check);
+  std::unique_ptr<dialect::Vir> vir;
+  if (checked.program) {
+    dialect::VirOptions vo;
+    vo.target = opts.target;
+    vo.syncBaseline = opts.syncBaseline;
+    vir = dialect::buildVir(*checked.program, sources, id, vo, sink);
+  }
+  // Warnings print even when the build goes on; errors stop it.
+  if (!sink.diagnostics().empty() || !vir) {
+    std::string rendered = renderAll(sink, sources, opts.format, opts.color);
+    std::fputs(rendered.c_str(), opts.format == Format::Sarif ? stdout : stderr);
+  }
+  if (!vir) return 1;
+  if (opts.wantMlir) out.mlir = vir->print(opts.debugInfo);
+  std::string stem = fs::path(opts.file).stem().string();
+  out.headerName = stem + ".h";
+  if (opts.target == "cpu") {
+    cpu::CppUnit unit = cpu::emitCpp(*vir, out.headerName, opts.file);
+    out.source = std::move(unit.source);
+    out.header = std::move(unit.header);
+    out.entries = std::move(unit.entries);
+  }
+  return 0;
+}
+
+int compileGenerated(const std::string& source, const std::string& output, cpu::Artifact kind,
+                     const std::string& origin) {
+  cpu::CompileResult c = cpu::compileCpp(source, output, kind);
+  if (c.ok) return 0;
+  // Emitted code that does not compile is vxc's bug, never the user's.
+  std::string log = c.log.size() > 6000 ? c.log.substr(0, 6000) + "\n[...]" : c.log;
+  return internalError("the C++ compiler rejected the code vxc generated for `" + origin + "`\n  command: " +
+                       c.command + "\n" + log);
+}
+
+const cpu::Entry* findEntry(const CpuProgram& prog, const std::string& name, std::string& error) {
+  std::string names;
+  const cpu::Entry* only = nullptr;
+  unsigned count = 0;
+  for (const cpu::Entry& e : prog.entries) {
+    if (e.name == name) {
+      if (!e.cAbi) error = "`" + name + "` cannot be an entry: " + e.why;
+      return e.cAbi ? &e : nullptr;
+    }
+    if (!e.cAbi) continue;
+    names += (names.empty() ? "`" : ", `") + e.name + "`";
+    only = &e;
+    ++count;
+  }
+  if (name.empty() && count == 1) return only;
+  if (name.empty())
+    error = count == 0 ? "the program has no function that can be an entry" : "choose an entry with `--entry NAME` (one of " + names + ")";
+  else
+    error = "no function `" + name + "` to use as the entry" + (names.empty() ? "" : "; the entries are " + names);
+  return nullptr;
+}
+
+int cmdBuild(const std::vector<std::string>& args) {
+  ParsedArgs a = parseArgs("build", args,
+                           {{"--help", false, {}},
+                            {"--target", true, {"cpu", "tpu", "b200", "h100"}},
+                            {"--emit", true, {"obj", "lib", "exe", "cpp", "mlir"}},
+                            {"-o", true, {}},
+                            {"--entry", true, {}},
+                            {"--sync-baseline", false, {}},
+                            {"--debug-info", false, {}},
+                            {"--error-format", true, {"human", "json", "sarif"}},
+                            {"--color", true, {"auto", "always", "never"}}});
+  if (!a.error.empty()) return usageError(a.error);
+  if (a.has("--help")) {
+    std::fputs(kBuildHelp, stdout);
+    return 0;
+  }
+  if (a.positional.size() != 1) return usageError("`vxc build` needs exactly one file");
+  FrontOptions fo;
+  fo.file = a.positional[0];
+  fo.target = a.get("--target", "cpu");
+  fo.syncBaseline = a.has("--sync-baseline");
+  fo.debugInfo = a.has("--debug-info");
+  std::string emit = a.get("--emit", "obj");
+  fo.wantMlir = emit == "mlir";
+  std::string fmt = a.get("--error-format", "human");
+  fo.format = fmt == "json" ? Format::Json : fmt == "sarif" ? Format::Sarif : Format::Human;
+  std::string color = a.get("--color", "auto");
+  fo.color = color == "always" || (color == "auto" && isatty(STDERR_FILENO));
+  if (fo.target != "cpu" && emit != "mlir")
+    return usageError("`vxc build --target " + fo.target + "` is not available in this version; `--emit=mlir` is, "
+                      "and `--target cpu` builds everything (see docs/status.md)");
+
+  CpuProgram prog;
+  if (int rc = compileToCpu(fo, prog)) return rc;
+  std::string stem = fs::path(fo.file).stem().string();
+  std::string error;
+  if (emit == "mlir") {
+    if (!a.has("-o")) {
+      std::fputs(prog.mlir.c_str(), stdout);
+      return 0;
+    }
+    return writeFile(a.get("-o", ""), prog.mlir, error) ? 0 : usageError(error);
+  }
+  if (emit == "cpp") {
+    std::string cppPath = a.get("-o", stem + ".cpp");
+    std::string hPath = replaceExtension(cppPath, ".h");
+    // The unit includes its header by the name the header is written under.
+    std::string unit = prog.source;
+    std::string from = "#include \"" + prog.headerName + "\"", to = "#include \"" + fs::path(hPath).filename().string() + "\"";
+    if (size_t at = unit.find(from); at != std::string::npos) unit.replace(at, from.size(), to);
+    if (!writeFile(cppPath, unit, error) || !writeFile(hPath, prog.header, error)) return usageError(error);
+    return 0;
+  }
+  TempDir tmp;
+  if (tmp.path.empty()) return internalError("cannot create a temporary folder");
+  std::string unitPath = tmp.path + "/" + stem + ".cpp";
+  if (!writeFile(unitPath, prog.source, error) || !writeFile(tmp.path + "/" + prog.headerName, prog.header, error))
+    return internalError(error);
+  if (emit == "exe") {
+    const cpu::Entry* entry = findEntry(prog, a.get("--entry", ""), error);
+    if (!entry) return usageError(error);
+    std::string main = tmp.path + "/main.cpp";
+    if (!writeFile(main, cpu::emitHarness(*entry, unitPath), error)) return internalError(error);
+    return compileGenerated(main, a.get("-o", stem), cpu::Artifact::Executable, fo.file);
+  }
+  bool lib = emit == "lib";
+  std::string out = a.get("-o", lib ? "lib" + stem + ".so" : stem + ".o");
+  if (int rc = compileGenerated(unitPath, out, lib ? cpu::Artifact::SharedLibrary : cpu::Artifact::Object, fo.file))
+    return rc;
+  // The header goes next to the artifact: what a C caller includes.
+  std::string hPath = (fs::path(out).parent_path() / (lib ? stem + ".h" : fs::path(out).stem().string() + ".h")).string();
+  return writeFile(hPath, prog.header, error) ? 0 : usageError(error);
+}
+
+}  // namespace vx::driver

@@ -1,0 +1,172 @@
+// `vxc run`: builds the entry's harness (CmdBuild.cpp's path), fills inputs
+// from the seed, runs, prints one checksum line per output and the wall time.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "base/Text.h"
+#include "driver/Args.h"
+#include "driver/Commands.h"
+
+namespace vx::driver {
+
+namespace {
+
+const char* kRunHelp =
+    "Usage: vxc run [options] FILE\n"
+    "\n"
+    "Builds FILE for the host (target cpu), fills every tensor parameter of the entry\n"
+    "deterministically from the seed (include/vx/data.h), runs it, and prints one\n"
+    "`checksum NAME = 0x...` line per output (each `&mut` tensor parameter; the matrix\n"
+    "unit's accumulator, as `acc`, when there is none) and `time_us`, the wall time.\n"
+    "Exit status: 0 ran, 1 the program has errors or trapped, 2 usage or internal error.\n"
+    "\n"
+    "Options:\n"
+    "  --entry NAME                    the function to run (may be left out if there is one)\n"
+    "  --target=cpu                    where to run (cpu; the tpu target runs in vxsim)\n"
+    "  --seed N                        input seed (default 0)\n"
+    "  --arg NAME=VALUE                a Vec's length (default 8) or a scalar's value (default 0)\n"
+    "  --sync-baseline                 run with every transfer_async blocking\n"
+    "  --repeat N                      run N times, report the fastest (default 1)\n"
+    "  --error-format=human|json|sarif diagnostics format (default human)\n"
+    "  --color=auto|always|never       colours in human output\n";
+
+bool parseU64(const std::string& s, uint64_t& out) {
+  if (s.empty() || s[0] == '-' || s[0] == '+') return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+  if (*end || errno) return false;
+  out = v;
+  return true;
+}
+
+bool parseI64(const std::string& s, int64_t lo, int64_t hi) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  return !*end && !errno && v >= lo && v <= hi;
+}
+
+// Checks one `--arg NAME=VALUE` against the entry; empty when fine.
+std::string checkArg(const cpu::Entry& entry, const std::string& kv) {
+  size_t eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) return "`--arg " + kv + "`: expected NAME=VALUE";
+  std::string name = kv.substr(0, eq), value = kv.substr(eq + 1);
+  std::vector<std::string> names;
+  for (const cpu::Param& p : entry.params) {
+    names.push_back(p.name);
+    if (p.name != name) continue;
+    uint64_t u = 0;
+    switch (p.kind) {
+      case cpu::Param::Kind::Tensor:
+      case cpu::Param::Kind::Pinned:
+        return "`" + name + "` is a tensor; its contents come from `--seed`";
+      case cpu::Param::Kind::Vec:
+        if (!parseU64(value, u)) return "`--arg " + kv + "`: a Vec's length must be a non-negative integer";
+        if (u * static_cast<uint64_t>(p.elements()) > (uint64_t{1} << 31))
+          return "`--arg " + kv + "`: " + std::to_string(u) + " tensors of " + std::to_string(p.elements()) +
+                 " elements is more than `vxc run` allocates (2^31 elements)";
+        return {};
+      case cpu::Param::Kind::Scalar: break;
+    }
+    const std::string& t = p.type;
+    bool ok = true;
+    if (t == "bool") ok = value == "true" || value == "false" || value == "1" || value == "0";
+    else if (t == "i32") ok = parseI64(value, INT32_MIN, INT32_MAX);
+    else if (t == "i64") ok = parseI64(value, INT64_MIN, INT64_MAX);
+    else if (t == "u32") ok = parseU64(value, u) && u <= UINT32_MAX;
+    else if (t == "u64" || t == "usize") ok = parseU64(value, u);
+    else {
+      char* end = nullptr;
+      std::strtod(value.c_str(), &end);
+      ok = !value.empty() && !*end;
+    }
+    if (!ok) return "`--arg " + kv + "`: `" + value + "` is not a valid `" + t + "`";
+    return {};
+  }
+  std::string close = base::closestMatch(name, names);
+  return "`" + entry.name + "` has no parameter `" + name + "`" + (close.empty() ? "" : "; did you mean `" + close + "`?");
+}
+
+}  // namespace
+
+int cmdRun(const std::vector<std::string>& args) {
+  // `--arg` may repeat; take those out before the common parser.
+  std::vector<std::string> rest, kvs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--arg") {
+      if (i + 1 >= args.size()) return usageError("option `--arg` needs a value");
+      kvs.push_back(args[++i]);
+    } else if (args[i].rfind("--arg=", 0) == 0) {
+      kvs.push_back(args[i].substr(6));
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  ParsedArgs a = parseArgs("run", rest,
+                           {{"--help", false, {}},
+                            {"--entry", true, {}},
+                            {"--target", true, {"cpu", "tpu", "b200", "h100"}},
+                            {"--seed", true, {}},
+                            {"--sync-baseline", false, {}},
+                            {"--repeat", true, {}},
+                            {"--error-format", true, {"human", "json", "sarif"}},
+                            {"--color", true, {"auto", "always", "never"}}});
+  if (!a.error.empty()) return usageError(a.error);
+  if (a.has("--help")) {
+    std::fputs(kRunHelp, stdout);
+    return 0;
+  }
+  if (a.positional.size() != 1) return usageError("`vxc run` needs exactly one file");
+  if (a.get("--target", "cpu") != "cpu")
+    return usageError("`vxc run --target " + a.get("--target", "") +
+                      "` is not available in this version; `--target cpu` is (see docs/status.md)");
+  uint64_t seed = 0, repeat = 1;
+  if (!parseU64(a.get("--seed", "0"), seed)) return usageError("`--seed` must be a non-negative integer");
+  if (!parseU64(a.get("--repeat", "1"), repeat) || repeat == 0 || repeat > 100000)
+    return usageError("`--repeat` must be an integer from 1 to 100000");
+
+  FrontOptions fo;
+  fo.file = a.positional[0];
+  fo.syncBaseline = a.has("--sync-baseline");
+  std::string fmt = a.get("--error-format", "human");
+  fo.format = fmt == "json" ? Format::Json : fmt == "sarif" ? Format::Sarif : Format::Human;
+  std::string color = a.get("--color", "auto");
+  fo.color = color == "always" || (color == "auto" && isatty(STDERR_FILENO));
+  CpuProgram prog;
+  if (int rc = compileToCpu(fo, prog)) return rc;
+  std::string error;
+  const cpu::Entry* entry = findEntry(prog, a.get("--entry", ""), error);
+  if (!entry) return usageError(error);
+  for (const std::string& kv : kvs)
+    if (std::string e = checkArg(*entry, kv); !e.empty()) return usageError(e);
+
+  TempDir tmp;
+  if (tmp.path.empty()) return internalError("cannot create a temporary folder");
+  std::string unitPath = tmp.path + "/unit.cpp", mainPath = tmp.path + "/main.cpp", exe = tmp.path + "/run";
+  std::ofstream(unitPath) << prog.source;
+  std::ofstream(tmp.path + "/" + prog.headerName) << prog.header;
+  std::ofstream(mainPath) << cpu::emitHarness(*entry, unitPath);
+  if (int rc = compileGenerated(mainPath, exe, cpu::Artifact::Executable, fo.file)) return rc;
+
+  std::vector<std::string> argv{exe, "--seed", std::to_string(seed), "--repeat", std::to_string(repeat)};
+  for (const std::string& kv : kvs) argv.insert(argv.end(), {"--arg", kv});
+  cpu::ProcessResult r = cpu::runProcess(argv, /*separate=*/true);
+  std::fputs(r.stdoutText.c_str(), stdout);
+  if (r.status == 0) return 0;
+  std::fflush(stdout);
+  if (r.status == 101) {  // a runtime trap: the program's error
+    std::fputs(r.stderrText.c_str(), stderr);
+    return 1;
+  }
+  return internalError("the program vxc built for `" + fo.file + "` exited with status " + std::to_string(r.status) +
+                       (r.stderrText.empty() ? "" : ":\n" + r.stderrText));
+}
+
+}  // namespace vx::driver

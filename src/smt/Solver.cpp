@@ -1,0 +1,140 @@
+// The only file that includes z3++.h.
+#include "smt/Solver.h"
+
+#include <chrono>
+#include <unordered_map>
+#include <z3++.h>
+
+namespace vx::smt {
+
+std::string Model::print() const {
+  std::string s = "(";
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? " (" : "(") + values[i].first + " " + values[i].second + ")";
+  return s + ")";
+}
+
+struct Solver::Impl {
+  z3::context ctx;
+  std::unordered_map<uint32_t, z3::expr> exprs;
+  struct Cached {
+    Verdict verdict;
+    Model model;
+    std::vector<Term> shown;
+  };
+  std::unordered_map<uint32_t, Cached> cache;
+  uint64_t functionRlimitUsed = 0;
+
+  z3::expr translate(const TermStore& ts, Term t) {
+    auto it = exprs.find(t.index);
+    if (it != exprs.end()) return it->second;
+    const TermNode& n = ts.node(t);
+    auto arg = [&](size_t i) { return translate(ts, n.args[i]); };
+    z3::expr e(ctx);
+    switch (n.op) {
+      case TermOp::True: e = ctx.bool_val(true); break;
+      case TermOp::False: e = ctx.bool_val(false); break;
+      case TermOp::IntConst: e = ctx.int_val(static_cast<int64_t>(n.value)); break;
+      case TermOp::BvConst: e = ctx.bv_val(static_cast<uint64_t>(n.value), n.sort == Sort::BV2 ? 2 : 8); break;
+      case TermOp::Var: {
+        const std::string& name = ts.varName(t);
+        switch (n.sort) {
+          case Sort::Bool: e = ctx.bool_const(name.c_str()); break;
+          case Sort::Int: e = ctx.int_const(name.c_str()); break;
+          case Sort::BV2: e = ctx.bv_const(name.c_str(), 2); break;
+          case Sort::BV8: e = ctx.bv_const(name.c_str(), 8); break;
+        }
+        break;
+      }
+      case TermOp::Not: e = !arg(0); break;
+      case TermOp::And: e = arg(0) && arg(1); break;
+      case TermOp::Or: e = arg(0) || arg(1); break;
+      case TermOp::Implies: e = z3::implies(arg(0), arg(1)); break;
+      case TermOp::Ite: e = z3::ite(arg(0), arg(1), arg(2)); break;
+      case TermOp::Eq: e = arg(0) == arg(1); break;
+      case TermOp::Lt: e = arg(0) < arg(1); break;
+      case TermOp::Le: e = arg(0) <= arg(1); break;
+      case TermOp::Add: e = arg(0) + arg(1); break;
+      case TermOp::Sub: e = arg(0) - arg(1); break;
+      case TermOp::Mul: e = arg(0) * arg(1); break;
+      case TermOp::Neg: e = -arg(0); break;
+      case TermOp::EuclidDiv: e = arg(0) / arg(1); break;  // Z3's integer `/` is SMT-LIB div
+      case TermOp::EuclidMod: e = z3::mod(arg(0), arg(1)); break;
+    }
+    exprs.emplace(t.index, e);
+    return e;
+  }
+};
+
+Solver::Solver(TermStore& terms, SolverLimits limits)
+    : impl_(std::make_unique<Impl>()), terms_(terms), limits_(limits) {}
+Solver::~Solver() = default;
+
+void Solver::resetFunctionBudget() { impl_->functionRlimitUsed = 0; }
+
+Verdict Solver::check(Term formula, Model* model, const std::vector<Term>& show) {
+  ++stats_.queries;
+  if (terms_.isTrue(formula) || terms_.isFalse(formula)) {
+    ++stats_.trivial;
+    if (model) model->values.clear();
+    return terms_.isTrue(formula) ? Verdict::Sat : Verdict::Unsat;
+  }
+  auto cached = impl_->cache.find(formula.index);
+  if (cached != impl_->cache.end() && (!model || cached->second.shown == show)) {
+    ++stats_.cacheHits;
+    if (model) *model = cached->second.model;
+    return cached->second.verdict;
+  }
+  if (impl_->functionRlimitUsed >= limits_.rlimitPerFunction) {
+    ++stats_.unknowns;
+    return Verdict::Unknown;
+  }
+  ++stats_.solverCalls;
+  auto start = std::chrono::steady_clock::now();
+  Verdict v = Verdict::Unknown;
+  Model m;
+  try {
+    z3::solver s(impl_->ctx);
+    z3::params p(impl_->ctx);
+    p.set("timeout", limits_.timeoutMs);
+    p.set("rlimit", limits_.rlimitPerQuery);
+    s.set(p);
+    s.add(impl_->translate(terms_, formula));
+    z3::check_result r = s.check();
+    // Z3 reports resources used cumulatively in the context's statistics;
+    // charge the per-query limit as an upper bound when unknown.
+    if (r == z3::sat) {
+      v = Verdict::Sat;
+      z3::model zm = s.get_model();
+      for (Term t : show) {
+        z3::expr val = zm.eval(impl_->translate(terms_, t), true);
+        m.values.emplace_back(terms_.varName(t), val.to_string());
+      }
+    } else if (r == z3::unsat) {
+      v = Verdict::Unsat;
+    }
+    impl_->functionRlimitUsed += r == z3::unknown ? limits_.rlimitPerQuery : limits_.rlimitPerQuery / 20;
+  } catch (const z3::exception&) {
+    v = Verdict::Unknown;
+  }
+  stats_.solverSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (v == Verdict::Unknown) ++stats_.unknowns;
+  if (log_) {
+    const char* verdict = v == Verdict::Sat ? "sat" : v == Verdict::Unsat ? "unsat" : "unknown";
+    std::string decls;
+    for (Term var : terms_.variables(formula)) {
+      Sort so = terms_.sort(var);
+      decls += "(declare-const |" + terms_.varName(var) + "| " +
+               (so == Sort::Bool ? "Bool" : so == Sort::Int ? "Int" : so == Sort::BV2 ? "(_ BitVec 2)" : "(_ BitVec 8)") +
+               ")\n";
+    }
+    log_->push_back(decls + "(assert " + terms_.print(formula) + ")\n(check-sat) ; " + verdict +
+                    (v == Verdict::Sat && !m.values.empty() ? "  " + m.print() : ""));
+  }
+  impl_->cache[formula.index] = Impl::Cached{v, m, show};
+  if (model) *model = m;
+  return v;
+}
+
+}  // namespace vx::smt

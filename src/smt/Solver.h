@@ -1,0 +1,62 @@
+// The solver layer: answers satisfiability questions about Terms with Z3,
+// caches structurally equal queries (terms are hash-consed, so equal queries
+// are equal ids), and enforces a per-query and per-function budget. An
+// exhausted budget answers Unknown: callers report W6900, never silently
+// accept.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "smt/Term.h"
+
+namespace vx::smt {
+
+enum class Verdict { Sat, Unsat, Unknown };
+
+// A model in SMT-LIB `get-value` form: ((name value) ...).
+struct Model {
+  std::vector<std::pair<std::string, std::string>> values;
+  std::string print() const;
+};
+
+struct SolverStats {
+  uint64_t queries = 0;      // questions asked of the layer
+  uint64_t trivial = 0;      // answered by folding (true/false) without Z3
+  uint64_t cacheHits = 0;
+  uint64_t solverCalls = 0;  // questions that reached Z3
+  uint64_t unknowns = 0;
+  double solverSeconds = 0;
+};
+
+struct SolverLimits {
+  unsigned timeoutMs = 2000;      // per query
+  unsigned rlimitPerQuery = 2'000'000;
+  uint64_t rlimitPerFunction = 50'000'000;
+};
+
+class Solver {
+ public:
+  Solver(TermStore& terms, SolverLimits limits = {});
+  ~Solver();
+
+  // Is `formula` satisfiable? With `model`, fills the values of `show` (the
+  // source variables worth printing) when Sat.
+  Verdict check(Term formula, Model* model = nullptr, const std::vector<Term>& show = {});
+  // Starts a new function's budget.
+  void resetFunctionBudget();
+  const SolverStats& stats() const { return stats_; }
+  // Records every query that reaches Z3 (`vxc check --explain-proof`).
+  void setLog(std::vector<std::string>* log) { log_ = log; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  TermStore& terms_;
+  SolverLimits limits_;
+  SolverStats stats_;
+  std::vector<std::string>* log_ = nullptr;
+};
+
+}  // namespace vx::smt

@@ -1,0 +1,276 @@
+#include "smt/Term.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace vx::smt {
+
+TermStore::TermStore() {
+  true_ = make(TermOp::True, Sort::Bool, {});
+  false_ = make(TermOp::False, Sort::Bool, {});
+}
+
+Term TermStore::make(TermOp op, Sort s, std::vector<Term> args, int64_t value, uint32_t name) {
+  std::string key;
+  key.reserve(16 + args.size() * 4);
+  key += static_cast<char>(op);
+  key += static_cast<char>(s);
+  key.append(reinterpret_cast<const char*>(&value), 8);
+  key.append(reinterpret_cast<const char*>(&name), 4);
+  for (Term a : args) key.append(reinterpret_cast<const char*>(&a.index), 4);
+  auto it = index_.find(key);
+  if (it != index_.end()) return Term{it->second};
+  nodes_.push_back(TermNode{op, s, value, name, std::move(args)});
+  uint32_t id = static_cast<uint32_t>(nodes_.size() - 1);
+  index_.emplace(std::move(key), id);
+  return Term{id};
+}
+
+Term TermStore::intConst(int64_t v) { return make(TermOp::IntConst, Sort::Int, {}, v); }
+Term TermStore::bvConst(Sort s, int64_t v) { return make(TermOp::BvConst, s, {}, v); }
+
+Term TermStore::var(const std::string& name, Sort s) {
+  auto it = nameIndex_.find(name);
+  uint32_t n;
+  if (it == nameIndex_.end()) {
+    n = static_cast<uint32_t>(names_.size());
+    names_.push_back(name);
+    nameIndex_.emplace(name, n);
+  } else {
+    n = it->second;
+  }
+  return make(TermOp::Var, s, {}, 0, n);
+}
+
+Term TermStore::fresh(const std::string& base, Sort s) {
+  std::string name = base;
+  while (nameIndex_.count(name)) name += "'";
+  return var(name, s);
+}
+
+Term TermStore::mkNot(Term a) {
+  if (isTrue(a)) return false_;
+  if (isFalse(a)) return true_;
+  if (node(a).op == TermOp::Not) return node(a).args[0];
+  return make(TermOp::Not, Sort::Bool, {a});
+}
+
+Term TermStore::mkAnd(Term a, Term b) {
+  if (isFalse(a) || isFalse(b)) return false_;
+  if (isTrue(a)) return b;
+  if (isTrue(b) || a == b) return a;
+  if ((node(a).op == TermOp::Not && node(a).args[0] == b) || (node(b).op == TermOp::Not && node(b).args[0] == a))
+    return false_;
+  if (a.index > b.index) std::swap(a, b);
+  return make(TermOp::And, Sort::Bool, {a, b});
+}
+
+Term TermStore::mkAnd(const std::vector<Term>& xs) {
+  Term r = true_;
+  for (Term x : xs) r = mkAnd(r, x);
+  return r;
+}
+
+Term TermStore::mkOr(Term a, Term b) {
+  if (isTrue(a) || isTrue(b)) return true_;
+  if (isFalse(a)) return b;
+  if (isFalse(b) || a == b) return a;
+  if ((node(a).op == TermOp::Not && node(a).args[0] == b) || (node(b).op == TermOp::Not && node(b).args[0] == a))
+    return true_;
+  if (a.index > b.index) std::swap(a, b);
+  return make(TermOp::Or, Sort::Bool, {a, b});
+}
+
+Term TermStore::mkOr(const std::vector<Term>& xs) {
+  Term r = false_;
+  for (Term x : xs) r = mkOr(r, x);
+  return r;
+}
+
+Term TermStore::mkImplies(Term a, Term b) { return mkOr(mkNot(a), b); }
+
+Term TermStore::mkIte(Term c, Term a, Term b) {
+  if (isTrue(c) || a == b) return a;
+  if (isFalse(c)) return b;
+  if (sort(a) == Sort::Bool) {
+    if (isTrue(a) && isFalse(b)) return c;
+    if (isFalse(a) && isTrue(b)) return mkNot(c);
+    if (isTrue(a)) return mkOr(c, b);
+    if (isFalse(a)) return mkAnd(mkNot(c), b);
+    if (isTrue(b)) return mkOr(mkNot(c), a);
+    if (isFalse(b)) return mkAnd(c, a);
+  }
+  return make(TermOp::Ite, sort(a), {c, a, b});
+}
+
+Term TermStore::mkEq(Term a, Term b) {
+  if (a == b) return true_;
+  const TermNode& na = node(a);
+  const TermNode& nb = node(b);
+  if ((na.op == TermOp::IntConst && nb.op == TermOp::IntConst) ||
+      (na.op == TermOp::BvConst && nb.op == TermOp::BvConst))
+    return boolConst(na.value == nb.value);
+  if (sort(a) == Sort::Bool) {
+    if (isTrue(a)) return b;
+    if (isTrue(b)) return a;
+    if (isFalse(a)) return mkNot(b);
+    if (isFalse(b)) return mkNot(a);
+  }
+  if (a.index > b.index) std::swap(a, b);
+  return make(TermOp::Eq, Sort::Bool, {a, b});
+}
+
+Term TermStore::mkLt(Term a, Term b) {
+  if (isConst(a) && isConst(b)) return boolConst(node(a).value < node(b).value);
+  if (a == b) return false_;
+  return make(TermOp::Lt, Sort::Bool, {a, b});
+}
+
+Term TermStore::mkLe(Term a, Term b) {
+  if (isConst(a) && isConst(b)) return boolConst(node(a).value <= node(b).value);
+  if (a == b) return true_;
+  return make(TermOp::Le, Sort::Bool, {a, b});
+}
+
+Term TermStore::mkAdd(Term a, Term b) {
+  if (isConst(a) && isConst(b)) return intConst(node(a).value + node(b).value);
+  if (isConst(a) && node(a).value == 0) return b;
+  if (isConst(b) && node(b).value == 0) return a;
+  return make(TermOp::Add, Sort::Int, {a, b});
+}
+
+Term TermStore::mkSub(Term a, Term b) {
+  if (isConst(a) && isConst(b)) return intConst(node(a).value - node(b).value);
+  if (isConst(b) && node(b).value == 0) return a;
+  if (a == b) return intConst(0);
+  return make(TermOp::Sub, Sort::Int, {a, b});
+}
+
+Term TermStore::mkMul(Term a, Term b) {
+  if (isConst(a) && isConst(b)) return intConst(node(a).value * node(b).value);
+  if (isConst(a) && node(a).value == 1) return b;
+  if (isConst(b) && node(b).value == 1) return a;
+  if ((isConst(a) && node(a).value == 0) || (isConst(b) && node(b).value == 0)) return intConst(0);
+  return make(TermOp::Mul, Sort::Int, {a, b});
+}
+
+Term TermStore::mkNeg(Term a) {
+  if (isConst(a)) return intConst(-node(a).value);
+  return make(TermOp::Neg, Sort::Int, {a});
+}
+
+Term TermStore::mkTruncDiv(Term a, Term b) {
+  if (isConst(a) && isConst(b) && node(b).value != 0) return intConst(node(a).value / node(b).value);
+  // trunc(a / b) = sign(a)*sign(b) * (|a| div |b|): for b > 0 this is
+  // a >= 0 ? a div b : -((-a) div b).
+  Term ediv = make(TermOp::EuclidDiv, Sort::Int, {a, b});
+  Term negDiv = mkNeg(make(TermOp::EuclidDiv, Sort::Int, {mkNeg(a), b}));
+  Term nonneg = mkLe(intConst(0), a);
+  if (isConst(b) && node(b).value > 0) return mkIte(nonneg, ediv, negDiv);
+  Term absDiv = make(TermOp::EuclidDiv, Sort::Int,
+                     {mkIte(nonneg, a, mkNeg(a)), mkIte(mkLe(intConst(0), b), b, mkNeg(b))});
+  Term sameSign = mkEq(nonneg, mkLe(intConst(0), b));
+  return mkIte(sameSign, absDiv, mkNeg(absDiv));
+}
+
+Term TermStore::mkTruncRem(Term a, Term b) {
+  if (isConst(a) && isConst(b) && node(b).value != 0) return intConst(node(a).value % node(b).value);
+  // a % b = a - b * trunc(a / b); the sign follows a.
+  return mkSub(a, mkMul(b, mkTruncDiv(a, b)));
+}
+
+Term TermStore::mkEuclidDiv(Term a, Term b) {
+  if (isConst(a) && isConst(b) && node(b).value > 0 && node(a).value >= 0)
+    return intConst(node(a).value / node(b).value);
+  return make(TermOp::EuclidDiv, Sort::Int, {a, b});
+}
+
+Term TermStore::mkEuclidMod(Term a, Term b) {
+  if (isConst(a) && isConst(b) && node(b).value > 0 && node(a).value >= 0)
+    return intConst(node(a).value % node(b).value);
+  return make(TermOp::EuclidMod, Sort::Int, {a, b});
+}
+
+Term TermStore::substitute(Term t, const std::vector<Term>& from, const std::vector<Term>& to) {
+  std::unordered_map<uint32_t, Term> memo;
+  std::function<Term(Term)> go = [&](Term x) -> Term {
+    for (size_t i = 0; i < from.size(); ++i)
+      if (from[i] == x) return to[i];
+    if (node(x).args.empty()) return x;
+    auto it = memo.find(x.index);
+    if (it != memo.end()) return it->second;
+    const TermNode n = node(x);
+    std::vector<Term> args;
+    for (Term a : n.args) args.push_back(go(a));
+    Term r;
+    switch (n.op) {
+      case TermOp::Not: r = mkNot(args[0]); break;
+      case TermOp::And: r = mkAnd(args[0], args[1]); break;
+      case TermOp::Or: r = mkOr(args[0], args[1]); break;
+      case TermOp::Ite: r = mkIte(args[0], args[1], args[2]); break;
+      case TermOp::Eq: r = mkEq(args[0], args[1]); break;
+      case TermOp::Lt: r = mkLt(args[0], args[1]); break;
+      case TermOp::Le: r = mkLe(args[0], args[1]); break;
+      case TermOp::Add: r = mkAdd(args[0], args[1]); break;
+      case TermOp::Sub: r = mkSub(args[0], args[1]); break;
+      case TermOp::Mul: r = mkMul(args[0], args[1]); break;
+      case TermOp::Neg: r = mkNeg(args[0]); break;
+      default: r = make(n.op, n.sort, args, n.value, n.name); break;
+    }
+    memo.emplace(x.index, r);
+    return r;
+  };
+  return go(t);
+}
+
+std::vector<Term> TermStore::variables(Term t) const {
+  std::vector<Term> out;
+  std::vector<uint8_t> seen(nodes_.size(), 0);
+  std::vector<Term> stack{t};
+  while (!stack.empty()) {
+    Term x = stack.back();
+    stack.pop_back();
+    if (seen[x.index]) continue;
+    seen[x.index] = 1;
+    if (node(x).op == TermOp::Var) out.push_back(x);
+    for (auto it = node(x).args.rbegin(); it != node(x).args.rend(); ++it) stack.push_back(*it);
+  }
+  return out;
+}
+
+std::string TermStore::print(Term t) const {
+  const TermNode& n = node(t);
+  auto list = [&](const char* op) {
+    std::string s = std::string("(") + op;
+    for (Term a : n.args) s += " " + print(a);
+    return s + ")";
+  };
+  switch (n.op) {
+    case TermOp::True: return "true";
+    case TermOp::False: return "false";
+    case TermOp::IntConst: return n.value < 0 ? "(- " + std::to_string(-n.value) + ")" : std::to_string(n.value);
+    case TermOp::BvConst: {
+      if (n.sort == Sort::BV2) return std::string("#b") + ((n.value >> 1) & 1 ? "1" : "0") + (n.value & 1 ? "1" : "0");
+      static const char* hex = "0123456789abcdef";
+      return std::string("#x") + hex[(n.value >> 4) & 15] + hex[n.value & 15];
+    }
+    case TermOp::Var: return "|" + names_[n.name] + "|";
+    case TermOp::Not: return list("not");
+    case TermOp::And: return list("and");
+    case TermOp::Or: return list("or");
+    case TermOp::Implies: return list("=>");
+    case TermOp::Ite: return list("ite");
+    case TermOp::Eq: return list("=");
+    case TermOp::Lt: return list("<");
+    case TermOp::Le: return list("<=");
+    case TermOp::Add: return list("+");
+    case TermOp::Sub: return list("-");
+    case TermOp::Mul: return list("*");
+    case TermOp::Neg: return list("-");
+    case TermOp::EuclidDiv: return list("div");
+    case TermOp::EuclidMod: return list("mod");
+  }
+  return "?";
+}
+
+}  // namespace vx::smt

@@ -1,0 +1,95 @@
+// Hash-consed formulas over booleans, integers and small bit-vectors. The
+// checker builds these; only Solver.cpp translates them to Z3 (the one file
+// that includes z3++.h). Construction folds constants and trivial cases, so
+// most questions are answered before a solver is asked.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/Id.h"
+
+namespace vx::smt {
+
+using Term = base::Id<struct TermTag>;
+
+enum class Sort : uint8_t { Bool, Int, BV2, BV8 };
+
+enum class TermOp : uint8_t {
+  True, False, IntConst, BvConst, Var,
+  Not, And, Or, Implies, Ite, Eq,
+  Lt, Le, Add, Sub, Mul, Neg,
+  EuclidDiv, EuclidMod,  // SMT-LIB div/mod; Rust's truncating ops are built from them
+};
+
+struct TermNode {
+  TermOp op;
+  Sort sort;
+  int64_t value = 0;   // IntConst, BvConst
+  uint32_t name = 0;   // Var: index into names
+  std::vector<Term> args;
+};
+
+class TermStore {
+ public:
+  TermStore();
+
+  const TermNode& node(Term t) const { return nodes_[t.index]; }
+  Sort sort(Term t) const { return nodes_[t.index].sort; }
+  const std::string& varName(Term t) const { return names_[nodes_[t.index].name]; }
+
+  Term tru() const { return true_; }
+  Term fls() const { return false_; }
+  Term boolConst(bool b) const { return b ? true_ : false_; }
+  Term intConst(int64_t v);
+  Term bvConst(Sort s, int64_t v);
+  // A variable: the same name and sort give the same term.
+  Term var(const std::string& name, Sort s);
+  // A variable with a name not used before (`base`, `base'`, `base''`, ...).
+  Term fresh(const std::string& base, Sort s);
+
+  Term mkNot(Term a);
+  Term mkAnd(Term a, Term b);
+  Term mkAnd(const std::vector<Term>& xs);
+  Term mkOr(Term a, Term b);
+  Term mkOr(const std::vector<Term>& xs);
+  Term mkImplies(Term a, Term b);
+  Term mkIte(Term c, Term a, Term b);
+  Term mkEq(Term a, Term b);
+  Term mkLt(Term a, Term b);
+  Term mkLe(Term a, Term b);
+  Term mkAdd(Term a, Term b);
+  Term mkSub(Term a, Term b);
+  Term mkMul(Term a, Term b);
+  Term mkNeg(Term a);
+  // Rust's `/` and `%`: truncate toward zero (SMT-LIB's are Euclidean).
+  Term mkTruncDiv(Term a, Term b);
+  Term mkTruncRem(Term a, Term b);
+  // SMT-LIB's Euclidean div/mod: equal to Rust's for a >= 0, b > 0 (unsigned).
+  Term mkEuclidDiv(Term a, Term b);
+  Term mkEuclidMod(Term a, Term b);
+
+  bool isTrue(Term t) const { return t == true_; }
+  bool isFalse(Term t) const { return t == false_; }
+  bool isConst(Term t) const { return node(t).op == TermOp::IntConst; }
+
+  // t with every variable in `from` replaced by the matching term in `to`.
+  Term substitute(Term t, const std::vector<Term>& from, const std::vector<Term>& to);
+  // The variables a term mentions, in first-seen order.
+  std::vector<Term> variables(Term t) const;
+  // SMT-LIB text of a term, for --explain-proof.
+  std::string print(Term t) const;
+  size_t size() const { return nodes_.size(); }
+
+ private:
+  Term make(TermOp op, Sort s, std::vector<Term> args, int64_t value = 0, uint32_t name = 0);
+  std::vector<TermNode> nodes_;
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, uint32_t> nameIndex_;
+  std::unordered_map<std::string, uint32_t> index_;
+  Term true_, false_;
+};
+
+}  // namespace vx::smt

@@ -1,0 +1,151 @@
+// The cpu runtime (include/vx/): the matrix unit's kernel against the
+// textbook loop on awkward shapes, the VMEM arena, the copy engine, Rust's
+// scalar semantics. Built twice (tests/run/CMakeLists.txt): with the host's
+// vectors (AVX-512 / AVX2 kernels) and without (the portable kernel).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "vx/runtime.h"
+
+namespace {
+
+std::vector<float> filled(uint32_t index, size_t n) {
+  std::vector<float> v(n);
+  vx_fill(42, index, v.data(), n);
+  return v;
+}
+
+template <typename T>
+std::vector<float> naive(size_t m, size_t n, size_t k, const T* a, const T* b) {
+  std::vector<float> c(m * n, 0.0f);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      float s = 0;
+      for (size_t p = 0; p < k; ++p) s += static_cast<float>(a[i * k + p]) * static_cast<float>(b[p * n + j]);
+      c[i * n + j] = s;
+    }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("the gemm kernel equals the textbook loop on shapes that are not multiples of its blocks") {
+  const size_t shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {8, 32, 256}, {13, 47, 300}, {128, 128, 128}, {130, 70, 513}, {3, 100, 1}};
+  for (auto& s : shapes) {
+    size_t m = s[0], n = s[1], k = s[2];
+    CAPTURE(m);
+    CAPTURE(n);
+    CAPTURE(k);
+    std::vector<float> a = filled(0, m * k), b = filled(1, k * n);
+    std::vector<float> c(m * n, 1.0f);  // the kernel accumulates onto C
+    vx::rt::gemm::gemm(m, n, k, a.data(), k, b.data(), n, c.data(), n);
+    std::vector<float> want = naive(m, n, k, a.data(), b.data());
+    for (float& x : want) x += 1.0f;
+    CHECK(vx_checksum(c.data(), c.size()) == vx_checksum(want.data(), want.size()));
+  }
+}
+
+TEST_CASE("bf16 inputs are widened while packing") {
+  size_t m = 33, n = 40, k = 70;
+  std::vector<float> af = filled(2, m * k), bf = filled(3, k * n);
+  std::vector<vx::rt::bf16> a(af.begin(), af.end()), b(bf.begin(), bf.end());
+  std::vector<float> c(m * n, 0.0f);
+  vx::rt::gemm::gemm(m, n, k, a.data(), k, b.data(), n, c.data(), n);
+  std::vector<float> want = naive(m, n, k, af.data(), bf.data());  // fill values are exact in bf16
+  CHECK(vx_checksum(c.data(), c.size()) == vx_checksum(want.data(), want.size()));
+}
+
+TEST_CASE("the matrix unit: identity until load_weights, store_acc zeroes") {
+  vx::rt::Arena arena;
+  vx::rt::Invocation inv(arena);
+  std::vector<float> x = filled(4, 64 * 32), w = filled(5, 32 * 16);
+  vx::rt::Buf<float> xb = vx::rt::pin(inv, x.data(), x.size());
+  inv.mxu.matmul_acc(xb, 64, 32, "test");  // ACC = x (W = identity)
+  inv.mxu.matmul_acc(xb, 64, 32, "test");  // ACC = 2x
+  std::vector<float> out(64 * 32);
+  inv.mxu.store_acc(vx::rt::Hbm<float>{out.data(), out.size()}, 64, 32, "test");
+  for (size_t i = 0; i < x.size(); ++i) REQUIRE(out[i] == 2 * x[i]);
+  CHECK_FALSE(inv.mxu.hasAccumulator());
+
+  vx::rt::Buf<float> wb = vx::rt::pin(inv, w.data(), w.size());
+  inv.mxu.load_weights(wb, 32, 16);
+  wb.data[0] = 1000.0f;  // latching copied W
+  inv.mxu.matmul_acc(xb, 64, 32, "test");
+  std::vector<float> r(64 * 16);
+  inv.mxu.store_acc(vx::rt::Hbm<float>{r.data(), r.size()}, 64, 16, "test");
+  std::vector<float> want = naive(64, 16, 32, x.data(), w.data());
+  CHECK(vx_checksum(r.data(), r.size()) == vx_checksum(want.data(), want.size()));
+}
+
+TEST_CASE("the arena reuses and coalesces freed blocks") {
+  vx::rt::Arena arena(1 << 20);
+  void* a = nullptr;
+  {
+    vx::rt::Buf<float> x = vx::rt::allocate<float>(arena, 1000, "t");
+    vx::rt::Buf<float> y = vx::rt::allocate<float>(arena, 1000, "t");
+    a = y.data;
+    CHECK(reinterpret_cast<uintptr_t>(x.data) % vx::rt::kAlign == 0);
+  }
+  {
+    // Everything was freed and coalesced: the whole arena is one block again.
+    vx::rt::Buf<float> all = vx::rt::allocate<float>(arena, (1 << 20) / sizeof(float), "t");
+    CHECK(all.data != nullptr);
+    CHECK(static_cast<void*>(all.data) != a);
+  }
+  vx::rt::Buf<float> z = vx::rt::zeros<float>(arena, 300, "t");
+  vx::rt::Buf<float> s = z.slot(2, 3, "t");  // views share the block
+  CHECK(s.data == z.data + 200);
+  CHECK(s.n == 100);
+  CHECK(z.owner.use_count() == 2);
+  CHECK(arena.peak() == (1 << 20));
+}
+
+TEST_CASE("asynchronous copies land before wait returns") {
+  vx::rt::Arena arena;
+  std::vector<float> src = filled(6, 64 * 1024);
+  std::vector<vx::rt::Token<float>> tokens;
+  for (size_t i = 0; i < 64; ++i)
+    tokens.push_back(vx::rt::transfer_async(arena, vx::rt::Hbm<float>{src.data() + i * 1024, 1024}, "t"));
+  for (size_t i = 0; i < 64; ++i) {
+    vx::rt::Buf<float> b = vx::rt::wait(tokens[i]);
+    REQUIRE(std::memcmp(b.data, src.data() + i * 1024, 1024 * sizeof(float)) == 0);
+  }
+  vx::rt::Buf<float> ring = vx::rt::zeros<float>(arena, 2 * 1024, "t");
+  vx::rt::VoidToken t = vx::rt::transfer_async_into(vx::rt::Hbm<float>{src.data(), 1024}, ring.slot(1, 2, "t"));
+  vx::rt::wait(t);
+  CHECK(ring.data[1024] == src[0]);
+  CHECK(ring.data[0] == 0.0f);
+  std::vector<float> back(1024);
+  vx::rt::wait(vx::rt::store_async(ring.slot(1, 2, "t"), vx::rt::Hbm<float>{back.data(), 1024}));
+  CHECK(std::memcmp(back.data(), src.data(), 1024 * sizeof(float)) == 0);
+}
+
+TEST_CASE("integer and float semantics are Rust's") {
+  CHECK(vx::rt::div_s<int32_t>(-7, 2, "t") == -3);  // truncates toward zero
+  CHECK(vx::rt::rem_s<int32_t>(-7, 2, "t") == -1);
+  CHECK(vx::rt::div_u<int32_t>(-2, 2, "t") == 0x7fffffff);  // u32: 0xfffffffe / 2
+  CHECK(vx::rt::add_u<uint64_t>(1, 2, "t") == 3);
+  CHECK(vx::rt::fp_to_int<int32_t, int32_t>(1e20f) == std::numeric_limits<int32_t>::max());
+  CHECK(vx::rt::fp_to_int<int32_t, int32_t>(-1e20f) == std::numeric_limits<int32_t>::min());
+  CHECK(vx::rt::fp_to_int<int32_t, int32_t>(std::nanf("")) == 0);
+  CHECK(vx::rt::fp_to_int<uint32_t, int32_t>(-5.0f) == 0);
+  CHECK(vx::rt::fp_to_int<int32_t, int32_t>(-2.9f) == -2);
+  CHECK(static_cast<float>(vx::rt::bf16(1.5f)) == 1.5f);
+}
+
+TEST_CASE("elementwise ops make new buffers and compute in f32") {
+  vx::rt::Arena arena;
+  vx::rt::Buf<vx::rt::bf16> a = vx::rt::zeros<vx::rt::bf16>(arena, 4, "t");
+  vx::rt::Buf<vx::rt::bf16> b = vx::rt::zeros<vx::rt::bf16>(arena, 4, "t");
+  for (int i = 0; i < 4; ++i) {
+    a.data[i] = static_cast<float>(i) - 2.0f;
+    b.data[i] = 0.5f;
+  }
+  vx::rt::Buf<vx::rt::bf16> r = vx::rt::relu(arena, vx::rt::scale(arena, vx::rt::add(arena, a, b, "t"), 2.0f, "t"), "t");
+  CHECK(static_cast<float>(r.data[0]) == 0.0f);  // relu(2 * -1.5)
+  CHECK(static_cast<float>(r.data[3]) == 3.0f);  // 2 * 1.5
+  CHECK(static_cast<float>(a.data[3]) == 1.0f);  // operands unchanged
+}
