@@ -1,0 +1,91 @@
+#include <doctest/doctest.h>
+
+#include "smt/Solver.h"
+#include "smt/Term.h"
+
+using namespace vx::smt;
+
+TEST_CASE("construction folds constants and trivial cases") {
+  TermStore t;
+  Term x = t.var("x", Sort::Int);
+  CHECK(t.mkAdd(t.intConst(2), t.intConst(3)) == t.intConst(5));
+  CHECK(t.mkAnd(t.tru(), t.mkLt(x, t.intConst(1))) == t.mkLt(x, t.intConst(1)));
+  CHECK(t.mkAnd(t.var("b", Sort::Bool), t.mkNot(t.var("b", Sort::Bool))) == t.fls());
+  CHECK(t.mkEq(x, x) == t.tru());
+  CHECK(t.mkIte(t.tru(), x, t.intConst(0)) == x);
+}
+
+TEST_CASE("equal formulas are one term") {
+  TermStore t;
+  Term a = t.mkLt(t.var("i", Sort::Int), t.var("n", Sort::Int));
+  Term b = t.mkLt(t.var("i", Sort::Int), t.var("n", Sort::Int));
+  CHECK(a == b);
+}
+
+TEST_CASE("Rust's remainder truncates toward zero") {
+  TermStore t;
+  Solver s(t);
+  Term x = t.var("x", Sort::Int);
+  // -7 % 2 == -1 in Rust (SMT-LIB's mod would give 1).
+  Term q = t.mkAnd(t.mkEq(x, t.intConst(-7)), t.mkEq(t.mkTruncRem(x, t.intConst(2)), t.intConst(-1)));
+  CHECK(s.check(q) == Verdict::Sat);
+  Term wrong = t.mkAnd(t.mkEq(x, t.intConst(-7)), t.mkEq(t.mkTruncRem(x, t.intConst(2)), t.intConst(1)));
+  CHECK(s.check(wrong) == Verdict::Unsat);
+  // -7 / 2 == -3 (truncating), not -4.
+  Term div = t.mkAnd(t.mkEq(x, t.intConst(-7)), t.mkEq(t.mkTruncDiv(x, t.intConst(2)), t.intConst(-3)));
+  CHECK(s.check(div) == Verdict::Sat);
+}
+
+TEST_CASE("ring slots (i + 1) % 2 and i % 2 never alias for i >= 0") {
+  TermStore t;
+  Solver s(t);
+  Term i = t.var("i", Sort::Int);
+  Term two = t.intConst(2);
+  Term alias = t.mkEq(t.mkEuclidMod(t.mkAdd(i, t.intConst(1)), two), t.mkEuclidMod(i, two));
+  CHECK(s.check(t.mkAnd(t.mkLe(t.intConst(0), i), alias)) == Verdict::Unsat);
+  Term bad = t.mkEq(t.mkEuclidMod(t.mkAdd(i, two), two), t.mkEuclidMod(i, two));
+  Model m;
+  CHECK(s.check(t.mkAnd(t.mkLe(t.intConst(0), i), bad), &m, {i}) == Verdict::Sat);
+  REQUIRE(m.values.size() == 1);
+  CHECK(m.values[0].first == "i");
+  CHECK(m.print().rfind("((i ", 0) == 0);
+}
+
+TEST_CASE("structurally equal queries hit the cache") {
+  TermStore t;
+  Solver s(t);
+  Term i = t.var("i", Sort::Int);
+  Term q = t.mkAnd(t.mkLt(i, t.intConst(3)), t.mkLt(t.intConst(1), i));
+  CHECK(s.check(q) == Verdict::Sat);
+  CHECK(s.check(t.mkAnd(t.mkLt(i, t.intConst(3)), t.mkLt(t.intConst(1), i))) == Verdict::Sat);
+  CHECK(s.stats().solverCalls == 1);
+  CHECK(s.stats().cacheHits == 1);
+}
+
+TEST_CASE("an exhausted budget answers unknown, never a verdict") {
+  TermStore t;
+  SolverLimits limits;
+  limits.rlimitPerQuery = 1;
+  Solver s(t, limits);
+  Term x = t.var("x", Sort::Int), y = t.var("y", Sort::Int);
+  Term hard = t.mkAnd(t.mkEq(t.mkMul(x, x), t.mkAdd(t.mkMul(y, y), t.intConst(7))), t.mkLt(t.intConst(3), x));
+  CHECK(s.check(hard) == Verdict::Unknown);
+  CHECK(s.stats().unknowns == 1);
+}
+
+TEST_CASE("bit-vector state tags print in SMT-LIB form") {
+  TermStore t;
+  Solver s(t);
+  Term tag = t.var("tag_slot", Sort::BV2);
+  Model m;
+  CHECK(s.check(t.mkEq(tag, t.bvConst(Sort::BV2, 3)), &m, {tag}) == Verdict::Sat);
+  CHECK(m.print() == "((tag_slot #b11))");
+}
+
+TEST_CASE("substitution shifts the induction variable") {
+  TermStore t;
+  Term i = t.var("i", Sort::Int);
+  Term slot = t.mkEuclidMod(t.mkAdd(i, t.intConst(1)), t.intConst(2));
+  Term shifted = t.substitute(slot, {i}, {t.mkSub(i, t.intConst(1))});
+  CHECK(t.print(shifted) == "(mod (+ (- |i| 1) 1) 2)");
+}
