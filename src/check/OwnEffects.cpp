@@ -77,6 +77,8 @@ std::optional<Region> regionOf(Walk& w, State& s, hir::ExprId place) {
 }
 
 void checkAccess(Walk& w, State& s, const Region& r, Access a, base::Span at) {
+  // Accesses change no state: while loop facts are gathered, skip them.
+  if (w.silent > 0) return;
   smt::TermStore& t = w.terms;
   for (const auto& [k, inflight] : s.inflight) {
     if (t.isFalse(inflight)) continue;
@@ -159,7 +161,7 @@ void useLocal(Walk& w, State& s, hir::LocalId l, base::Span at, bool moves) {
   if (!isMoveOnly(w, local.type)) return;
   smt::TermStore& t = w.terms;
   Term moved = get(s.moved, l.index, t.fls());
-  if (!t.isFalse(moved)) {
+  if (!t.isFalse(moved) && w.silent == 0) {
     smt::Model m;
     smt::Verdict v = possible(w, s, moved, &m);
     if (v == smt::Verdict::Unknown) reportUnknown(w, at, "that `" + local.name + "` is not used after a move");
@@ -199,7 +201,7 @@ void consume(Walk& w, State& s, const TokenVal& v, base::Span at, const std::str
   smt::TermStore& t = w.terms;
   Term liveF = live(w, s, v);
   smt::Model m;
-  smt::Verdict verdict = possible(w, s, t.mkNot(liveF), &m);
+  smt::Verdict verdict = w.silent > 0 ? smt::Verdict::Unsat : possible(w, s, t.mkNot(liveF), &m);
   if (verdict == smt::Verdict::Unknown) reportUnknown(w, at, "that `" + name + "` holds a token not yet consumed");
   if (verdict == smt::Verdict::Sat && shouldReport(w, "E6002", at)) {
     diag::Diagnostic d = diag::TokenConsumedTwice(name);
@@ -240,7 +242,7 @@ void consume(Walk& w, State& s, const TokenVal& v, base::Span at, const std::str
 void checkDropped(Walk& w, State& s, const TokenVal& v, base::Span at, const std::string& name, int how) {
   smt::TermStore& t = w.terms;
   Term liveF = live(w, s, v);
-  if (t.isFalse(liveF)) return;
+  if (t.isFalse(liveF) || w.silent > 0) return;
   smt::Model m;
   smt::Verdict verdict = possible(w, s, liveF, &m);
   if (verdict == smt::Verdict::Unknown) {
@@ -300,6 +302,7 @@ void checkDropped(Walk& w, State& s, const TokenVal& v, base::Span at, const std
 }
 
 void checkArgBorrows(Walk& w, State& s, const hir::Expr& call) {
+  if (w.silent > 0) return;
   struct B {
     Region r;
     bool mut;

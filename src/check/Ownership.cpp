@@ -23,6 +23,7 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
     w.blockLocals.clear();
     w.shown.clear();
     w.display.clear();
+    w.terms.newEpoch();
     w.displayUsed.clear();
     w.assumptions = w.terms.tru();
     w.solver.resetFunctionBudget();

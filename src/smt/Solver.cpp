@@ -16,6 +16,9 @@ std::string Model::print() const {
 
 struct Solver::Impl {
   z3::context ctx;
+  // One solver, reused with push/pop: creating a solver per query costs more
+  // than most queries.
+  std::unique_ptr<z3::solver> solver;
   std::unordered_map<uint32_t, z3::expr> exprs;
   struct Cached {
     Verdict verdict;
@@ -94,11 +97,15 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Term>& show)
   Verdict v = Verdict::Unknown;
   Model m;
   try {
-    z3::solver s(impl_->ctx);
-    z3::params p(impl_->ctx);
-    p.set("timeout", limits_.timeoutMs);
-    p.set("rlimit", limits_.rlimitPerQuery);
-    s.set(p);
+    if (!impl_->solver) {
+      impl_->solver = std::make_unique<z3::solver>(impl_->ctx);
+      z3::params p(impl_->ctx);
+      p.set("timeout", limits_.timeoutMs);
+      p.set("rlimit", limits_.rlimitPerQuery);
+      impl_->solver->set(p);
+    }
+    z3::solver& s = *impl_->solver;
+    s.push();
     s.add(impl_->translate(terms_, formula));
     z3::check_result r = s.check();
     // Z3 reports resources used cumulatively in the context's statistics;
@@ -113,9 +120,11 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Term>& show)
     } else if (r == z3::unsat) {
       v = Verdict::Unsat;
     }
+    s.pop();
     impl_->functionRlimitUsed += r == z3::unknown ? limits_.rlimitPerQuery : limits_.rlimitPerQuery / 20;
   } catch (const z3::exception&) {
     v = Verdict::Unknown;
+    impl_->solver.reset();  // its push/pop state is unknown now
   }
   stats_.solverSeconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

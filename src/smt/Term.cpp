@@ -44,7 +44,8 @@ Term TermStore::var(const std::string& name, Sort s) {
 
 Term TermStore::fresh(const std::string& base, Sort s) {
   std::string name = base;
-  while (nameIndex_.count(name)) name += "'";
+  while (epochUsed_.count(name)) name += "'";
+  epochUsed_[name] = true;
   return var(name, s);
 }
 

@@ -47,8 +47,11 @@ class TermStore {
   Term bvConst(Sort s, int64_t v);
   // A variable: the same name and sort give the same term.
   Term var(const std::string& name, Sort s);
-  // A variable with a name not used before (`base`, `base'`, `base''`, ...).
+  // A variable with a name not used before in this epoch (`base`, `base'`,
+  // ...). Epochs are per function: identical functions then build identical
+  // formulas, and the solver's cache answers the second one.
   Term fresh(const std::string& base, Sort s);
+  void newEpoch() { epochUsed_.clear(); }
 
   Term mkNot(Term a);
   Term mkAnd(Term a, Term b);
@@ -89,6 +92,7 @@ class TermStore {
   std::vector<std::string> names_;
   std::unordered_map<std::string, uint32_t> nameIndex_;
   std::unordered_map<std::string, uint32_t> index_;
+  std::unordered_map<std::string, bool> epochUsed_;
   Term true_, false_;
 };
 
