@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "base/Text.h"
@@ -33,7 +34,11 @@ const char* kRunHelp =
     "  --sync-baseline                 run with every transfer_async blocking\n"
     "  --repeat N                      run N times, report the fastest (default 1)\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
-    "  --color=auto|always|never       colours in human output\n";
+    "  --color=auto|always|never       colours in human output\n"
+    "\n"
+    "Built programs are cached in $XDG_CACHE_HOME/vxc/run (or ~/.cache/vxc/run), keyed\n"
+    "by the generated code, the runtime headers and the compiler command; VXC_NO_CACHE=1\n"
+    "turns that off.\n";
 
 bool parseU64(const std::string& s, uint64_t& out) {
   if (s.empty() || s[0] == '-' || s[0] == '+') return false;
@@ -94,6 +99,40 @@ std::string checkArg(const cpu::Entry& entry, const std::string& kv) {
   return "`" + entry.name + "` has no parameter `" + name + "`" + (close.empty() ? "" : "; did you mean `" + close + "`?");
 }
 
+uint64_t fnv1a(uint64_t h, const std::string& s) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+// Where a built harness is kept, keyed by everything that went into it (the
+// generated code, the runtime headers, the compiler and its flags), so that
+// running one program with other seeds or arguments does not compile again.
+// Empty when caching is off (VXC_NO_CACHE) or there is no cache folder.
+std::string cachedExe(const std::string& unit, const std::string& header, const std::string& harness) {
+  if (const char* off = std::getenv("VXC_NO_CACHE"); off && *off) return {};
+  std::string dir;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) dir = x;
+  else if (const char* home = std::getenv("HOME"); home && *home) dir = std::string(home) + "/.cache";
+  else return {};
+  dir += "/vxc/run";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return {};
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (const std::string& part : {unit, header, harness}) h = fnv1a(fnv1a(h, part), "\x1f");
+  for (const std::string& a : cpu::compilerCommand("in.cpp", "out", cpu::Artifact::Executable)) h = fnv1a(h, a + "\x1f");
+  for (const auto& e : std::filesystem::directory_iterator(cpu::runtimeIncludeDir() + "/vx", ec)) {
+    std::ifstream in(e.path(), std::ios::binary);
+    h = fnv1a(h, e.path().filename().string() + std::string(std::istreambuf_iterator<char>(in), {}));
+  }
+  char name[32];
+  std::snprintf(name, sizeof name, "/%016llx", static_cast<unsigned long long>(h));
+  return dir + name;
+}
+
 }  // namespace
 
 int cmdRun(const std::vector<std::string>& args) {
@@ -150,10 +189,22 @@ int cmdRun(const std::vector<std::string>& args) {
   TempDir tmp;
   if (tmp.path.empty()) return internalError("cannot create a temporary folder");
   std::string unitPath = tmp.path + "/unit.cpp", mainPath = tmp.path + "/main.cpp", exe = tmp.path + "/run";
-  std::ofstream(unitPath) << prog.source;
-  std::ofstream(tmp.path + "/" + prog.headerName) << prog.header;
-  std::ofstream(mainPath) << cpu::emitHarness(*entry, unitPath);
-  if (int rc = compileGenerated(mainPath, exe, cpu::Artifact::Executable, fo.file)) return rc;
+  std::string harness = cpu::emitHarness(*entry, "unit.cpp");
+  std::string cached = cachedExe(prog.source, prog.header, harness);
+  if (!cached.empty() && access(cached.c_str(), X_OK) == 0) {
+    exe = cached;
+  } else {
+    std::ofstream(unitPath) << prog.source;
+    std::ofstream(tmp.path + "/" + prog.headerName) << prog.header;
+    std::ofstream(mainPath) << harness;
+    if (int rc = compileGenerated(mainPath, exe, cpu::Artifact::Executable, fo.file)) return rc;
+    // Publish atomically: a concurrent `vxc run` sees all of it or nothing.
+    std::error_code ec;
+    if (!cached.empty()) {
+      std::filesystem::copy_file(exe, cached + ".tmp" + std::to_string(getpid()), ec);
+      if (!ec) std::filesystem::rename(cached + ".tmp" + std::to_string(getpid()), cached, ec);
+    }
+  }
 
   std::vector<std::string> argv{exe, "--seed", std::to_string(seed), "--repeat", std::to_string(repeat)};
   for (const std::string& kv : kvs) argv.insert(argv.end(), {"--arg", kv});

@@ -1,5 +1,7 @@
 #include "driver/Pipeline.h"
 
+#include <chrono>
+
 #include "check/Check.h"
 #include "check/Ownership.h"
 #include "diag/Render.h"
@@ -21,12 +23,18 @@ CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& s
   CheckOutput out;
   ast::Interner names;
   unsigned before = sink.errorCount();
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::time_point a) { return std::chrono::duration<double>(Clock::now() - a).count(); };
+  Clock::time_point start = Clock::now();
   ast::Module module = parse::parseFile(sources, file, names, sink);
+  out.parseSeconds = seconds(start);
   if (options.emit == Emit::Ast) out.emitted = ast::printModule(module, names);
   if (sink.errorCount() > before) return out;  // no later phase sees a broken file
   bool known = false;
   check::Target target = check::loadTarget(options.target, known);
+  start = Clock::now();
   std::unique_ptr<hir::Program> prog = check::checkTypes(sources, module, names, sink, target);
+  out.typeSeconds = seconds(start);
   if (options.emit == Emit::Hir) out.emitted = hir::printProgram(*prog);
   // The ownership checker reads well-typed HIR only: a type error would
   // otherwise be reported again as its consequences.
@@ -34,7 +42,9 @@ CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& s
   check::OwnershipOptions own;
   own.proofLog = options.proofLog;
   own.rlimitPerQuery = options.solverRlimit;
+  start = Clock::now();
   check::checkOwnership(*prog, sources, sink, target, own, options.ownershipStats);
+  out.ownershipSeconds = seconds(start);
   if (sink.errorCount() == before) out.program = std::move(prog);
   return out;
 }

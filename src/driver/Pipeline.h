@@ -26,6 +26,8 @@ struct CheckOptions {
 
 struct CheckOutput {
   std::string emitted;  // what --emit asked for, for stdout
+  // Seconds spent per phase, for `vxc check --stats` and benchmarks.
+  double parseSeconds = 0, typeSeconds = 0, ownershipSeconds = 0;
   // The checked HIR, set only when every phase passed without errors: what
   // the backends lower ("only checked HIR goes on").
   std::unique_ptr<hir::Program> program;
