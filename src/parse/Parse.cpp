@@ -15,6 +15,7 @@
 #include "diag/DiagKinds.h"
 #include "Exceptions.h"
 #include "parse/AstBuilder.h"
+#include "parse/FastLexer.h"
 #include "parse/Prescan.h"
 #include "parse/SyntaxErrors.h"
 
@@ -138,21 +139,17 @@ bool checkNesting(antlr4::CommonTokenStream& tokens, uint32_t limit, uint32_t ba
 // ANTLR's objects for one file, reused across chunks so the prediction
 // caches stay warm.
 struct Machinery {
-  antlr4::ANTLRInputStream input;
-  VxLexer lexer{&input};
+  ByteStream input;
+  FastLexer lexer{&input};
   antlr4::CommonTokenStream tokens{&lexer};
   VxParser parser{&tokens};
   std::shared_ptr<antlr4::BailErrorStrategy> bail = std::make_shared<antlr4::BailErrorStrategy>();
   std::shared_ptr<StatementRecovery> recover = std::make_shared<StatementRecovery>();
 
-  Machinery() {
-    lexer.removeErrorListeners();
-    parser.removeErrorListeners();
-  }
+  Machinery() { parser.removeErrorListeners(); }
 
   void load(std::string_view text) {
-    input.load(std::string(text));
-    lexer.setInputStream(&input);
+    lexer.reset(text);
     tokens.setTokenSource(&lexer);
     tokens.fill();
   }
@@ -214,6 +211,32 @@ ast::Module parseFile(const base::SourceMap& sources, base::FileId file, ast::In
   }
   mach.parser.getTreeTracker().reset();
   return m;
+}
+
+std::vector<LexedToken> lexForTesting(std::string_view text, bool reference) {
+  std::vector<LexedToken> out;
+  auto collect = [&](antlr4::TokenSource& source) {
+    for (;;) {
+      std::unique_ptr<antlr4::Token> t = source.nextToken();
+      out.push_back(LexedToken{static_cast<uint32_t>(t->getType()), static_cast<uint32_t>(t->getChannel()),
+                               static_cast<uint32_t>(t->getStartIndex()), static_cast<uint32_t>(t->getStopIndex()),
+                               static_cast<uint32_t>(t->getLine()),
+                               static_cast<uint32_t>(t->getCharPositionInLine())});
+      if (t->getType() == antlr4::Token::EOF) break;
+    }
+  };
+  if (reference) {
+    antlr4::ANTLRInputStream input{std::string(text)};
+    VxLexer lexer(&input);
+    lexer.removeErrorListeners();
+    collect(lexer);
+  } else {
+    ByteStream input;
+    FastLexer lexer(&input);
+    lexer.reset(text);
+    collect(lexer);
+  }
+  return out;
 }
 
 uint64_t lexAndParseOnly(const base::SourceMap& sources, base::FileId file, diag::Sink& sink) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 #include "ast/Ast.h"
 #include "base/Source.h"
@@ -28,6 +30,18 @@ struct ParseStats {
 ast::Module parseFile(const base::SourceMap& sources, base::FileId file, ast::Interner& names,
                       diag::Sink& sink, const ParseOptions& options = {},
                       ParseStats* stats = nullptr);
+
+// The tokens of ASCII `text` from the hand-written lexer, or from the
+// ANTLR-generated reference lexer (grammar/VxLexer.g4) when `reference` is
+// set: the differential test compares the two.
+struct LexedToken {
+  uint32_t type, channel, start, stop, line, col;
+  friend bool operator==(const LexedToken& a, const LexedToken& b) {
+    return a.type == b.type && a.channel == b.channel && a.start == b.start && a.stop == b.stop &&
+           a.line == b.line && a.col == b.col;
+  }
+};
+std::vector<LexedToken> lexForTesting(std::string_view text, bool reference);
 
 // Lexes and parses without building an AST (for benchmarks).
 uint64_t lexAndParseOnly(const base::SourceMap& sources, base::FileId file, diag::Sink& sink);
