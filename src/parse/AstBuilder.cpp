@@ -2,12 +2,24 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <type_traits>
+#include <typeinfo>
 
 #include "diag/DiagKinds.h"
 
 namespace vx::parse {
 
 using namespace vx::ast;
+
+namespace {
+// The labelled-alternative contexts are leaf classes: an exact type test is
+// enough, and far cheaper than dynamic_cast (which dominated AST building).
+template <typename TPtr, typename B>
+TPtr as(B* p) {
+  using T = std::remove_pointer_t<TPtr>;
+  return p && typeid(*p) == typeid(T) ? static_cast<TPtr>(p) : nullptr;
+}
+}  // namespace
 
 Range AstBuilder::range(antlr4::ParserRuleContext* ctx) const {
   uint32_t b = base_ + static_cast<uint32_t>(ctx->start->getStartIndex());
@@ -43,7 +55,7 @@ void AstBuilder::buildFile(P::FileContext* file, uint32_t base) {
 void AstBuilder::item(P::ItemContext* ctx) {
   Item it;
   it.range = range(ctx);
-  if (auto* c = dynamic_cast<P::ConstItemContext*>(ctx)) {
+  if (auto* c = as<P::ConstItemContext*>(ctx)) {
     it.kind = ItemKind::Const;
     it.name = name(c->name);
     it.nameRange = range(c->name);
@@ -101,11 +113,11 @@ void AstBuilder::item(P::ItemContext* ctx) {
 TypeId AstBuilder::type(P::TypeContext* ctx) {
   Type t;
   t.range = range(ctx);
-  if (auto* r = dynamic_cast<P::RefTypeContext*>(ctx)) {
+  if (auto* r = as<P::RefTypeContext*>(ctx)) {
     t.kind = TypeKind::Ref;
     t.mut = r->MUT() != nullptr;
     t.inner = type(r->type());
-  } else if (auto* rr = dynamic_cast<P::RefRefTypeContext*>(ctx)) {
+  } else if (auto* rr = as<P::RefRefTypeContext*>(ctx)) {
     // `&&T` is `& &T`.
     Type inner;
     inner.kind = TypeKind::Ref;
@@ -115,12 +127,12 @@ TypeId AstBuilder::type(P::TypeContext* ctx) {
     m_.types.push_back(inner);
     t.kind = TypeKind::Ref;
     t.inner = TypeId{static_cast<uint32_t>(m_.types.size() - 1)};
-  } else if (auto* tu = dynamic_cast<P::TupleTypeContext*>(ctx)) {
+  } else if (auto* tu = as<P::TupleTypeContext*>(ctx)) {
     t.kind = TypeKind::Tuple;
     std::vector<uint32_t> ids;
     for (auto* e : tu->type()) ids.push_back(type(e).index);
     t.list = pushList(ids);
-  } else if (auto* p = dynamic_cast<P::PathTypeContext*>(ctx)) {
+  } else if (auto* p = as<P::PathTypeContext*>(ctx)) {
     return typePath(p->typePath());
   }
   m_.types.push_back(t);
@@ -159,14 +171,14 @@ PathId AstBuilder::path(antlr4::ParserRuleContext* ctx,
 }
 
 TypeId AstBuilder::genericArg(P::GenericArgContext* ctx) {
-  if (auto* t = dynamic_cast<P::TypeArgContext*>(ctx)) return type(t->type());
+  if (auto* t = as<P::TypeArgContext*>(ctx)) return type(t->type());
   Type t;
   t.range = range(ctx);
   auto intValue = [&](antlr4::tree::TerminalNode* n) {
     ExprId e = intLiteral(n->getSymbol(), range(n));
     return m_.expr(e).kind == ExprKind::IntLit ? m_.ints[m_.expr(e).payload] : 0;
   };
-  if (auto* i = dynamic_cast<P::IntArgContext*>(ctx)) {
+  if (auto* i = as<P::IntArgContext*>(ctx)) {
     t.kind = TypeKind::IntArg;
     t.value = intValue(i->INT());
   } else {
@@ -226,15 +238,15 @@ StmtId AstBuilder::ifChain(P::IfChainContext* ctx) {
 }
 
 StmtId AstBuilder::stmt(P::StmtContext* ctx) {
-  if (auto* c = dynamic_cast<P::IfStmtContext*>(ctx)) return ifChain(c->ifChain());
+  if (auto* c = as<P::IfStmtContext*>(ctx)) return ifChain(c->ifChain());
   Stmt s;
   s.range = range(ctx);
-  if (auto* c = dynamic_cast<P::LetStmtContext*>(ctx)) {
+  if (auto* c = as<P::LetStmtContext*>(ctx)) {
     s.kind = StmtKind::Let;
     s.pat = pattern(c->pattern());
     if (c->type()) s.type = type(c->type());
     s.a = expr(c->expr());
-  } else if (auto* c = dynamic_cast<P::AssignStmtContext*>(ctx)) {
+  } else if (auto* c = as<P::AssignStmtContext*>(ctx)) {
     s.kind = StmtKind::Assign;
     switch (c->op->getType()) {
       case P::PLUSEQ: s.op = Op::AddAssign; break;
@@ -247,7 +259,7 @@ StmtId AstBuilder::stmt(P::StmtContext* ctx) {
     auto es = c->expr();
     s.a = expr(es[0]);
     s.b = expr(es[1]);
-  } else if (auto* c = dynamic_cast<P::ForStmtContext*>(ctx)) {
+  } else if (auto* c = as<P::ForStmtContext*>(ctx)) {
     s.kind = StmtKind::For;
     s.var = name(c->IDENT());
     s.varRange = range(c->IDENT());
@@ -255,21 +267,21 @@ StmtId AstBuilder::stmt(P::StmtContext* ctx) {
     s.a = expr(es[0]);
     s.b = expr(es[1]);
     s.body = block(c->block());
-  } else if (auto* c = dynamic_cast<P::WhileStmtContext*>(ctx)) {
+  } else if (auto* c = as<P::WhileStmtContext*>(ctx)) {
     s.kind = StmtKind::While;
     s.a = expr(c->expr());
     s.body = block(c->block());
-  } else if (auto* c = dynamic_cast<P::ReturnStmtContext*>(ctx)) {
+  } else if (auto* c = as<P::ReturnStmtContext*>(ctx)) {
     s.kind = StmtKind::Return;
     if (c->expr()) s.a = expr(c->expr());
-  } else if (dynamic_cast<P::BreakStmtContext*>(ctx)) {
+  } else if (as<P::BreakStmtContext*>(ctx)) {
     s.kind = StmtKind::Break;
-  } else if (dynamic_cast<P::ContinueStmtContext*>(ctx)) {
+  } else if (as<P::ContinueStmtContext*>(ctx)) {
     s.kind = StmtKind::Continue;
-  } else if (auto* c = dynamic_cast<P::BlockStmtContext*>(ctx)) {
+  } else if (auto* c = as<P::BlockStmtContext*>(ctx)) {
     s.kind = StmtKind::Block;
     s.body = block(c->block());
-  } else if (auto* c = dynamic_cast<P::ExprStmtContext*>(ctx)) {
+  } else if (auto* c = as<P::ExprStmtContext*>(ctx)) {
     s.kind = StmtKind::Expr;
     s.a = expr(c->expr());
   } else {
@@ -282,7 +294,7 @@ StmtId AstBuilder::stmt(P::StmtContext* ctx) {
 PatId AstBuilder::pattern(P::PatternContext* ctx) {
   Pat p;
   p.range = range(ctx);
-  if (auto* b = dynamic_cast<P::BindPatternContext*>(ctx)) {
+  if (auto* b = as<P::BindPatternContext*>(ctx)) {
     p.kind = PatKind::Bind;
     p.mut = b->MUT() != nullptr;
     p.name = name(b->IDENT());
@@ -302,12 +314,12 @@ namespace {
 // The left operand of a left-recursive alternative, or nullptr.
 vxgen::VxParser::ExprContext* leftOperand(vxgen::VxParser::ExprContext* ctx) {
   using P = vxgen::VxParser;
-  if (auto* c = dynamic_cast<P::BinaryExprContext*>(ctx)) return c->expr(0);
-  if (auto* c = dynamic_cast<P::MethodCallExprContext*>(ctx)) return c->expr();
-  if (auto* c = dynamic_cast<P::FieldExprContext*>(ctx)) return c->expr();
-  if (auto* c = dynamic_cast<P::CallExprContext*>(ctx)) return c->expr();
-  if (auto* c = dynamic_cast<P::IndexExprContext*>(ctx)) return c->expr(0);
-  if (auto* c = dynamic_cast<P::CastExprContext*>(ctx)) return c->expr();
+  if (auto* c = as<P::BinaryExprContext*>(ctx)) return c->expr(0);
+  if (auto* c = as<P::MethodCallExprContext*>(ctx)) return c->expr();
+  if (auto* c = as<P::FieldExprContext*>(ctx)) return c->expr();
+  if (auto* c = as<P::CallExprContext*>(ctx)) return c->expr();
+  if (auto* c = as<P::IndexExprContext*>(ctx)) return c->expr(0);
+  if (auto* c = as<P::CastExprContext*>(ctx)) return c->expr();
   return nullptr;
 }
 
@@ -353,22 +365,22 @@ ExprId AstBuilder::expr(P::ExprContext* ctx, uint32_t& depth) {
     e.range = range(c);
     e.lhs = cur;
     uint32_t other = 0;
-    if (auto* b = dynamic_cast<P::BinaryExprContext*>(c)) {
+    if (auto* b = as<P::BinaryExprContext*>(c)) {
       e.kind = ExprKind::Binary;
       e.op = binaryOp(b->op->getType());
       e.rhs = expr(b->expr(1), other);
       if (isComparison(e.op)) {
-        auto* r = dynamic_cast<P::BinaryExprContext*>(b->expr(1));
+        auto* r = as<P::BinaryExprContext*>(b->expr(1));
         const Expr& l = m_.expr(cur);
         bool leftCmp = l.kind == ExprKind::Binary && isComparison(l.op) &&
-                       dynamic_cast<P::BinaryExprContext*>(b->expr(0));
+                       as<P::BinaryExprContext*>(b->expr(0));
         bool rightCmp = r && isComparison(binaryOp(r->op->getType()));
         if (leftCmp || rightCmp)
           sink_.emit(diag::SyntaxChainedComparison()
                          .primary(m_.span(e.range), "")
                          .help("split the comparison: `a < b && b < c`"));
       }
-    } else if (auto* mc = dynamic_cast<P::MethodCallExprContext*>(c)) {
+    } else if (auto* mc = as<P::MethodCallExprContext*>(c)) {
       e.kind = ExprKind::MethodCall;
       e.name = name(mc->IDENT());
       std::vector<uint32_t> args;
@@ -379,7 +391,7 @@ ExprId AstBuilder::expr(P::ExprContext* ctx, uint32_t& depth) {
           other = std::max(other, d);
         }
       e.list = pushList(args);
-    } else if (auto* f = dynamic_cast<P::FieldExprContext*>(c)) {
+    } else if (auto* f = as<P::FieldExprContext*>(c)) {
       e.kind = ExprKind::Field;
       if (f->IDENT()) {
         e.name = name(f->IDENT());
@@ -389,7 +401,7 @@ ExprId AstBuilder::expr(P::ExprContext* ctx, uint32_t& depth) {
                         ? static_cast<uint32_t>(m_.ints[m_.expr(lit).payload])
                         : 0;
       }
-    } else if (auto* call = dynamic_cast<P::CallExprContext*>(c)) {
+    } else if (auto* call = as<P::CallExprContext*>(c)) {
       e.kind = ExprKind::Call;
       std::vector<uint32_t> args;
       if (auto* a = call->args())
@@ -399,10 +411,10 @@ ExprId AstBuilder::expr(P::ExprContext* ctx, uint32_t& depth) {
           other = std::max(other, d);
         }
       e.list = pushList(args);
-    } else if (auto* ix = dynamic_cast<P::IndexExprContext*>(c)) {
+    } else if (auto* ix = as<P::IndexExprContext*>(c)) {
       e.kind = ExprKind::Index;
       e.rhs = expr(ix->expr(1), other);
-    } else if (auto* cast = dynamic_cast<P::CastExprContext*>(c)) {
+    } else if (auto* cast = as<P::CastExprContext*>(c)) {
       e.kind = ExprKind::Cast;
       e.payload = type(cast->type()).index;
     }
@@ -429,21 +441,21 @@ ExprId AstBuilder::primary(P::ExprContext* ctx, uint32_t& depth) {
   e.range = range(ctx);
   depth = 1;
   uint32_t sub = 0;
-  if (auto* c = dynamic_cast<P::IntExprContext*>(ctx)) return intLiteral(c->INT()->getSymbol(), e.range);
-  if (auto* c = dynamic_cast<P::FloatExprContext*>(ctx))
+  if (auto* c = as<P::IntExprContext*>(ctx)) return intLiteral(c->INT()->getSymbol(), e.range);
+  if (auto* c = as<P::FloatExprContext*>(ctx))
     return floatLiteral(c->FLOAT()->getSymbol(), e.range);
-  if (auto* c = dynamic_cast<P::BoolExprContext*>(ctx)) {
+  if (auto* c = as<P::BoolExprContext*>(ctx)) {
     e.kind = ExprKind::BoolLit;
     e.payload = c->TRUE() != nullptr;
-  } else if (auto* c = dynamic_cast<P::PathExprContext*>(ctx)) {
+  } else if (auto* c = as<P::PathExprContext*>(ctx)) {
     e.kind = ExprKind::Path;
     e.payload = path(c, c->IDENT(), c->genericArgs()).index;
-  } else if (dynamic_cast<P::UnitExprContext*>(ctx)) {
+  } else if (as<P::UnitExprContext*>(ctx)) {
     e.kind = ExprKind::Unit;
-  } else if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx)) {
+  } else if (auto* c = as<P::ParenExprContext*>(ctx)) {
     ExprId inner = expr(c->expr(), depth);
     return inner;
-  } else if (auto* c = dynamic_cast<P::TupleExprContext*>(ctx)) {
+  } else if (auto* c = as<P::TupleExprContext*>(ctx)) {
     e.kind = ExprKind::Tuple;
     std::vector<uint32_t> elems;
     for (auto* x : c->expr()) {
@@ -452,15 +464,15 @@ ExprId AstBuilder::primary(P::ExprContext* ctx, uint32_t& depth) {
       sub = std::max(sub, d);
     }
     e.list = pushList(elems);
-  } else if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx)) {
+  } else if (auto* c = as<P::UnaryExprContext*>(ctx)) {
     e.kind = ExprKind::Unary;
     e.op = c->op->getType() == P::MINUS ? Op::Neg : c->op->getType() == P::BANG ? Op::Not : Op::Deref;
     e.lhs = expr(c->expr(), sub);
-  } else if (auto* c = dynamic_cast<P::BorrowExprContext*>(ctx)) {
+  } else if (auto* c = as<P::BorrowExprContext*>(ctx)) {
     e.kind = ExprKind::Borrow;
     e.mut = c->MUT() != nullptr;
     e.lhs = expr(c->expr(), sub);
-  } else if (auto* c = dynamic_cast<P::BorrowBorrowExprContext*>(ctx)) {
+  } else if (auto* c = as<P::BorrowBorrowExprContext*>(ctx)) {
     // `&&x` is `& &x`.
     Expr inner;
     inner.kind = ExprKind::Borrow;
