@@ -5,6 +5,8 @@
 // thread's CPU time, so that other processes on a shared machine (which
 // preempt the thread) do not decide the ratio.
 //   vx_bench_cpu [M N K] [--runs N]
+//   vx_bench_cpu --parallelism    how many cores two busy threads really get
+//                                 (a shared machine may give them one)
 #include <cblas.h>
 
 #include <algorithm>
@@ -12,7 +14,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "vx/data.h"
@@ -39,9 +43,28 @@ double bestSeconds(int runs, F f) {
   return best;
 }
 
+// Two threads spin for half a second of wall time; the sum of their CPU
+// times over that half second is the parallelism the copy engine can count on.
+int probeParallelism() {
+  auto spin = [](double* cpu) {
+    double c0 = threadSeconds();
+    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    volatile uint64_t x = 0;
+    while (std::chrono::steady_clock::now() < end) x = x + 1;
+    *cpu = threadSeconds() - c0;
+  };
+  double a = 0, b = 0;
+  std::thread t(spin, &b);
+  spin(&a);
+  t.join();
+  std::printf("RESULT cores=%.2f\n", (a + b) / 0.5);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--parallelism") == 0) return probeParallelism();
   size_t m = 2048, n = 2048, k = 2048;
   int runs = 5;
   std::vector<std::string> pos;

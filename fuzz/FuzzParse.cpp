@@ -1,6 +1,6 @@
 // libFuzzer entry point: arbitrary bytes through the whole `vxc check`
-// pipeline (driver::checkFile), so every phase that exists is reached:
-// parsing today, name/type checking and the ownership checker as they land.
+// pipeline (driver::checkFile), so every phase it runs is reached — parser,
+// type checker, ownership checker, and whatever is added there later.
 // Each input gets a fresh SourceMap and Sink, so no state leaks between runs.
 #include <cstddef>
 #include <cstdint>

@@ -46,18 +46,23 @@ inline size_t roundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
 /* B packed once for all of its K x N: for each KC block, NR-wide panels of
  * [k][NR] floats, zero-padded. The latched weights keep one of these. */
 struct PackedB {
-  size_t K = 0, N = 0, panels = 0;
+  size_t K = 0, N = 0, panels = 0, capacity = 0;
   FloatBuf data;
   const float* block(size_t pc) const { return data.get() + pc * panels * NR; }  // pc: first k of the block
 };
 
+/* Packs B into `p`, reusing its storage when it is large enough. */
 template <typename T>
-inline PackedB packB(const T* B, size_t ldb, size_t K, size_t N) {
-  PackedB p;
+inline void packBInto(PackedB& p, const T* B, size_t ldb, size_t K, size_t N) {
+  size_t panels = (N + NR - 1) / NR;
+  size_t need = K * panels * NR;
+  if (!p.data || p.capacity < need) {
+    p.data = alignedFloats(need);
+    p.capacity = need;
+  }
   p.K = K;
   p.N = N;
-  p.panels = (N + NR - 1) / NR;
-  p.data = alignedFloats(K * p.panels * NR);
+  p.panels = panels;
   for (size_t pc = 0; pc < K; pc += KC) {
     size_t kc = std::min<size_t>(KC, K - pc);
     float* out = p.data.get() + pc * p.panels * NR;
@@ -73,6 +78,12 @@ inline PackedB packB(const T* B, size_t ldb, size_t K, size_t N) {
       }
     }
   }
+}
+
+template <typename T>
+inline PackedB packB(const T* B, size_t ldb, size_t K, size_t N) {
+  PackedB p;
+  packBInto(p, B, ldb, K, N);
   return p;
 }
 
@@ -178,7 +189,8 @@ inline void gemmPacked(size_t M, const TA* A, size_t lda, const PackedB& B, floa
 
 template <typename TA, typename TB>
 inline void gemm(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB* B, size_t ldb, float* C, size_t ldc) {
-  PackedB packed = packB(B, ldb, K, N);
+  thread_local PackedB packed;  // `mma` in a loop packs a tile per call: no allocation each time
+  packBInto(packed, B, ldb, K, N);
   gemmPacked(M, A, lda, packed, C, ldc);
 }
 

@@ -2,7 +2,6 @@
 #include "dialect/LowerHirImpl.h"
 #include "diag/DiagKinds.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/Verifier.h"
 
 namespace vx::dialect {
 

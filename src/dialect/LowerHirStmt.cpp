@@ -88,6 +88,15 @@ void finish(Lower& l, mlir::Block* block, mlir::ValueRange yields, mlir::Locatio
   l.b.create<mlir::scf::YieldOp>(at, yields);
 }
 
+// How many values pattern `id` binds (tuples flatten).
+unsigned patternWidth(Lower& l, hir::PatId id) {
+  const hir::Pat& p = l.prog.pat(id);
+  if (p.kind == hir::PatKind::Bind) return flatCount(l, l.prog.local(p.local).type);
+  unsigned n = 0;
+  for (uint32_t i = 0; i < p.elems.count; ++i) n += patternWidth(l, hir::PatId{l.prog.listAt(p.elems, i)});
+  return n;
+}
+
 void bindPattern(Lower& l, hir::PatId id, llvm::ArrayRef<mlir::Value> vals) {
   const hir::Pat& p = l.prog.pat(id);
   if (p.kind == hir::PatKind::Bind) {
@@ -98,20 +107,7 @@ void bindPattern(Lower& l, hir::PatId id, llvm::ArrayRef<mlir::Value> vals) {
   size_t at = 0;
   for (uint32_t i = 0; i < p.elems.count; ++i) {
     hir::PatId sub{l.prog.listAt(p.elems, i)};
-    const hir::Pat& sp = l.prog.pat(sub);
-    unsigned n = sp.kind == hir::PatKind::Bind ? flatCount(l, l.prog.local(sp.local).type)
-                                                : static_cast<unsigned>(vals.size() - at);
-    if (sp.kind == hir::PatKind::Tuple) {
-      // Nested tuple patterns: count what the sub-pattern binds.
-      n = 0;
-      std::vector<hir::PatId> stack{sub};
-      while (!stack.empty()) {
-        const hir::Pat& q = l.prog.pat(stack.back());
-        stack.pop_back();
-        if (q.kind == hir::PatKind::Bind) n += flatCount(l, l.prog.local(q.local).type);
-        for (uint32_t j = 0; j < q.elems.count; ++j) stack.push_back(hir::PatId{l.prog.listAt(q.elems, j)});
-      }
-    }
+    unsigned n = patternWidth(l, sub);
     if (at + n > vals.size()) return;
     bindPattern(l, sub, vals.slice(at, n));
     at += n;

@@ -26,26 +26,23 @@ namespace {
 mlir::Type scalarType(Lower& l, TypeId t) {
   const hir::TypeTable& tt = l.types();
   const hir::TyData& d = tt.get(t);
-  switch (d.kind) {
-    case TyKind::Bool: return l.b.getI1Type();
-    case TyKind::Int:
-      switch (static_cast<hir::IntKind>(d.sub)) {
-        case hir::IntKind::I32:
-        case hir::IntKind::U32: return l.b.getI32Type();
-        case hir::IntKind::I64:
-        case hir::IntKind::U64: return l.b.getI64Type();
-        case hir::IntKind::Usize: return l.b.getIndexType();
-      }
-      break;
-    case TyKind::Float:
-      switch (static_cast<hir::FloatKind>(d.sub)) {
-        case hir::FloatKind::F16: return l.b.getF16Type();
-        case hir::FloatKind::Bf16: return l.b.getBF16Type();
-        case hir::FloatKind::F32: return l.b.getF32Type();
-        case hir::FloatKind::F64: return l.b.getF64Type();
-      }
-      break;
-    default: break;
+  if (d.kind == TyKind::Bool) return l.b.getI1Type();
+  if (d.kind == TyKind::Int) {
+    switch (static_cast<hir::IntKind>(d.sub)) {
+      case hir::IntKind::I32:
+      case hir::IntKind::U32: return l.b.getI32Type();
+      case hir::IntKind::I64:
+      case hir::IntKind::U64: return l.b.getI64Type();
+      case hir::IntKind::Usize: return l.b.getIndexType();
+    }
+  }
+  if (d.kind == TyKind::Float) {
+    switch (static_cast<hir::FloatKind>(d.sub)) {
+      case hir::FloatKind::F16: return l.b.getF16Type();
+      case hir::FloatKind::Bf16: return l.b.getBF16Type();
+      case hir::FloatKind::F32: return l.b.getF32Type();
+      case hir::FloatKind::F64: return l.b.getF64Type();
+    }
   }
   return {};
 }

@@ -26,13 +26,13 @@ const char* kBuildHelp =
     "Exit status: 0 built, 1 the program has errors, 2 usage or internal error.\n"
     "\n"
     "Options:\n"
-    "  --target=cpu|tpu|b200|h100      target (default cpu; only `--emit=mlir` for the others)\n"
-    "  --emit=obj|lib|exe|cpp|mlir     what to produce (default obj):\n"
+    "  --target=cpu|tpu|b200|h100      target (default cpu; tpu: a .vxdma program; only `--emit=mlir` for the others)\n"
+    "  --emit=obj|lib|exe|cpp|mlir|vxdma  what to produce (default obj; vxdma for --target tpu):\n"
     "                                    obj  OUT.o + OUT.h      lib  OUT.so + OUT.h\n"
     "                                    exe  the `vxc run` harness for --entry\n"
     "                                    cpp  OUT.cpp + OUT.h    mlir VIR as text (stdout without -o)\n"
     "  -o OUT                          output path (default: FILE's name, in the current folder)\n"
-    "  --entry NAME                    the function an exe runs\n"
+    "  --entry NAME                    the function an exe runs (tpu: the kernel)\n"
     "  --sync-baseline                 every transfer_async blocking (the correctness oracle)\n"
     "  --debug-info                    with --emit=mlir: print source locations\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
@@ -138,11 +138,12 @@ int cmdBuild(const std::vector<std::string>& args) {
   ParsedArgs a = parseArgs("build", args,
                            {{"--help", false, {}},
                             {"--target", true, {"cpu", "tpu", "b200", "h100"}},
-                            {"--emit", true, {"obj", "lib", "exe", "cpp", "mlir"}},
+                            {"--emit", true, {"obj", "lib", "exe", "cpp", "mlir", "vxdma"}},
                             {"-o", true, {}},
                             {"--entry", true, {}},
                             {"--sync-baseline", false, {}},
                             {"--debug-info", false, {}},
+                            {"--unchecked", false, {}},  // hidden: tests only (CmdTpu.cpp)
                             {"--error-format", true, {"human", "json", "sarif"}},
                             {"--color", true, {"auto", "always", "never"}}});
   if (!a.error.empty()) return usageError(a.error);
@@ -162,6 +163,15 @@ int cmdBuild(const std::vector<std::string>& args) {
   fo.format = fmt == "json" ? Format::Json : fmt == "sarif" ? Format::Sarif : Format::Human;
   std::string color = a.get("--color", "auto");
   fo.color = color == "always" || (color == "auto" && isatty(STDERR_FILENO));
+  // ---- tpu: a .vxdma program (CmdTpu.cpp) ----
+  fo.unchecked = a.has("--unchecked");
+  if (fo.target == "tpu" && emit != "mlir") {
+    if (a.has("--emit") && emit != "vxdma") return usageError("`--target tpu` builds `--emit=vxdma` or `--emit=mlir`");
+    return buildTpu(fo, a.get("--entry", ""), a.get("-o", fs::path(fo.file).stem().string() + ".vxdma"));
+  }
+  if (emit == "vxdma") return usageError("`--emit=vxdma` needs `--target tpu`");
+  if (fo.unchecked) return usageError("`--unchecked` is for `--target tpu` test builds only");
+  // ---- end tpu ----
   if (fo.target != "cpu" && emit != "mlir")
     return usageError("`vxc build --target " + fo.target + "` is not available in this version; `--emit=mlir` is, "
                       "and `--target cpu` builds everything (see docs/status.md)");

@@ -2,12 +2,14 @@
 // from the seed, runs, prints one checksum line per output and the wall time.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "base/Text.h"
 #include "driver/Args.h"
@@ -28,7 +30,8 @@ const char* kRunHelp =
     "\n"
     "Options:\n"
     "  --entry NAME                    the function to run (may be left out if there is one)\n"
-    "  --target=cpu                    where to run (cpu; the tpu target runs in vxsim)\n"
+    "  --target=cpu|tpu                where to run (tpu: simulated in vxsim; prints `cycles` and\n"
+    "                                  the units' busy time; exit status 3 on a runtime fault)\n"
     "  --seed N                        input seed (default 0)\n"
     "  --arg NAME=VALUE                a Vec's length (default 8) or a scalar's value (default 0)\n"
     "  --sync-baseline                 run with every transfer_async blocking\n"
@@ -133,6 +136,17 @@ std::string cachedExe(const std::string& unit, const std::string& header, const 
   return dir + name;
 }
 
+// Keeps the cache to its newest entries (a hit refreshes an entry's time).
+void trimCache(const std::string& dir, size_t keep) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> entries;
+  for (const auto& e : fs::directory_iterator(dir, ec)) entries.emplace_back(e.last_write_time(ec), e.path());
+  if (entries.size() <= keep) return;
+  std::sort(entries.begin(), entries.end());
+  for (size_t i = 0; i + keep < entries.size(); ++i) fs::remove(entries[i].second, ec);
+}
+
 }  // namespace
 
 int cmdRun(const std::vector<std::string>& args) {
@@ -155,6 +169,7 @@ int cmdRun(const std::vector<std::string>& args) {
                             {"--seed", true, {}},
                             {"--sync-baseline", false, {}},
                             {"--repeat", true, {}},
+                            {"--unchecked", false, {}},  // hidden: tests only (CmdTpu.cpp)
                             {"--error-format", true, {"human", "json", "sarif"}},
                             {"--color", true, {"auto", "always", "never"}}});
   if (!a.error.empty()) return usageError(a.error);
@@ -163,7 +178,8 @@ int cmdRun(const std::vector<std::string>& args) {
     return 0;
   }
   if (a.positional.size() != 1) return usageError("`vxc run` needs exactly one file");
-  if (a.get("--target", "cpu") != "cpu")
+  std::string target = a.get("--target", "cpu");
+  if (target != "cpu" && target != "tpu")
     return usageError("`vxc run --target " + a.get("--target", "") +
                       "` is not available in this version; `--target cpu` is (see docs/status.md)");
   uint64_t seed = 0, repeat = 1;
@@ -178,6 +194,11 @@ int cmdRun(const std::vector<std::string>& args) {
   fo.format = fmt == "json" ? Format::Json : fmt == "sarif" ? Format::Sarif : Format::Human;
   std::string color = a.get("--color", "auto");
   fo.color = color == "always" || (color == "auto" && isatty(STDERR_FILENO));
+  // ---- tpu: simulated (CmdTpu.cpp) ----
+  fo.unchecked = a.has("--unchecked");
+  if (target == "tpu") return runTpu(fo, a.get("--entry", ""), seed, kvs);
+  if (fo.unchecked) return usageError("`--unchecked` is for `--target tpu` test runs only");
+  // ---- end tpu ----
   CpuProgram prog;
   if (int rc = compileToCpu(fo, prog)) return rc;
   std::string error;
@@ -193,6 +214,8 @@ int cmdRun(const std::vector<std::string>& args) {
   std::string cached = cachedExe(prog.source, prog.header, harness);
   if (!cached.empty() && access(cached.c_str(), X_OK) == 0) {
     exe = cached;
+    std::error_code ec;
+    std::filesystem::last_write_time(cached, std::filesystem::file_time_type::clock::now(), ec);
   } else {
     std::ofstream(unitPath) << prog.source;
     std::ofstream(tmp.path + "/" + prog.headerName) << prog.header;
@@ -203,6 +226,7 @@ int cmdRun(const std::vector<std::string>& args) {
     if (!cached.empty()) {
       std::filesystem::copy_file(exe, cached + ".tmp" + std::to_string(getpid()), ec);
       if (!ec) std::filesystem::rename(cached + ".tmp" + std::to_string(getpid()), cached, ec);
+      trimCache(std::filesystem::path(cached).parent_path().string(), 64);
     }
   }
 

@@ -1,6 +1,7 @@
 // One function per `vxc` subcommand; main.cpp dispatches.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct FrontOptions {
   bool debugInfo = false;
   Format format = Format::Human;
   bool color = false;
+  bool unchecked = false;  // hidden --unchecked (tests only): build despite E6004/E6005
 };
 struct CpuProgram {
   std::string mlir;
@@ -46,6 +48,13 @@ int compileGenerated(const std::string& source, const std::string& output, cpu::
 // `error` set otherwise.
 const cpu::Entry* findEntry(const CpuProgram& program, const std::string& name, std::string& error);
 int internalError(const std::string& message);
+
+// ---- the tpu target (CmdTpu.cpp) ----
+// Writes the .vxdma program of `entry` (empty: the only possible entry).
+int buildTpu(const FrontOptions& options, const std::string& entry, const std::string& output);
+// Builds and simulates it; prints checksums and vxsim's totals. Exit status
+// 0 ran, 1 program errors or a trap, 2 usage or cannot load, 3 a runtime fault.
+int runTpu(const FrontOptions& options, const std::string& entry, uint64_t seed, const std::vector<std::string>& args);
 
 // A folder under /tmp, removed with everything in it.
 struct TempDir {

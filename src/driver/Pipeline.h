@@ -22,6 +22,10 @@ struct CheckOptions {
   std::vector<std::string>* proofLog = nullptr;  // --explain-proof: solver queries
   unsigned solverRlimit = 2'000'000;             // per query (--solver-rlimit)
   check::OwnershipStats* ownershipStats = nullptr;
+  // Hand the program on although the ownership checker reported E6004 or
+  // E6005 (and nothing else): `--unchecked`, for the tests that run what the
+  // checker rejects in the simulator. Never set by user-facing paths.
+  bool overrideHazards = false;
 };
 
 struct CheckOutput {

@@ -21,13 +21,13 @@ std::vector<float> fill(uint64_t seed, uint32_t index, size_t n) {
   return v;
 }
 
-// c[T x T] += a[T x T] @ b[T x T], the textbook loop.
-void matmulAcc(float* c, const float* a, const float* b) {
+// c[T x n] += a[T x T] @ b[T x n], the textbook loop.
+void matmulAcc(float* c, const float* a, const float* b, size_t n = T) {
   for (size_t i = 0; i < T; ++i)
-    for (size_t j = 0; j < T; ++j) {
+    for (size_t j = 0; j < n; ++j) {
       float s = 0;
-      for (size_t k = 0; k < T; ++k) s += a[i * T + k] * b[k * T + j];
-      c[i * T + j] += s;
+      for (size_t k = 0; k < T; ++k) s += a[i * T + k] * b[k * n + j];
+      c[i * n + j] += s;
     }
 }
 
@@ -35,10 +35,10 @@ void print(const char* name, const std::vector<float>& v) {
   std::printf("checksum %s = 0x%016" PRIx64 "\n", name, vx_checksum(v.data(), v.size()));
 }
 
-// out = sum_i tiles[i] @ w: stream_out, ring2, ring3.
-void streamedMatmul(uint64_t seed, size_t n) {
-  std::vector<float> tiles = fill(seed, 0, n * TT), w = fill(seed, 1, TT), out(TT, 0.0f);
-  for (size_t i = 0; i < n; ++i) matmulAcc(out.data(), &tiles[i * TT], w.data());
+// out = sum_i tiles[i] @ w, w of T x cols: stream_out, ring2, ring3, project.
+void streamedMatmul(uint64_t seed, size_t n, size_t cols) {
+  std::vector<float> tiles = fill(seed, 0, n * TT), w = fill(seed, 1, T * cols), out(T * cols, 0.0f);
+  for (size_t i = 0; i < n; ++i) matmulAcc(out.data(), &tiles[i * TT], w.data(), cols);
   print("out", out);
 }
 
@@ -72,7 +72,9 @@ int main(int argc, char** argv) {
       for (size_t e = 0; e < TT; ++e) acc[e] += tiles[i * TT + e];
     print("acc", acc);
   } else if (name == "stream_out" || name == "ring2" || name == "ring3") {
-    streamedMatmul(seed, arg("tiles", 8));
+    streamedMatmul(seed, arg("tiles", 8), T);
+  } else if (name == "project") {
+    streamedMatmul(seed, arg("tiles", 8), 16);
   } else if (name == "gemm") {
     size_t la = arg("a", 8), lb = arg("b", 8), lc = arg("c", 8), kt = arg("kt", 0);
     std::vector<float> a = fill(seed, 0, la * TT), b = fill(seed, 1, lb * TT), c = fill(seed, 2, lc * TT);

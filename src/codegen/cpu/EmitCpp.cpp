@@ -92,7 +92,7 @@ std::vector<std::string> declareVars(Emitter& e, mlir::TypeRange types) {
   std::vector<std::string> vars;
   for (mlir::Type t : types) {
     vars.push_back("c" + std::to_string(e.next++));
-    e.line(cppType(t) + " " + vars.back() + "{};");
+    e.line("[[maybe_unused]] " + cppType(t) + " " + vars.back() + "{};");
   }
   return vars;
 }
@@ -101,7 +101,7 @@ void emitFor(Emitter& e, mlir::scf::ForOp f) {
   std::vector<std::string> vars;
   for (auto [arg, init, result] : llvm::zip(f.getRegionIterArgs(), f.getInitArgs(), f.getResults())) {
     std::string v = "c" + std::to_string(e.next++);
-    e.line(cppType(arg.getType()) + " " + v + " = " + e.name(init) + ";");
+    e.line("[[maybe_unused]] " + cppType(arg.getType()) + " " + v + " = " + e.name(init) + ";");
     e.alias(arg, v);
     e.alias(result, v);
     vars.push_back(v);
@@ -139,7 +139,7 @@ void emitWhile(Emitter& e, mlir::scf::WhileOp w) {
   std::vector<std::string> state;
   for (auto [arg, init] : llvm::zip(w.getBeforeArguments(), w.getInits())) {
     std::string v = "c" + std::to_string(e.next++);
-    e.line(cppType(arg.getType()) + " " + v + " = " + e.name(init) + ";");
+    e.line("[[maybe_unused]] " + cppType(arg.getType()) + " " + v + " = " + e.name(init) + ";");
     e.alias(arg, v);
     state.push_back(v);
   }
@@ -167,19 +167,20 @@ std::string returnType(mlir::func::FuncOp f) {
   return s + ">";
 }
 
+// `p<i>_<name>`: the index keeps names apart that sanitising would merge
+// (a tuple parameter's `t.0` and a parameter called `t_0`).
 std::string argName(mlir::func::FuncOp f, unsigned i) {
-  std::string n = "a" + std::to_string(i);
-  if (auto s = f.getArgAttrOfType<mlir::StringAttr>(i, "vx.name")) {
-    n = "p_";
+  std::string n = "p" + std::to_string(i) + "_";
+  if (auto s = f.getArgAttrOfType<mlir::StringAttr>(i, "vx.name"))
     for (char c : s.getValue()) n += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-  }
   return n;
 }
 
 std::string signature(mlir::func::FuncOp f, bool names) {
-  std::string s = "static " + returnType(f) + " vxf_" + f.getName().str() + "(vx::rt::Invocation& vx_inv";
+  std::string s = "static " + returnType(f) + " vxf_" + f.getName().str() + "(";
+  s += names ? "[[maybe_unused]] vx::rt::Invocation& vx_inv" : "vx::rt::Invocation&";
   for (unsigned i = 0; i < f.getNumArguments(); ++i) {
-    s += ", " + cppType(f.getArgument(i).getType());
+    s += std::string(", ") + (names ? "[[maybe_unused]] " : "") + cppType(f.getArgument(i).getType());
     if (names) s += " " + argName(f, i);
   }
   return s + ")";

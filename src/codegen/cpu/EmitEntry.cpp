@@ -96,6 +96,9 @@ Entry describeEntry(mlir::func::FuncOp f) {
     if (t.isa<TokenType>()) {
       entry.cAbi = false;
       entry.why = "parameter `" + p.name + "` is a token";
+    } else if (p.name.find('.') != std::string::npos) {
+      entry.cAbi = false;
+      entry.why = "parameter `" + p.name.substr(0, p.name.find('.')) + "` is a tuple";
     } else if (auto v = t.dyn_cast<VecType>()) {
       p.kind = Param::Kind::Vec;
       shapedParts(v.getElementType(), p);

@@ -1,0 +1,266 @@
+// Liveness over the machine IR's control flow, the sites each pseudo value
+// may hold, and how many instances of a site in a loop must rotate.
+#include <algorithm>
+#include <stdexcept>
+
+#include "codegen/tpu/Mir.h"
+
+namespace vx::codegen::tpu {
+
+using isa::Op;
+using isa::OperandKind;
+
+namespace {
+
+bool definesFirst(Op op) {
+  switch (op) {
+    case Op::Li: case Op::Mov: case Op::LdParam: case Op::LdSmem:
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Min: case Op::Max:
+    case Op::And: case Op::Or: case Op::Xor: case Op::Shl: case Op::Shr:
+    case Op::Seq: case Op::Sne: case Op::Slt: case Op::Sle: case Op::Sgt: case Op::Sge:
+      return true;
+    default: return false;
+  }
+}
+
+bool isBranch(Op op) {
+  return op == Op::Bnz || op == Op::Bz || op == Op::Beq || op == Op::Bne || op == Op::Blt || op == Op::Bge;
+}
+
+int branchLabel(const MInstr& in) {
+  for (unsigned i = 0; i < in.n; ++i)
+    if (in.ops[i].kind == OperandKind::Label) return static_cast<int>(in.ops[i].imm);
+  return -1;
+}
+
+void set(std::vector<uint64_t>& s, int v) { s[v >> 6] |= uint64_t{1} << (v & 63); }
+
+}  // namespace
+
+std::vector<int> regDefs(const MInstr& in) {
+  if (in.marker || in.n == 0 || !definesFirst(in.op) || in.ops[0].vreg < 0) return {};
+  return {in.ops[0].vreg};
+}
+
+std::vector<int> regUses(const MInstr& in) {
+  std::vector<int> out;
+  if (in.marker) return out;
+  for (unsigned i = definesFirst(in.op) ? 1 : 0; i < in.n; ++i)
+    if (in.ops[i].vreg >= 0) out.push_back(in.ops[i].vreg);
+  return out;
+}
+
+Liveness liveness(const Mir& m) {
+  Liveness L;
+  size_t n = m.code.size();
+  int vars = m.numVregs + m.numPseudos;
+  L.words = static_cast<size_t>(vars + 63) / 64;
+  L.labelAt.assign(static_cast<size_t>(m.numLabels), -1);
+  for (size_t i = 0; i < n; ++i)
+    if (m.code[i].marker && m.code[i].label >= 0) L.labelAt[m.code[i].label] = static_cast<int>(i);
+  std::vector<std::vector<int>> succ(n);
+  std::vector<std::vector<uint64_t>> use(n, std::vector<uint64_t>(L.words)), def = use;
+  for (size_t i = 0; i < n; ++i) {
+    const MInstr& in = m.code[i];
+    bool falls = in.marker || (in.op != Op::Jmp && in.op != Op::Halt);
+    if (falls && i + 1 < n) succ[i].push_back(static_cast<int>(i + 1));
+    if (!in.marker && (in.op == Op::Jmp || isBranch(in.op))) {
+      int t = L.labelAt.at(static_cast<size_t>(branchLabel(in)));
+      if (t < 0) throw std::logic_error("tpu lowering: a branch to an unbound label");
+      succ[i].push_back(t);
+    }
+    for (int v : regUses(in)) set(use[i], v);
+    for (int p : in.puses) set(use[i], m.numVregs + p);
+    for (int v : regDefs(in)) set(def[i], v);
+    for (int p : in.pdefs) set(def[i], m.numVregs + p);
+  }
+  L.in.assign(n, std::vector<uint64_t>(L.words));
+  L.out = L.in;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t k = n; k-- > 0;) {
+      std::vector<uint64_t>& out = L.out[k];
+      for (int s : succ[k])
+        for (size_t w = 0; w < L.words; ++w) out[w] |= L.in[s][w];
+      for (size_t w = 0; w < L.words; ++w) {
+        uint64_t v = use[k][w] | (out[w] & ~def[k][w]);
+        if (v != L.in[k][w]) {
+          L.in[k][w] = v;
+          changed = true;
+        }
+      }
+    }
+  }
+  return L;
+}
+
+std::vector<std::vector<int>> siteSets(const Mir& m) {
+  size_t np = static_cast<size_t>(m.numPseudos), ns = m.sites.size();
+  size_t words = (ns + 63) / 64;
+  std::vector<std::vector<uint64_t>> mem(np, std::vector<uint64_t>(words)), sem = mem;
+  for (size_t s = 0; s < ns; ++s) {
+    const Site& site = m.sites[s];
+    if (site.root < 0) continue;
+    set(site.kind == Site::Kind::Memory ? mem[site.root] : sem[site.root], static_cast<int>(s));
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Edge& e : m.edges) {
+      for (size_t w = 0; w < words; ++w) {
+        uint64_t mv = mem[e.to][w] | mem[e.from][w];
+        uint64_t sv = e.kind == Edge::Kind::Copy ? sem[e.to][w] | sem[e.from][w] : sem[e.to][w];
+        if (mv != mem[e.to][w] || sv != sem[e.to][w]) changed = true;
+        mem[e.to][w] = mv;
+        sem[e.to][w] = sv;
+      }
+    }
+  }
+  std::vector<std::vector<int>> out(np);
+  for (size_t p = 0; p < np; ++p)
+    for (size_t s = 0; s < ns; ++s)
+      if (((mem[p][s >> 6] | sem[p][s >> 6]) >> (s & 63)) & 1) out[p].push_back(static_cast<int>(s));
+  return out;
+}
+
+namespace {
+
+bool encloses(const Mir& m, int outer, int inner) {
+  for (int l = m.loops[inner].parent; l >= 0; l = m.loops[l].parent)
+    if (l == outer) return true;
+  return false;
+}
+
+// The most trips of its loop an instance of `s` stays referenced for: the
+// longest path from its root, counting yields into the next trip of that
+// loop. -1 when unbounded (a cycle through such a yield) or when a value of
+// it is carried into the next trip of an enclosing loop, which restarts the
+// rotation.
+int carryDistance(const Mir& m, int s) {
+  const Site& site = m.sites[s];
+  size_t np = static_cast<size_t>(m.numPseudos);
+  std::vector<int> dist(np, -1);
+  dist[site.root] = 0;
+  bool memory = site.kind == Site::Kind::Memory;
+  for (size_t round = 0; round <= np; ++round) {
+    bool changed = false;
+    for (const Edge& e : m.edges) {
+      if (dist[e.from] < 0 || (!memory && e.kind != Edge::Kind::Copy)) continue;
+      if (e.backLoop >= 0 && encloses(m, e.backLoop, site.loop)) return -1;
+      int d = dist[e.from] + (e.backLoop == site.loop ? 1 : 0);
+      if (d > dist[e.to]) {
+        dist[e.to] = d;
+        changed = true;
+      }
+    }
+    if (!changed) return *std::max_element(dist.begin(), dist.end());
+  }
+  return -1;
+}
+
+}  // namespace
+
+int chooseRotations(Mir& m, const Liveness& live, const std::vector<std::vector<int>>& sites) {
+  for (size_t s = 0; s < m.sites.size(); ++s) {
+    Site& site = m.sites[s];
+    site.k = 1;
+    if (site.loop < 0 || site.defInstr < 0 || site.root < 0) continue;
+    // Where an instance is born, is an older one still referenced?
+    bool older = false;
+    for (int p = 0; p < m.numPseudos && !older; ++p) {
+      if (!live.test(live.in[site.defInstr], m.numVregs + p)) continue;
+      older = std::find(sites[p].begin(), sites[p].end(), static_cast<int>(s)) != sites[p].end();
+    }
+    if (!older) continue;
+    // d = 0: what looked live is another site's instance (the sets are
+    // conservative at merges); one instance is enough.
+    int d = carryDistance(m, static_cast<int>(s));
+    if (d < 0) return static_cast<int>(s);
+    site.k = d + 1;
+  }
+  return -1;
+}
+
+void dropUnusedRotation(Mir& m) {
+  std::vector<bool> rotates(m.loops.size(), false);
+  for (const Site& s : m.sites)
+    if (s.k > 1) rotates[s.loop] = true;
+  // One slot register per loop and rotation count, computed at the head.
+  std::vector<int> rename(static_cast<size_t>(m.numVregs), -1);
+  std::vector<std::vector<std::pair<int, int>>> slots(m.loops.size());  // (k, vreg)
+  for (const Site& s : m.sites) {
+    if (s.k <= 1) continue;
+    auto& list = slots[s.loop];
+    auto it = std::find_if(list.begin(), list.end(), [&](auto& p) { return p.first == s.k; });
+    if (it == list.end()) list.push_back({s.k, s.slotVreg});
+    else rename[s.slotVreg] = it->second;
+  }
+  std::vector<MInstr> code;
+  for (MInstr& in : m.code) {
+    if (in.marker && in.hubLoop >= 0) {
+      const Loop& loop = m.loops[in.hubLoop];
+      for (auto [k, v] : slots[in.hubLoop]) {
+        MInstr r;
+        r.op = Op::Rem;
+        r.n = 3;
+        r.loc = in.loc;
+        r.ops[0] = MOp{OperandKind::Reg, v};
+        r.ops[1] = MOp{OperandKind::Reg, loop.slotBase};
+        r.ops[2] = MOp{};
+        r.ops[2].kind = OperandKind::RegOrImm;
+        r.ops[2].imm = k;
+        code.push_back(r);
+      }
+    }
+    for (unsigned i = 0; i < in.n; ++i)
+      if (in.ops[i].vreg >= 0 && rename[in.ops[i].vreg] >= 0) in.ops[i].vreg = rename[in.ops[i].vreg];
+    code.push_back(std::move(in));
+  }
+  m.code = std::move(code);
+  for (size_t l = 0; l < m.loops.size(); ++l)
+    if (m.loops[l].slotBase != m.loops[l].tripVreg) rotates[l] = false;  // the trip counter is unused
+  auto constant = [&](int v) { return v >= 0 && m.rotOwner[v] >= 0 && m.sites[m.rotOwner[v]].k == 1; };
+  for (MInstr& in : m.code) {
+    if (in.marker) continue;
+    bool drop = (in.tripLoop >= 0 && !rotates[in.tripLoop]) || (in.rotSite >= 0 && m.sites[in.rotSite].k == 1);
+    for (int d : regDefs(in)) drop = drop || constant(d);
+    if (drop) {
+      in.marker = true;
+      continue;
+    }
+    // A rotation register of a site that does not rotate is a constant:
+    // 0 for offsets, the first semaphore for semaphore numbers.
+    if (in.op == Op::Add && in.ops[1].kind == OperandKind::Reg && constant(in.ops[1].vreg)) {
+      int base = m.rotBase[in.ops[1].vreg];
+      MOp b = in.ops[2];
+      if (b.vreg >= 0) {
+        in.ops[1] = MOp{OperandKind::Reg, b.vreg};
+        in.ops[2] = MOp{};
+        in.ops[2].kind = OperandKind::RegOrImm;
+        in.ops[2].site = base;
+      } else {
+        if (base >= 0 && b.site >= 0) throw std::logic_error("tpu lowering: two site bases in one immediate");
+        in.op = Op::Li;
+        in.n = 2;
+        in.ops[1] = MOp{};
+        in.ops[1].kind = OperandKind::Imm;
+        in.ops[1].imm = b.imm;
+        in.ops[1].site = base >= 0 ? base : b.site;
+      }
+      continue;
+    }
+    for (unsigned i = 0; i < in.n; ++i) {
+      MOp& o = in.ops[i];
+      if (!constant(o.vreg)) continue;
+      int base = m.rotBase[o.vreg];
+      if (o.kind == OperandKind::Reg) throw std::logic_error("tpu lowering: a rotation register where a register is needed");
+      o.vreg = -1;
+      if (base >= 0) {
+        if (o.site >= 0 && o.kind != OperandKind::Sem) throw std::logic_error("tpu lowering: two site bases in one operand");
+        o.site = base;
+        o.imm = o.kind == OperandKind::Sem ? 0 : o.imm;
+      }
+    }
+  }
+}
+
+}  // namespace vx::codegen::tpu

@@ -1,0 +1,127 @@
+// `vxc run --target tpu`: --arg values for the kernel's `.param`s, and the
+// report in the cpu target's format (checksums, result) plus vxsim's totals.
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "base/Text.h"
+#include "codegen/tpu/Tpu.h"
+
+namespace vx::codegen::tpu {
+
+namespace {
+
+bool parseInt(const std::string& s, int64_t lo, int64_t hi, int64_t& out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (*end || errno || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+}  // namespace
+
+std::string kernelArgs(const Kernel& k, const std::vector<std::string>& kvs,
+                       std::vector<std::pair<std::string, int64_t>>& out) {
+  for (const std::string& kv : kvs) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) return "`--arg " + kv + "`: expected NAME=VALUE";
+    std::string name = kv.substr(0, eq), value = kv.substr(eq + 1);
+    const KernelParam* p = nullptr;
+    std::vector<std::string> names;
+    for (const KernelParam& q : k.params) {
+      names.push_back(q.name);
+      if (q.name == name) p = &q;
+    }
+    if (!p) {
+      std::string close = base::closestMatch(name, names);
+      return "`" + k.program.kernel + "` has no parameter `" + name + "`" +
+             (close.empty() ? "" : "; did you mean `" + close + "`?");
+    }
+    int64_t v = 0;
+    switch (p->kind) {
+      case KernelParam::Kind::Tensor:
+      case KernelParam::Kind::Pinned: return "`" + name + "` is a tensor; its contents come from `--seed`";
+      case KernelParam::Kind::Vec:
+        if (!parseInt(value, 0, INT64_MAX, v)) return "`--arg " + kv + "`: a Vec's length must be a non-negative integer";
+        if (v == 0) return "`--arg " + kv + "`: on target tpu a Vec has at least one element (its HBM buffer cannot be empty)";
+        out.push_back({p->param, v});
+        continue;
+      case KernelParam::Kind::Scalar: break;
+    }
+    const std::string& t = p->type;
+    bool ok = true;
+    if (t == "bool") {
+      ok = value == "true" || value == "false" || value == "1" || value == "0";
+      v = value == "true" || value == "1";
+    } else if (t == "i32") {
+      ok = parseInt(value, INT32_MIN, INT32_MAX, v);
+    } else if (t == "u32") {
+      ok = parseInt(value, 0, UINT32_MAX, v);
+      v = static_cast<int32_t>(static_cast<uint32_t>(v));  // registers hold i32 values sign-extended
+    } else if (t == "i64") {
+      ok = parseInt(value, INT64_MIN, INT64_MAX, v);
+    } else if (t == "u64" || t == "usize") {
+      if (!value.empty() && value[0] == '-') ok = false;
+      else if (!parseInt(value, 0, INT64_MAX, v))
+        return "`--arg " + kv + "`: on target tpu a `" + t + "` must be below 2^63 (the scalar unit is signed)";
+    } else {
+      char* end = nullptr;
+      std::strtod(value.c_str(), &end);
+      ok = !value.empty() && !*end;
+    }
+    if (!ok) return "`--arg " + kv + "`: `" + value + "` is not a valid `" + t + "`";
+    if (!p->param.empty()) out.push_back({p->param, v});
+  }
+  return {};
+}
+
+std::string runReport(const Kernel& k, const sim::Result& r) {
+  std::string s;
+  char line[160];
+  bool accUsed = r.registers.size() > 1 && r.registers[1] != 0;
+  for (const auto& [index, name] : k.outputs) {
+    if (index == k.accBuffer && !accUsed) continue;
+    const std::string& buffer = k.program.buffers[static_cast<size_t>(index)].name;
+    for (const sim::Output& o : r.outputs)
+      if (o.name == buffer) {
+        std::snprintf(line, sizeof line, "checksum %s = 0x%016" PRIx64 "\n", name.c_str(), o.checksum);
+        s += line;
+      }
+  }
+  if (!k.result.empty()) {
+    int64_t v = r.registers.empty() ? 0 : r.registers[0];
+    const std::string& t = k.result;
+    if (t == "bool") std::snprintf(line, sizeof line, "result = %s\n", v ? "true" : "false");
+    else if (t == "u32") std::snprintf(line, sizeof line, "result = %u\n", static_cast<uint32_t>(v));
+    else if (t == "u64" || t == "usize") std::snprintf(line, sizeof line, "result = %llu\n", static_cast<unsigned long long>(v));
+    else std::snprintf(line, sizeof line, "result = %lld\n", static_cast<long long>(v));
+    s += line;
+  }
+  std::istringstream totals(sim::report(r));
+  for (std::string l; std::getline(totals, l);)
+    if (l.rfind("checksum ", 0) != 0) s += l + "\n";
+  return s;
+}
+
+std::string trapMessage(const Kernel& k, const sim::Result& r) {
+  if (!r.fault || r.fault->instr >= k.program.code.size()) return {};
+  const ::vx::tpu::Instr& in = k.program.code[r.fault->instr];
+  std::string at = " at " + k.program.sourceFile + ":" + std::to_string(in.loc.line) + ":" + std::to_string(in.loc.col);
+  // Division by zero and i64::MIN / -1 fault in the scalar unit itself.
+  if (r.fault->kind == sim::FaultKind::Arithmetic) {
+    const std::string& m = r.fault->message;
+    size_t from = m.find("): "), to = m.find('\n');
+    return "runtime trap: " + (from == std::string::npos ? std::string("arithmetic") : m.substr(from + 3, to - from - 3)) + at;
+  }
+  if (in.op != ::vx::tpu::Op::LdSmem) return {};
+  for (const auto& [buffer, what] : k.traps)
+    if (in.operands[1].index == buffer) return "runtime trap: " + what + at;
+  return {};
+}
+
+}  // namespace vx::codegen::tpu

@@ -1,0 +1,73 @@
+// The tpu target: VIR -> a `.vxdma` program for vxsim (docs/tpu/lowering.md).
+// No MLIR in this header: the driver builds, runs and prints through it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/Source.h"
+#include "diag/Sink.h"
+#include "dialect/Vir.h"
+#include "sim/Sim.h"
+#include "tpu/Program.h"
+
+namespace vx::codegen::tpu {
+
+// One parameter of the entry function and how `vxc run --arg` reaches it.
+struct KernelParam {
+  enum class Kind { Scalar, Vec, Tensor, Pinned };
+  std::string name;   // as in the Vx source
+  Kind kind = Kind::Scalar;
+  std::string type;   // scalars: bool i32 u32 i64 u64 usize f32 ...; buffers: element type
+  bool mut = false;   // `&mut` buffer: an output
+  std::string param;  // the `.param` holding a Vec's length or a scalar; empty if none
+};
+
+struct Kernel {
+  ::vx::tpu::Program program;
+  std::vector<KernelParam> params;
+  // Program::buffers index -> the name `vxc run` prints for that output
+  // (the accumulator is `acc` whatever its buffer is called).
+  std::vector<std::pair<int32_t, std::string>> outputs;
+  // The accumulator output is printed only when r1 is nonzero at halt (a
+  // matmul_acc ran), as the cpu target prints it only when the unit was used.
+  int32_t accBuffer = -1;
+  std::string result;  // scalar result type ("" for none); its value is r0 at halt
+  // SMEM words whose out-of-bounds read is a trap (Program::buffers index ->
+  // what trapped: "index out of bounds", "integer overflow").
+  std::vector<std::pair<int32_t, std::string>> traps;
+};
+
+struct LowerOptions {
+  std::string entry;       // the function to lower; empty: the only one that can be an entry
+  std::string sourceName;  // `.source` (the Vx file the `.loc` lines refer to)
+  uint64_t vmemBytes = 128ull << 20;  // capacity (vxsim's default vmem_bytes)
+  uint64_t smemBytes = 1ull << 20;
+};
+
+// Lowers one entry of `vir` (built for target tpu). Constructs the target
+// cannot lower are E0206 (and a footprint over VMEM E6007) in `sink`, and the
+// result is empty; an unusable entry name is `usageError`, also empty.
+std::optional<Kernel> lowerKernel(const dialect::Vir& vir, base::FileId file, const LowerOptions& options,
+                                  diag::Sink& sink, std::string& usageError);
+
+// `--arg NAME=VALUE` of `vxc run` -> `.param` values; an error message when
+// one is wrong (unknown name, bad value, a tensor).
+std::string kernelArgs(const Kernel& k, const std::vector<std::string>& kvs,
+                       std::vector<std::pair<std::string, int64_t>>& out);
+
+// What `vxc run --target tpu` prints after a successful run: checksums (as
+// the cpu target: outputs in parameter order, else `acc`), `result = `, then
+// the simulator's totals (cycles, instructions, time, busy units).
+std::string runReport(const Kernel& k, const sim::Result& r);
+
+// For a run that faulted in one of the kernel's trap stubs or on a division
+// by zero: the cpu target's wording, `runtime trap: integer overflow at
+// FILE:LINE:COL`; empty for other faults (races, DMAs out of bounds), which
+// are the simulator's to report.
+std::string trapMessage(const Kernel& k, const sim::Result& r);
+
+}  // namespace vx::codegen::tpu
