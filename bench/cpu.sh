@@ -85,7 +85,7 @@ awk -v sa="$sa" -v ss="$ss" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v b
   printf "%-34s %12.2f %12.2f %8.2fx\n", "project, " tiles " tiles @ [128,16]", pa / 1000, ps / 1000, ps / pa
   printf "%-34s %12.2f %12.2f %8.2fx\n", "gemm " n "^3 f32 (examples/gemm.vx)", ga / 1000, gs / 1000, gs / ga
   printf "\n%-34s %12s %9s\n", "matrix unit, " n "^3 f32, 1 thread", "GFLOP/s", "vs BLAS"
-  g = ga < gs ? ga : gs  # wall time of the faster build: the matrix unit's rate, end to end
+  g = ga < gs ? ga : gs  # the faster build: the rate of the matrix unit, end to end
   printf "%-34s %12.1f %8.2fx\n", "examples/gemm.vx (wall time)", flops / g / 1000, flops / g / 1000 / bg
   printf "%-34s %12.1f %8.2fx\n", "kernel alone (vx/gemm.h)", kg, kg / bg
   printf "%-34s %12.1f %8.2fx\n", "OpenBLAS sgemm (core " core ")", bg, 1

@@ -11,8 +11,16 @@ namespace vx::base {
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
   lineStarts_.push_back(0);
-  for (uint32_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == '\n') lineStarts_.push_back(i + 1);
+  bool ascii = true;
+  for (uint32_t i = 0; i < text_.size(); ++i) {
+    if (static_cast<unsigned char>(text_[i]) >= 0x80) ascii = false;
+    if (text_[i] == '\n') {
+      lineStarts_.push_back(i + 1);
+      asciiLine_.push_back(ascii);
+      ascii = true;
+    }
+  }
+  asciiLine_.push_back(ascii);
 }
 
 LineCol SourceFile::lineCol(uint32_t offset) const {
@@ -20,6 +28,7 @@ LineCol SourceFile::lineCol(uint32_t offset) const {
   auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
   uint32_t line = static_cast<uint32_t>(it - lineStarts_.begin());
   uint32_t start = lineStarts_[line - 1];
+  if (asciiLine_[line - 1]) return LineCol{line, offset - start + 1};
   uint32_t col = 1;
   for (uint32_t i = start; i < offset; ++i)
     if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++col;

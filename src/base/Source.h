@@ -48,6 +48,7 @@ class SourceFile {
   std::string path_;
   std::string text_;
   std::vector<uint32_t> lineStarts_;
+  std::vector<bool> asciiLine_;  // columns of an ASCII line are byte offsets
 };
 
 class SourceMap {

@@ -27,11 +27,14 @@ using vxgen::VxParser;
 namespace {
 
 // Reports characters no token accepts (ERROR_CHAR on the hidden channel).
-// Returns how many it reported.
+// A run of adjacent ASCII ones is one diagnostic, so that garbage input costs
+// time linear in its size. Returns how many it reported.
 unsigned reportBadChars(antlr4::CommonTokenStream& tokens, std::string_view original,
                         uint32_t base, base::FileId file, diag::Sink& sink) {
   unsigned n = 0;
-  for (antlr4::Token* t : tokens.getTokens()) {
+  const auto& all = tokens.getTokens();
+  for (size_t i = 0; i < all.size(); ++i) {
+    antlr4::Token* t = all[i];
     if (t->getType() != VxLexer::ERROR_CHAR) continue;
     uint32_t off = base + static_cast<uint32_t>(t->getStartIndex());
     unsigned char c = static_cast<unsigned char>(original[off]);
@@ -56,12 +59,22 @@ unsigned reportBadChars(antlr4::CommonTokenStream& tokens, std::string_view orig
       ++n;
       continue;
     }
+    // Extend over the adjacent ASCII bad characters.
+    uint32_t end = off + 1;
+    unsigned run = 1;
+    while (i + 1 < all.size() && all[i + 1]->getType() == VxLexer::ERROR_CHAR &&
+           base + static_cast<uint32_t>(all[i + 1]->getStartIndex()) == end &&
+           static_cast<unsigned char>(original[end]) < 0x80) {
+      ++i;
+      ++end;
+      ++run;
+    }
     char u[16];
     std::snprintf(u, sizeof u, "U+%04X", c);
     std::string shown = c < 0x20 || c == 0x7F ? std::string("\\u{") + std::to_string(c) + "}"
                                               : std::string(1, static_cast<char>(c));
-    sink.emit(diag::LexUnknownChar(shown, u)
-                  .primary(base::Span{file, off, off + 1}, "not valid in Vx source"));
+    diag::Diagnostic d = run == 1 ? diag::LexUnknownChar(shown, u) : diag::LexUnknownChars(run, shown, u);
+    sink.emit(d.primary(base::Span{file, off, end}, run == 1 ? "not valid in Vx source" : "not valid in Vx source"));
     ++n;
   }
   return n;
@@ -194,13 +207,28 @@ ast::Module parseFile(const base::SourceMap& sources, base::FileId file, ast::In
   Machinery mach;
   SyntaxErrorListener listener(sink, file);
   AstBuilder builder(m, names, sink, options.maxExprDepth);
+  // Garbage input is reported, but not character by character forever.
+  constexpr unsigned kMaxLexErrors = 100;
+  unsigned lexErrors = 0, hidden = 0;
+  diag::Sink lexSink;
   for (const Chunk& c : pre.chunks) {
     mach.load(std::string_view(pre.ascii).substr(c.begin, c.end - c.begin));
     if (stats) {
       ++stats->chunks;
       stats->tokens += mach.tokens.size();
     }
-    if (reportBadChars(mach.tokens, text, c.begin, file, sink) > 0) continue;
+    unsigned bad = reportBadChars(mach.tokens, text, c.begin, file, lexSink);
+    if (bad > 0) {
+      for (auto& d : const_cast<std::vector<diag::Diagnostic>&>(lexSink.diagnostics())) {
+        if (lexErrors < kMaxLexErrors)
+          sink.emit(std::move(d));
+        else
+          ++hidden;
+        ++lexErrors;
+      }
+      lexSink = diag::Sink{};
+      continue;
+    }
     if (!checkNesting(mach.tokens, options.maxNesting, c.begin, file, sink)) continue;
     listener.setBase(c.begin);
     listener.resetCount();
@@ -210,6 +238,10 @@ ast::Module parseFile(const base::SourceMap& sources, base::FileId file, ast::In
     if (listener.errors() == 0) builder.buildFile(tree, c.begin);
   }
   mach.parser.getTreeTracker().reset();
+  if (hidden > 0)
+    sink.emit(diag::LexTooManyErrors(hidden).primary(base::Span{file, static_cast<uint32_t>(text.size()),
+                                                                static_cast<uint32_t>(text.size())},
+                                                     "the file ends here"));
   return m;
 }
 

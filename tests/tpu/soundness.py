@@ -114,7 +114,7 @@ def main():
                 rc, out, err = run(cmd)
                 code = diag["code"]["code"]
                 where = f"from Vx source {f}:{line}:"
-                if rc == 3 and fault_kind(err) in RACES and where in err:
+                if rc == 3 and fault_kind(err) in RACES and where in err and "instruction " in err:
                     counts["race found"] += 1
                     print(f"ok {f.name} {name} {code} line {line}: {' '.join(cmd[3:])} -> {fault_kind(err)}")
                 else:

@@ -65,6 +65,7 @@ AllocError colourRegisters(const Mir& m, const Liveness& live, std::vector<int>&
     if (phys[v] < 0) {
       AllocError e;
       e.kind = AllocError::Kind::Registers;
+      e.vreg = v;
       e.loc = m.vregLoc[v];
       e.span = m.vregSpan[v];
       return e;
@@ -112,11 +113,89 @@ int64_t firstFit(const Mir& m, const std::vector<std::vector<uint64_t>>& at, con
     if (base + size <= lo) break;
     base = std::max(base, hi);
   }
-  (void)size;
   return base;
 }
 
 }  // namespace
+
+bool spillOne(Mir& m, const Liveness& live, int failing) {
+  size_t nv = static_cast<size_t>(m.numVregs), n = m.code.size();
+  m.noSpill.resize(nv, false);
+  // Candidates: the failing value and every value live where it is defined.
+  std::vector<int> length(nv, 0);
+  std::vector<bool> candidate(nv, false);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t v = 0; v < nv; ++v)
+      if (test(live.in[i], v)) ++length[v];
+    for (int d : regDefs(m.code[i]))
+      if (d == failing)
+        for (size_t v = 0; v < nv; ++v)
+          if (test(live.out[i], v)) candidate[v] = true;
+  }
+  candidate[failing] = true;
+  int pick = -1;
+  for (size_t v = 0; v < nv; ++v)
+    if (candidate[v] && m.fixedReg[v] < 0 && !m.noSpill[v] && (pick < 0 || length[v] > length[pick]))
+      pick = static_cast<int>(v);
+  if (pick < 0) return false;
+  if (m.spillBuffer < 0) {
+    MBuffer b;
+    b.name = "spill";
+    for (const MBuffer& o : m.buffers)
+      if (o.name == b.name) b.name += "_";
+    b.space = isa::Space::Smem;
+    b.dtype = isa::DType::I64;
+    m.spillBuffer = static_cast<int32_t>(m.buffers.size());
+    m.buffers.push_back(b);
+  }
+  MOp word;
+  word.kind = OperandKind::Word;
+  word.buffer = m.spillBuffer;
+  word.imm = 8 * m.numSpills++;
+  m.buffers[m.spillBuffer].shape = {isa::Dim{m.numSpills, -1}};
+  auto temp = [&] {
+    m.fixedReg.push_back(-1);
+    m.rotOwner.push_back(-1);
+    m.rotBase.push_back(-1);
+    m.vregLoc.push_back(m.vregLoc[pick]);
+    m.vregSpan.push_back(m.vregSpan[pick]);
+    m.noSpill.push_back(true);
+    return m.numVregs++;
+  };
+  std::vector<MInstr> code;
+  for (MInstr& in : m.code) {
+    bool defines = !regDefs(in).empty() && regDefs(in)[0] == pick;
+    std::vector<int> uses = regUses(in);
+    if (std::find(uses.begin(), uses.end(), pick) != uses.end()) {
+      int t = temp();
+      MInstr ld;
+      ld.op = Op::LdSmem;
+      ld.loc = in.loc;
+      ld.n = 2;
+      ld.ops[0] = MOp{OperandKind::Reg, t};
+      ld.ops[1] = word;
+      code.push_back(ld);
+      for (unsigned i = defines ? 1 : 0; i < in.n; ++i)
+        if (in.ops[i].vreg == pick) in.ops[i].vreg = t;
+    }
+    if (!defines) {
+      code.push_back(std::move(in));
+      continue;
+    }
+    int t = temp();
+    in.ops[0].vreg = t;
+    MInstr st;
+    st.op = Op::StSmem;
+    st.loc = in.loc;
+    st.n = 2;
+    st.ops[0] = word;
+    st.ops[1] = MOp{OperandKind::RegOrImm, t};
+    code.push_back(std::move(in));
+    code.push_back(st);
+  }
+  m.code = std::move(code);
+  return true;
+}
 
 AllocError allocate(Mir& m, const Liveness& live, const std::vector<std::vector<int>>& sites, uint64_t vmemBytes,
                     uint64_t smemBytes, isa::Program& out) {
@@ -210,6 +289,8 @@ AllocError allocate(Mir& m, const Liveness& live, const std::vector<std::vector<
       if (in.label >= 0) pending.push_back(in.label);
       continue;
     }
+    // A move whose ends got one register is nothing.
+    if (in.op == Op::Mov && in.ops[1].vreg >= 0 && phys.at(in.ops[0].vreg) == phys.at(in.ops[1].vreg)) continue;
     for (int l : pending) labelTarget[l] = static_cast<int>(out.code.size());
     pending.clear();
     isa::Instr pi;

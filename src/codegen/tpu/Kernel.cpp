@@ -264,6 +264,12 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
   dropUnusedRotation(l.m);
   live = liveness(l.m);
   AllocError e = allocate(l.m, live, sets, options.vmemBytes, options.smemBytes, k.program);
+  // Too many live values: spill the longest-lived one near the failure.
+  for (int spills = 0; e.kind == AllocError::Kind::Registers && spills < 256 && spillOne(l.m, live, e.vreg);
+       ++spills) {
+    live = liveness(l.m);
+    e = allocate(l.m, live, sets, options.vmemBytes, options.smemBytes, k.program);
+  }
   if (e.kind != AllocError::Kind::None) {
     diag::Diagnostic d;
     switch (e.kind) {

@@ -110,6 +110,9 @@ struct Mir {
   std::vector<int> rotOwner, rotBase;
   std::vector<isa::Loc> vregLoc;  // where each vreg was made (for diagnostics)
   std::vector<base::Span> vregSpan;
+  std::vector<bool> noSpill;  // per vreg: a spill's own load or store temporary
+  int32_t spillBuffer = -1;   // the SMEM words spilled values live in
+  int numSpills = 0;
 };
 
 // ---- Analysis.cpp ----
@@ -147,7 +150,13 @@ struct AllocError {
   int64_t bytes = 0;     // Memory: what the allocation needs
   int64_t capacity = 0;
   isa::Space space = isa::Space::Vmem;
+  int vreg = -1;         // Registers: the value that found no register
 };
+
+// After a Registers error at `failing`: moves one value that interferes
+// with it (the longest-lived) to an SMEM word, stored after each definition
+// and loaded before each use. False when nothing is left to spill.
+bool spillOne(Mir& m, const Liveness& live, int failing);
 
 // Registers, then memory and semaphores; writes the finished program.
 AllocError allocate(Mir& m, const Liveness& live, const std::vector<std::vector<int>>& sites, uint64_t vmemBytes,

@@ -129,3 +129,15 @@ TEST_CASE("random bytes never escape as exceptions") {
     CHECK_NOTHROW(parseText(text));
   }
 }
+
+TEST_CASE("a run of unknown characters is one diagnostic") {
+  Result r = parseText("fn f() { $$$$$$ }");
+  CHECK(r.codes() == std::vector<std::string>{"E0002"});
+}
+
+TEST_CASE("garbage input stops reporting after a hundred lexical errors") {
+  std::string garbage;
+  for (int i = 0; i < 20000; ++i) garbage += "$a";
+  Result r = parseText("fn f() { " + garbage + " }");
+  CHECK(r.sink.diagnostics().size() == 101);
+}
