@@ -148,8 +148,11 @@ void checkFootprint(Walk& w, const hir::Function& f) {
   for (hir::LocalId p : f.params) {
     uint64_t bytes;
     hir::MemSpace space;
-    // Parameters passed by value occupy the callee's on-chip memory too.
-    if (onChip(w, w.prog.local(p).type, bytes, space)) fp.live.push_back(Live{w.prog.local(p).name, w.prog.local(p).span, bytes, space});
+    // On-chip parameters, by value or by reference, are live for the whole
+    // call (a kernel's entry places them on chip).
+    hir::TypeId t = w.types().resolve(w.prog.local(p).type);
+    if (w.types().kind(t) == hir::TyKind::Ref) t = w.types().get(t).a;
+    if (onChip(w, t, bytes, space)) fp.live.push_back(Live{w.prog.local(p).name, w.prog.local(p).span, bytes, space});
   }
   if (f.body.valid()) fp.block(f.body);
 }

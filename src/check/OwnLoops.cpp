@@ -18,7 +18,7 @@ using hir::StmtKind;
 namespace {
 
 constexpr uint32_t kMaxAge = 4;
-constexpr int kMaxPasses = 6;
+constexpr int kMaxPasses = 8;
 
 struct Loop {
   Term iter, lo, hi;
@@ -152,13 +152,20 @@ bool sameFacts(Walk& w, const State& a, const State& b) {
   return true;
 }
 
-// Replaces every fact that did not settle with an unknown: sound, less precise.
-State widen(Walk& w, const State& a, const State& b) {
+// Replaces every fact that did not settle with an unknown on the iterations
+// after the first (the first is exact): sound, less precise.
+State widen(Walk& w, const Loop& loop, const State& a, const State& b) {
   smt::TermStore& t = w.terms;
   State out = b;
+  Term first = t.mkEq(loop.iter, loop.lo);
   auto widenMap = [&](const std::map<uint32_t, Term>& x, std::map<uint32_t, Term>& y) {
     for (auto& [k, f] : y)
-      if (f != get(x, k, t.fls())) f = t.fresh("$w", smt::Sort::Bool);
+      if (f != get(x, k, t.fls())) {
+        // On the first iteration the fact is its value before the loop: the
+        // `first` branch of the generalised formula.
+        Term atFirst = t.substitute(f, {loop.iter}, {loop.lo});
+        f = t.mkIte(first, atFirst, t.fresh("$w", smt::Sort::Bool));
+      }
   };
   widenMap(a.inflight, out.inflight);
   widenMap(a.moved, out.moved);
@@ -212,7 +219,7 @@ void runLoop(Walk& w, State& s, Loop& loop, Term inLoop, hir::BlockId body,
     State end = walkBody(w, head, body, breaks, enter);
     State next = generalize(w, loop, before, head0, end);
     converged = sameFacts(w, head, next);
-    head = converged ? head : (pass + 1 == kMaxPasses ? widen(w, head, next) : next);
+    head = converged ? head : (pass + 1 == kMaxPasses ? widen(w, loop, head, next) : next);
   }
   --w.silent;
   State end = walkBody(w, head, body, breaks, enter);

@@ -109,12 +109,16 @@ TypeId TypeTable::ref(TypeId inner, bool mut) {
 }
 TypeId TypeTable::pinned(TypeId inner, TypeId mem) {
   if (kind(resolve(inner)) == TyKind::Void) return void_;
+  // Copying an on-chip buffer gives the buffer's contents in the new space,
+  // not a buffer of buffers.
+  if (kind(resolve(inner)) == TyKind::Pinned) inner = get(resolve(inner)).a;
   TyData d = make(TyKind::Pinned);
   d.a = inner;
   d.b = mem;
   return intern(d);
 }
 TypeId TypeTable::token(TypeId inner, TypeId mem) {
+  if (kind(resolve(inner)) == TyKind::Pinned) inner = get(resolve(inner)).a;
   TyData d = make(TyKind::Token);
   d.a = inner;
   d.b = mem;

@@ -115,3 +115,13 @@ TEST_CASE("the target decides which memories exist") {
   CHECK(checkText(src, "cpu")->codes() == std::vector<std::string>{"E0206"});
   CHECK(checkText(src, "b200")->codes().empty());
 }
+
+TEST_CASE("copying an on-chip buffer gives its contents in the new space") {
+  auto c = checkText(R"(
+fn f(x: &Tensor<f32, [128, 128]>) on Topology::TensorCore {
+  let v = transfer(x, Memory::VMEM);
+  let h = transfer(&v, Memory::HBM);
+  matmul_acc(v);
+})");
+  CHECK(c->localType("h") == "Pinned<Tensor<f32, [128, 128]>, Memory::HBM>");
+}
