@@ -2,20 +2,8 @@
 # vxsim's command line: exit statuses (0 ok, 2 bad program/usage, 3 fault),
 # the output format, --check/--print, and the trace files.
 #   vxsim_cli.sh VXSIM SOURCE_ROOT
-set -u
+. "$(dirname "$0")/../cli/lib.bash" "$@"
 VXSIM=$1
-ROOT=$2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_status() {
-  local want=$1; shift
-  "$@" >"$TMP/out" 2>"$TMP/err"
-  local got=$?
-  OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
-  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want; stderr: $ERR"
-}
-contains() { case "$1" in *"$2"*) ;; *) fail "expected to find '$2' in: $1";; esac; }
 
 DB=$ROOT/tests/tpu/stream_double_buffered.vxdma
 BLK=$ROOT/tests/tpu/stream_blocking.vxdma
