@@ -75,7 +75,7 @@ std::string prefixOf(const std::string& text, uint64_t lines) {
   return text.substr(0, end);
 }
 
-enum class Mode { LexParse, Parse, Check };
+enum class Mode { LexParse, Parse, Types, Check };
 
 // One run on a fresh SourceMap/Sink, as `vxc check` does it. Copying `text`
 // into the map is outside the timed region; tearing down what the run built
@@ -101,6 +101,12 @@ Run runOnce(Mode mode, const std::string& path, const std::string& text,
       vx::ast::Interner names;
       vx::ast::Module m = vx::parse::parseFile(sources, file, names, sink, {}, stats);
       (void)m;
+      break;
+    }
+    case Mode::Types: {
+      vx::driver::CheckOptions o;
+      o.stopAfterTypes = true;
+      vx::driver::checkFile(sources, file, sink, o);
       break;
     }
     case Mode::Check:
@@ -165,6 +171,12 @@ int probe(Mode mode, const std::string& path, uint64_t prefix) {
       std::printf("%ld\n", statusBytes("VmHWM") - baseline);
       return 0;
     }
+    case Mode::Types: {
+      vx::driver::CheckOptions o;
+      o.stopAfterTypes = true;
+      vx::driver::checkFile(sources, file, sink, o);
+      break;
+    }
     case Mode::Check:
       vx::driver::checkFile(sources, file, sink, vx::driver::CheckOptions{});
       break;
@@ -209,6 +221,7 @@ long peakInChild(const char* mode, const std::string& path, uint64_t prefix) {
 bool parseMode(const std::string& s, Mode& m) {
   if (s == "lexparse") m = Mode::LexParse;
   else if (s == "parse") m = Mode::Parse;
+  else if (s == "types") m = Mode::Types;
   else if (s == "check") m = Mode::Check;
   else return false;
   return true;
@@ -261,6 +274,7 @@ int main(int argc, char** argv) {
   // lex+parse goes first so that its first run is the process's cold one.
   Timing lp = timeMode(Mode::LexParse, "lex+parse", path, text, runs, budget);
   Timing pa = timeMode(Mode::Parse, "parse+AST", path, text, runs, budget);
+  Timing ty = timeMode(Mode::Types, "types", path, text, runs, budget);
 
   // Calibrate check on up to 1000 lines; a cold run and a warm run of the
   // measured text must fit the check budget.
@@ -278,10 +292,11 @@ int main(int argc, char** argv) {
   vx::parse::ParseStats stats;
   runOnce(Mode::Parse, path, text, &stats);
 
-  long memLp = -1, memPa = -1, memCk = -1;
+  long memLp = -1, memPa = -1, memTy = -1, memCk = -1;
   if (mem) {
     memLp = peakInChild("lexparse", path, 0);
     memPa = peakInChild("parse", path, 0);
+    memTy = peakInChild("types", path, 0);
     memCk = peakInChild("check", path, checkPrefix ? checkLines : 0);
   }
 
@@ -307,15 +322,16 @@ int main(int argc, char** argv) {
   };
   row("lex+parse", lp, lines, memLp);
   row("parse+AST", pa, lines, memPa);
+  row("+types", ty, lines, memTy);
   row("check", ck, checkLines, memCk);
   std::printf(
-      "RESULT lines=%llu cold_lps=%.0f lexparse_lps=%.0f parse_lps=%.0f check_lps=%.0f "
-      "check_lines=%llu lexparse_bpl=%.1f parse_bpl=%.1f check_bpl=%.1f chunks=%u tokens=%llu "
+      "RESULT lines=%llu cold_lps=%.0f lexparse_lps=%.0f parse_lps=%.0f types_lps=%.0f check_lps=%.0f "
+      "check_lines=%llu lexparse_bpl=%.1f parse_bpl=%.1f types_bpl=%.1f check_bpl=%.1f chunks=%u tokens=%llu "
       "fallbacks=%u\n",
       static_cast<unsigned long long>(lines), rate(lines, lp.cold), rate(lines, lp.median),
-      rate(lines, pa.median), rate(checkLines, ck.median),
+      rate(lines, pa.median), rate(lines, ty.median), rate(checkLines, ck.median),
       static_cast<unsigned long long>(checkLines), perLine(memLp, lines), perLine(memPa, lines),
-      perLine(memCk, checkLines), stats.chunks, static_cast<unsigned long long>(stats.tokens),
+      perLine(memTy, lines), perLine(memCk, checkLines), stats.chunks, static_cast<unsigned long long>(stats.tokens),
       stats.llFallbacks);
   return 0;
 }

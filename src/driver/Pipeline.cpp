@@ -38,7 +38,7 @@ CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& s
   if (options.emit == Emit::Hir) out.emitted = hir::printProgram(*prog);
   // The ownership checker reads well-typed HIR only: a type error would
   // otherwise be reported again as its consequences.
-  if (sink.errorCount() > before) return out;
+  if (sink.errorCount() > before || options.stopAfterTypes) return out;
   check::OwnershipOptions own;
   own.proofLog = options.proofLog;
   own.rlimitPerQuery = options.solverRlimit;

@@ -19,6 +19,7 @@ enum class Emit { None, Ast, Hir };
 struct CheckOptions {
   Emit emit = Emit::None;
   std::string target = "cpu";  // cpu, tpu, b200, h100
+  bool stopAfterTypes = false;  // benchmarks of the front end through type checking
   std::vector<std::string>* proofLog = nullptr;  // --explain-proof: solver queries
   unsigned solverRlimit = 2'000'000;             // per query (--solver-rlimit)
   check::OwnershipStats* ownershipStats = nullptr;
