@@ -215,11 +215,14 @@ void runLoop(Walk& w, State& s, Loop& loop, Term inLoop, hir::BlockId body,
   State head = head0;
   bool converged = false;
   ++w.silent;
-  for (int pass = 0; pass < kMaxPasses && !converged; ++pass) {
+  // Inside another loop's fixpoint, fewer passes: the outer loop's final,
+  // reporting walk runs this loop again with the full number.
+  const int passes = w.silent > 1 ? 3 : kMaxPasses;
+  for (int pass = 0; pass < passes && !converged && !w.exhausted; ++pass) {
     State end = walkBody(w, head, body, breaks, enter);
     State next = generalize(w, loop, before, head0, end);
     converged = sameFacts(w, head, next);
-    head = converged ? head : (pass + 1 == kMaxPasses ? widen(w, loop, head, next) : next);
+    head = converged ? head : (pass + 1 == passes ? widen(w, loop, head, next) : next);
   }
   --w.silent;
   State end = walkBody(w, head, body, breaks, enter);

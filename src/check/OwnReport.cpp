@@ -6,7 +6,8 @@
 namespace vx::check::own {
 
 bool shouldReport(Walk& w, const char* code, base::Span at) {
-  if (w.silent > 0) return false;
+  // After the budget ran out the state is incomplete: only W6900 is said.
+  if (w.silent > 0 || w.exhausted) return false;
   for (const auto& [c, b, e] : w.reported)
     if (c == code && b == at.begin && e == at.end) return false;
   w.reported.emplace_back(code, at.begin, at.end);

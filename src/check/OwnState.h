@@ -4,6 +4,7 @@
 // solver decides whether a bad state is reachable.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -87,6 +88,14 @@ struct Walk {
   Term assumptions;
   // Reported (code, span) pairs: a loop body is walked several times.
   std::vector<std::tuple<std::string, uint32_t, uint32_t>> reported;
+  // The walk's own budget: statements walked (loop bodies are walked several
+  // times, nested loops multiply) and formula size. Past it the function is
+  // reported as not proved (W6900) instead of being walked on.
+  uint64_t steps = 0;
+  uint64_t stepLimit = 200'000;
+  std::chrono::steady_clock::time_point deadline;
+  size_t termLimit = 0;
+  bool exhausted = false;
   // Locals declared per open block, innermost last (for scope-end checks).
   std::vector<std::vector<hir::LocalId>> blockLocals;
 

@@ -2,6 +2,7 @@
 #include "check/Ownership.h"
 
 #include "check/OwnState.h"
+#include "diag/DiagKinds.h"
 
 namespace vx::check {
 
@@ -27,6 +28,10 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
     w.displayUsed.clear();
     w.assumptions = w.terms.tru();
     w.solver.resetFunctionBudget();
+    w.steps = 0;
+    w.exhausted = false;
+    w.termLimit = w.terms.size() + 2'000'000;
+    w.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.functionBudgetMs);
     State s;
     s.pc = w.terms.tru();
     w.blockLocals.emplace_back();
@@ -59,6 +64,12 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
           checkDropped(w, s, it->second, prog.block(f.body).closeBrace, prog.local(p).name, 0);
       }
     w.blockLocals.clear();
+    if (w.exhausted)
+      sink.emit(diag::SolverGaveUp("that `" + f.name + "` uses its tokens and buffers correctly")
+                    .primary(f.nameSpan, "the checker's budget ran out in this function")
+                    .note("its loops nest too deeply or its facts did not settle; nothing after the point "
+                          "where the budget ran out was checked")
+                    .help("split the function, or simplify the loop nest"));
     checkFootprint(w, f);
   }
   if (stats) {

@@ -18,6 +18,7 @@ namespace vx::check {
 struct OwnershipOptions {
   unsigned timeoutMs = 2000;          // per solver query
   unsigned rlimitPerQuery = 2'000'000;
+  unsigned functionBudgetMs = 5000;   // wall-clock budget of one function's walk
   uint64_t rlimitPerFunction = 50'000'000;
   std::vector<std::string>* proofLog = nullptr;  // --explain-proof
 };
