@@ -7,16 +7,8 @@
 #   fuzz/run.sh [SECONDS]        env: BUILD_DIR (build-fuzz), JOBS (2), FUZZ_ARGS
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_TO_RUN=${1:-60}
-BUILD_DIR=${BUILD_DIR:-build-fuzz}
-JOBS=${JOBS:-2}
-
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DVXC_FUZZ=ON -DPython3_EXECUTABLE=/usr/bin/python3
-fi
-ninja -C "$BUILD_DIR" -j"$JOBS" vx_fuzz_parse
-FUZZER=$BUILD_DIR/fuzz/vx_fuzz_parse
+. fuzz/common.bash "$@"
+build_fuzzer vx_fuzz_parse
 
 # Saved reproducers first, each under the same limits as the fuzzing run. A
 # failure does not stop the fuzzing below, but the script exits non-zero.

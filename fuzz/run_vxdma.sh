@@ -6,16 +6,8 @@
 #   fuzz/run_vxdma.sh [SECONDS]      env: BUILD_DIR (build-fuzz), JOBS (2), FUZZ_ARGS
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_TO_RUN=${1:-60}
-BUILD_DIR=${BUILD_DIR:-build-fuzz}
-JOBS=${JOBS:-2}
-
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  CXX=clang++-14 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DVXC_FUZZ=ON -DPython3_EXECUTABLE=/usr/bin/python3
-fi
-ninja -C "$BUILD_DIR" -j"$JOBS" vx_fuzz_vxdma
-FUZZER=$BUILD_DIR/fuzz/vx_fuzz_vxdma
+. fuzz/common.bash "$@"
+build_fuzzer vx_fuzz_vxdma
 
 shopt -s nullglob
 regressions=(fuzz/regressions-vxdma/*)
