@@ -2,13 +2,18 @@
 // pipeline (driver::checkFile), so every phase it runs is reached — parser,
 // type checker, ownership checker, and whatever is added there later.
 // Each input gets a fresh SourceMap and Sink, so no state leaks between runs.
+// It is also parsed by both parsers -- the hand-written fast path and ANTLR
+// alone -- which must give the same AST and diagnostics.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "ast/Ast.h"
 #include "base/Source.h"
+#include "diag/Render.h"
 #include "diag/Sink.h"
 #include "driver/Pipeline.h"
+#include "parse/Parse.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   vx::base::SourceMap sources;
@@ -23,5 +28,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)vx::driver::renderAll(sink, sources, vx::driver::Format::Human, false);
     (void)vx::driver::renderAll(sink, sources, vx::driver::Format::Json, false);
   }
+
+  std::string parsed[2];
+  for (int fast = 0; fast < 2; ++fast) {
+    vx::ast::Interner names;
+    vx::diag::Sink s;
+    vx::parse::ParseOptions o;
+    o.fastParser = fast == 1;
+    vx::ast::Module m = vx::parse::parseFile(sources, file, names, s, o);
+    parsed[fast] = vx::ast::dumpModule(m, names);
+    for (const auto& d : s.diagnostics()) parsed[fast] += vx::diag::renderJson(d, sources);
+  }
+  if (parsed[0] != parsed[1]) __builtin_trap();
   return 0;
 }

@@ -55,11 +55,11 @@ const char* suffixName(LitSuffix s) {
 }
 
 NameId Interner::intern(std::string_view s) {
-  auto it = index_.find(std::string(s));
+  auto it = index_.find(s);
   if (it != index_.end()) return NameId{it->second};
   uint32_t id = static_cast<uint32_t>(names_.size());
   names_.emplace_back(s);
-  index_.emplace(names_.back(), id);
+  index_.emplace(std::string_view(names_.back()), id);
   return NameId{id};
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -177,16 +178,28 @@ struct Module {
 // Identifier interning, shared by every module of a compilation.
 class Interner {
  public:
+  Interner() = default;
+  // The index holds views of the strings: a copy would point into the
+  // original. A move keeps the deque's storage, and so the views.
+  Interner(const Interner&) = delete;
+  Interner& operator=(const Interner&) = delete;
+  Interner(Interner&&) = default;
+  Interner& operator=(Interner&&) = default;
   NameId intern(std::string_view s);
   std::string_view str(NameId id) const { return names_[id.index]; }
 
  private:
-  std::vector<std::string> names_;
-  std::unordered_map<std::string, uint32_t> index_;
+  // A deque keeps each string where it is, so the index can hold views.
+  std::deque<std::string> names_;
+  std::unordered_map<std::string_view, uint32_t> index_;
 };
 
 // Writes the module as an indented S-expression with byte ranges, for golden
 // tests (`vxc check --emit=ast`).
 std::string printModule(const Module& m, const Interner& names);
+
+// Every node, name, literal and byte range of the module in tree order: what
+// the fast and the ANTLR parser must agree on (tests, fuzzing).
+std::string dumpModule(const Module& m, const Interner& names);
 
 }  // namespace vx::ast

@@ -35,16 +35,6 @@ void FastLexer::reset(std::string_view text) {
   lineStart_ = 0;
 }
 
-std::unique_ptr<antlr4::Token> FastLexer::make(size_t type, size_t start, size_t channel, size_t line,
-                                               size_t col) {
-  auto t = std::make_unique<antlr4::CommonToken>(std::make_pair(static_cast<antlr4::TokenSource*>(this),
-                                                                static_cast<antlr4::CharStream*>(input_)),
-                                                 type, channel, start, pos_ - 1);
-  t->setLine(line);
-  t->setCharPositionInLine(col);
-  return t;
-}
-
 namespace {
 
 bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
@@ -189,26 +179,23 @@ size_t FastLexer::number(size_t start) {
   return type;
 }
 
-std::unique_ptr<antlr4::Token> FastLexer::nextToken() {
+RawToken FastLexer::nextRaw() {
   skipTrivia();
   const size_t n = text_.size();
   size_t start = pos_, line = line_, col = pos_ - lineStart_;
-  if (pos_ >= n) {
-    auto t = std::make_unique<antlr4::CommonToken>(
-        std::make_pair(static_cast<antlr4::TokenSource*>(this), static_cast<antlr4::CharStream*>(input_)),
-        antlr4::Token::EOF, antlr4::Token::DEFAULT_CHANNEL, n, n - 1);
-    t->setLine(line);
-    t->setCharPositionInLine(col);
-    return t;
-  }
+  auto make = [&](size_t type, bool hidden) {
+    return RawToken{static_cast<uint32_t>(type), static_cast<uint32_t>(start), static_cast<uint32_t>(pos_),
+                    static_cast<uint32_t>(line), static_cast<uint32_t>(col), hidden};
+  };
+  if (pos_ >= n) return make(antlr4::Token::EOF, false);
   char c = text_[pos_];
   if (isIdentStart(c)) {
     while (pos_ < n && isIdentChar(text_[pos_])) ++pos_;
-    return make(keyword(text_.substr(start, pos_ - start)), start, antlr4::Token::DEFAULT_CHANNEL, line, col);
+    return make(keyword(text_.substr(start, pos_ - start)), false);
   }
   if (isDigit(c)) {
     size_t type = number(start);
-    return make(type, start, antlr4::Token::DEFAULT_CHANNEL, line, col);
+    return make(type, false);
   }
   char next = pos_ + 1 < n ? text_[pos_ + 1] : '\0';
   size_t type = VxLexer::ERROR_CHAR;
@@ -251,8 +238,21 @@ std::unique_ptr<antlr4::Token> FastLexer::nextToken() {
     default: break;
   }
   pos_ += len;
-  return make(type, start, type == VxLexer::ERROR_CHAR ? antlr4::Token::HIDDEN_CHANNEL : antlr4::Token::DEFAULT_CHANNEL,
-              line, col);
+  return make(type, type == VxLexer::ERROR_CHAR);
+}
+
+std::unique_ptr<antlr4::Token> FastLexer::nextToken() {
+  RawToken r = nextRaw();
+  // EOF's stop index is one before its start, as ANTLR's lexer makes it.
+  bool eof = r.type == RawToken::Eof;
+  size_t type = eof ? antlr4::Token::EOF : r.type;
+  size_t stop = eof ? static_cast<size_t>(r.start) - 1 : r.end - 1;
+  auto t = std::make_unique<antlr4::CommonToken>(
+      std::make_pair(static_cast<antlr4::TokenSource*>(this), static_cast<antlr4::CharStream*>(input_)),
+      type, r.hidden ? antlr4::Token::HIDDEN_CHANNEL : antlr4::Token::DEFAULT_CHANNEL, r.start, stop);
+  t->setLine(r.line);
+  t->setCharPositionInLine(r.col);
+  return t;
 }
 
 }  // namespace vx::parse

@@ -38,12 +38,24 @@ class ByteStream : public antlr4::CharStream {
   size_t pos_ = 0;
 };
 
+// A token without ANTLR's allocation: what the hand-written parser reads.
+// `end` is one past the last byte; offsets are relative to the lexed text.
+struct RawToken {
+  static constexpr uint32_t Eof = ~0u;  // ANTLR's EOF, narrowed
+  uint32_t type;
+  uint32_t start, end;
+  uint32_t line, col;
+  bool hidden;  // ERROR_CHAR, on ANTLR's hidden channel
+};
+
 class FastLexer : public antlr4::TokenSource {
  public:
   explicit FastLexer(ByteStream* input) : input_(input) {}
   // Starts over on `text` (which must stay alive while tokens are used).
   void reset(std::string_view text);
 
+  // The next token; at the end, EOF (start = end = the text's size).
+  RawToken nextRaw();
   std::unique_ptr<antlr4::Token> nextToken() override;
   size_t getLine() const override { return line_; }
   size_t getCharPositionInLine() override { return pos_ - lineStart_; }
@@ -52,7 +64,6 @@ class FastLexer : public antlr4::TokenSource {
   antlr4::TokenFactory<antlr4::CommonToken>* getTokenFactory() override;
 
  private:
-  std::unique_ptr<antlr4::Token> make(size_t type, size_t start, size_t channel, size_t line, size_t col);
   size_t number(size_t start);
   void skipTrivia();
 

@@ -16,6 +16,7 @@
 #include "Exceptions.h"
 #include "parse/AstBuilder.h"
 #include "parse/FastLexer.h"
+#include "parse/FastParser.h"
 #include "parse/Prescan.h"
 #include "parse/SyntaxErrors.h"
 
@@ -29,14 +30,13 @@ namespace {
 // Reports characters no token accepts (ERROR_CHAR on the hidden channel).
 // A run of adjacent ASCII ones is one diagnostic, so that garbage input costs
 // time linear in its size. Returns how many it reported.
-unsigned reportBadChars(antlr4::CommonTokenStream& tokens, std::string_view original,
+unsigned reportBadChars(const std::vector<RawToken>& all, std::string_view original,
                         uint32_t base, base::FileId file, diag::Sink& sink) {
   unsigned n = 0;
-  const auto& all = tokens.getTokens();
   for (size_t i = 0; i < all.size(); ++i) {
-    antlr4::Token* t = all[i];
-    if (t->getType() != VxLexer::ERROR_CHAR) continue;
-    uint32_t off = base + static_cast<uint32_t>(t->getStartIndex());
+    const RawToken* t = &all[i];
+    if (t->type != VxLexer::ERROR_CHAR) continue;
+    uint32_t off = base + t->start;
     unsigned char c = static_cast<unsigned char>(original[off]);
     if (c >= 0x80 && c < 0xC0) continue;  // continuation byte of a reported character
     if (c >= 0x80) {
@@ -62,8 +62,8 @@ unsigned reportBadChars(antlr4::CommonTokenStream& tokens, std::string_view orig
     // Extend over the adjacent ASCII bad characters.
     uint32_t end = off + 1;
     unsigned run = 1;
-    while (i + 1 < all.size() && all[i + 1]->getType() == VxLexer::ERROR_CHAR &&
-           base + static_cast<uint32_t>(all[i + 1]->getStartIndex()) == end &&
+    while (i + 1 < all.size() && all[i + 1].type == VxLexer::ERROR_CHAR &&
+           base + all[i + 1].start == end &&
            static_cast<unsigned char>(original[end]) < 0x80) {
       ++i;
       ++end;
@@ -82,13 +82,14 @@ unsigned reportBadChars(antlr4::CommonTokenStream& tokens, std::string_view orig
 
 // Bounds how deeply the parser will recurse: brackets, angle brackets and
 // runs of prefix operators open at once. Returns false after reporting E0003.
-bool checkNesting(antlr4::CommonTokenStream& tokens, uint32_t limit, uint32_t base,
+bool checkNesting(const std::vector<RawToken>& tokens, uint32_t limit, uint32_t base,
                   base::FileId file, diag::Sink& sink) {
   std::vector<uint32_t> angles{0};
   uint32_t brackets = 0, angleSum = 0, prefixRun = 0;
-  for (antlr4::Token* t : tokens.getTokens()) {
-    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
-    switch (t->getType()) {
+  for (const RawToken& tok : tokens) {
+    const RawToken* t = &tok;
+    if (t->hidden) continue;
+    switch (t->type) {
       case VxLexer::LPAREN:
       case VxLexer::LBRACK:
       case VxLexer::LBRACE:
@@ -139,7 +140,7 @@ bool checkNesting(antlr4::CommonTokenStream& tokens, uint32_t limit, uint32_t ba
         break;
     }
     if (brackets + angleSum + prefixRun > limit) {
-      uint32_t off = base + static_cast<uint32_t>(t->getStartIndex());
+      uint32_t off = base + t->start;
       sink.emit(diag::NestingTooDeep("brackets, types and prefix operators", limit)
                     .primary(base::Span{file, off, off + 1}, "too deep here")
                     .help("name the inner parts with `let` or simplify the expression"));
@@ -204,20 +205,28 @@ ast::Module parseFile(const base::SourceMap& sources, base::FileId file, ast::In
   PrescanResult pre = prescan(text, file, sink);
   if (pre.fatal) return m;
 
-  Machinery mach;
+  // ANTLR's machinery is built only for a chunk the fast path gives back.
+  std::unique_ptr<Machinery> mach;
   SyntaxErrorListener listener(sink, file);
   AstBuilder builder(m, names, sink, options.maxExprDepth);
   // Garbage input is reported, but not character by character forever.
   constexpr unsigned kMaxLexErrors = 100;
   unsigned lexErrors = 0, hidden = 0;
   diag::Sink lexSink;
+  ByteStream lexInput;
+  FastLexer lexer(&lexInput);
+  std::vector<RawToken> tokens;
   for (const Chunk& c : pre.chunks) {
-    mach.load(std::string_view(pre.ascii).substr(c.begin, c.end - c.begin));
+    std::string_view chunk = std::string_view(pre.ascii).substr(c.begin, c.end - c.begin);
+    lexer.reset(chunk);
+    tokens.clear();
+    do tokens.push_back(lexer.nextRaw());
+    while (tokens.back().type != RawToken::Eof);
     if (stats) {
       ++stats->chunks;
-      stats->tokens += mach.tokens.size();
+      stats->tokens += tokens.size();
     }
-    unsigned bad = reportBadChars(mach.tokens, text, c.begin, file, lexSink);
+    unsigned bad = reportBadChars(tokens, text, c.begin, file, lexSink);
     if (bad > 0) {
       for (auto& d : const_cast<std::vector<diag::Diagnostic>&>(lexSink.diagnostics())) {
         if (lexErrors < kMaxLexErrors)
@@ -229,15 +238,21 @@ ast::Module parseFile(const base::SourceMap& sources, base::FileId file, ast::In
       lexSink = diag::Sink{};
       continue;
     }
-    if (!checkNesting(mach.tokens, options.maxNesting, c.begin, file, sink)) continue;
+    if (!checkNesting(tokens, options.maxNesting, c.begin, file, sink)) continue;
+    // No hidden token is left: `tokens` is the default channel.
+    if (options.fastParser && fastParseChunk(chunk, tokens, c.begin, m, names, options.maxExprDepth))
+      continue;
+    if (stats) ++stats->antlrChunks;
+    if (!mach) mach = std::make_unique<Machinery>();
+    mach->load(chunk);
     listener.setBase(c.begin);
     listener.resetCount();
     bool fellBack = false;
-    VxParser::FileContext* tree = mach.parse(&listener, fellBack);
+    VxParser::FileContext* tree = mach->parse(&listener, fellBack);
     if (stats && fellBack) ++stats->llFallbacks;
     if (listener.errors() == 0) builder.buildFile(tree, c.begin);
+    mach->parser.getTreeTracker().reset();
   }
-  mach.parser.getTreeTracker().reset();
   if (hidden > 0)
     sink.emit(diag::LexTooManyErrors(hidden).primary(base::Span{file, static_cast<uint32_t>(text.size()),
                                                                 static_cast<uint32_t>(text.size())},

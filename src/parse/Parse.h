@@ -17,11 +17,16 @@ struct ParseOptions {
   uint32_t maxNesting = 256;
   // Depth of an expression tree, e.g. a chain `a + b + c + ...`.
   uint32_t maxExprDepth = 2048;
+  // Parse with the hand-written parser first, with ANTLR only the chunks it
+  // gives back; false: ANTLR for every chunk (the reference, for the
+  // differential tests).
+  bool fastParser = true;
 };
 
 struct ParseStats {
   uint32_t chunks = 0;       // top-level items parsed separately
-  uint32_t llFallbacks = 0;  // chunks that SLL prediction could not parse
+  uint32_t antlrChunks = 0;  // chunks the fast parser gave to ANTLR
+  uint32_t llFallbacks = 0;  // of those, chunks that SLL prediction could not parse
   uint64_t tokens = 0;
 };
 
@@ -43,7 +48,8 @@ struct LexedToken {
 };
 std::vector<LexedToken> lexForTesting(std::string_view text, bool reference);
 
-// Lexes and parses without building an AST (for benchmarks).
+// Lexes and parses every chunk with the ANTLR parser, without building an
+// AST: the reference path's speed, for benchmarks.
 uint64_t lexAndParseOnly(const base::SourceMap& sources, base::FileId file, diag::Sink& sink);
 
 }  // namespace vx::parse
