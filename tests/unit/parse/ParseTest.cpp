@@ -19,14 +19,25 @@ fn stream(tiles : &Vec<Tensor<f32, [128, 128]>>) -> void on Topology::TensorCore
 )";
 }
 
-TEST_CASE("the canonical program parses with SLL prediction alone") {
+TEST_CASE("the canonical program parses on the fast path, and with ANTLR's SLL prediction alone") {
   base::SourceMap sources;
   base::FileId id = sources.add("s.vx", kCanonical);
+  {
+    ast::Interner names;
+    diag::Sink sink;
+    parse::ParseStats stats;
+    (void)parse::parseFile(sources, id, names, sink, {}, &stats);
+    CHECK(sink.diagnostics().empty());
+    CHECK(stats.antlrChunks == 0);
+  }
   ast::Interner names;
   diag::Sink sink;
   parse::ParseStats stats;
-  ast::Module m = parse::parseFile(sources, id, names, sink, {}, &stats);
+  parse::ParseOptions antlrOnly;
+  antlrOnly.fastParser = false;
+  ast::Module m = parse::parseFile(sources, id, names, sink, antlrOnly, &stats);
   CHECK(sink.diagnostics().empty());
+  CHECK(stats.antlrChunks == stats.chunks);
   CHECK(stats.llFallbacks == 0);
   REQUIRE(m.items.size() == 1);
   const ast::Item& f = m.items[0];
