@@ -218,13 +218,15 @@ void runLoop(Walk& w, State& s, Loop& loop, Term inLoop, hir::BlockId body,
   // Inside another loop's fixpoint, fewer passes: the outer loop's final,
   // reporting walk runs this loop again with the full number.
   const int passes = w.silent > 1 ? 3 : kMaxPasses;
-  for (int pass = 0; pass < passes && !converged && !w.exhausted; ++pass) {
+  for (int pass = 0; pass < passes && !converged && !w.overBudget(); ++pass) {
     State end = walkBody(w, head, body, breaks, enter);
+    if (w.overBudget()) break;
     State next = generalize(w, loop, before, head0, end);
     converged = sameFacts(w, head, next);
     head = converged ? head : (pass + 1 == passes ? widen(w, loop, head, next) : next);
   }
   --w.silent;
+  if (w.overBudget()) return;
   State end = walkBody(w, head, body, breaks, enter);
   // After the loop: no iteration ran, or the last one did, or a `break`.
   State zero = before;

@@ -96,6 +96,14 @@ struct Walk {
   std::chrono::steady_clock::time_point deadline;
   size_t termLimit = 0;
   bool exhausted = false;
+  // Sets `exhausted` once a limit is passed; the clock is read every call
+  // (a statement of a loop body under a fixpoint can cost milliseconds).
+  bool overBudget() {
+    if (!exhausted && (steps > stepLimit || terms.size() > termLimit ||
+                       std::chrono::steady_clock::now() > deadline))
+      exhausted = true;
+    return exhausted;
+  }
   // Locals declared per open block, innermost last (for scope-end checks).
   std::vector<std::vector<hir::LocalId>> blockLocals;
 

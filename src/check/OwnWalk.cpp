@@ -197,10 +197,8 @@ std::optional<TokenVal> walkExpr(Walk& w, State& s, hir::ExprId id) {
 }
 
 void walkStmt(Walk& w, State& s, hir::StmtId id) {
-  if (++w.steps > w.stepLimit || w.terms.size() > w.termLimit ||
-      ((w.steps & 31) == 0 && std::chrono::steady_clock::now() > w.deadline))
-    w.exhausted = true;
-  if (w.exhausted || w.terms.isFalse(s.pc)) return;
+  ++w.steps;
+  if (w.overBudget() || w.terms.isFalse(s.pc)) return;
   const hir::Stmt& st = w.prog.stmt(id);
   switch (st.kind) {
     case StmtKind::Let: {

@@ -10,19 +10,32 @@ TermStore::TermStore() {
   false_ = make(TermOp::False, Sort::Bool, {});
 }
 
+size_t TermStore::NodeHash::operator()(uint32_t i) const {
+  const TermNode& n = store->nodes_[i];
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  mix(static_cast<uint64_t>(n.op) | static_cast<uint64_t>(n.sort) << 8);
+  mix(static_cast<uint64_t>(n.value));
+  mix(n.name);
+  for (Term a : n.args) mix(a.index);
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
+bool TermStore::NodeEq::operator()(uint32_t a, uint32_t b) const {
+  const TermNode& x = store->nodes_[a];
+  const TermNode& y = store->nodes_[b];
+  return x.op == y.op && x.sort == y.sort && x.value == y.value && x.name == y.name && x.args == y.args;
+}
+
 Term TermStore::make(TermOp op, Sort s, std::vector<Term> args, int64_t value, uint32_t name) {
-  std::string key;
-  key.reserve(16 + args.size() * 4);
-  key += static_cast<char>(op);
-  key += static_cast<char>(s);
-  key.append(reinterpret_cast<const char*>(&value), 8);
-  key.append(reinterpret_cast<const char*>(&name), 4);
-  for (Term a : args) key.append(reinterpret_cast<const char*>(&a.index), 4);
-  auto it = index_.find(key);
-  if (it != index_.end()) return Term{it->second};
+  // Append the candidate; drop it again when an equal node exists.
   nodes_.push_back(TermNode{op, s, value, name, std::move(args)});
   uint32_t id = static_cast<uint32_t>(nodes_.size() - 1);
-  index_.emplace(std::move(key), id);
+  auto [it, inserted] = index_.insert(id);
+  if (!inserted) {
+    nodes_.pop_back();
+    return Term{*it};
+  }
   return Term{id};
 }
 

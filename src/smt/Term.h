@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "base/Id.h"
@@ -35,6 +36,9 @@ struct TermNode {
 class TermStore {
  public:
   TermStore();
+  // The hash-consing index refers to `nodes_` through `this`.
+  TermStore(const TermStore&) = delete;
+  TermStore& operator=(const TermStore&) = delete;
 
   const TermNode& node(Term t) const { return nodes_[t.index]; }
   Sort sort(Term t) const { return nodes_[t.index].sort; }
@@ -91,7 +95,17 @@ class TermStore {
   std::vector<TermNode> nodes_;
   std::vector<std::string> names_;
   std::unordered_map<std::string, uint32_t> nameIndex_;
-  std::unordered_map<std::string, uint32_t> index_;
+  // Hash-consing: the set holds node indices, hashed and compared by the
+  // nodes' contents.
+  struct NodeHash {
+    const TermStore* store;
+    size_t operator()(uint32_t i) const;
+  };
+  struct NodeEq {
+    const TermStore* store;
+    bool operator()(uint32_t a, uint32_t b) const;
+  };
+  std::unordered_set<uint32_t, NodeHash, NodeEq> index_{64, NodeHash{this}, NodeEq{this}};
   std::unordered_map<std::string, bool> epochUsed_;
   Term true_, false_;
 };
