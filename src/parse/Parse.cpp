@@ -80,21 +80,47 @@ unsigned reportBadChars(const std::vector<RawToken>& all, std::string_view origi
   return n;
 }
 
-// Bounds how deeply the parser will recurse: brackets, angle brackets and
-// runs of prefix operators open at once. Returns false after reporting E0003.
-bool checkNesting(const std::vector<RawToken>& tokens, uint32_t limit, uint32_t base,
-                  base::FileId file, diag::Sink& sink) {
-  std::vector<uint32_t> angles{0};
-  uint32_t brackets = 0, angleSum = 0, prefixRun = 0;
+// Bounds how deeply the parsers and later phases will recurse: brackets,
+// angle brackets and runs of prefix operators open at once (`limit`), and
+// `else if` chains, which nest in the tree without brackets (`chainLimit`,
+// counted over the chains open at once). Returns false after reporting E0003.
+bool checkNesting(const std::vector<RawToken>& tokens, uint32_t limit, uint32_t chainLimit,
+                  uint32_t base, base::FileId file, diag::Sink& sink) {
+  // Per open bracket: angle brackets, and the `else if`s of the chain at
+  // that level.
+  std::vector<uint32_t> angles{0}, chains{0};
+  uint32_t brackets = 0, angleSum = 0, prefixRun = 0, chainSum = 0;
+  bool afterElse = false, afterClose = false;
+  auto endChain = [&] {
+    chainSum -= chains.back();
+    chains.back() = 0;
+  };
   for (const RawToken& tok : tokens) {
     const RawToken* t = &tok;
     if (t->hidden) continue;
+    // A chain goes on only through `} else`.
+    if (afterClose && t->type != VxLexer::ELSE) endChain();
+    afterClose = false;
+    bool chained = afterElse && t->type == VxLexer::IF;
+    afterElse = t->type == VxLexer::ELSE;
+    if (chained) {
+      ++chains.back();
+      ++chainSum;
+      if (chainSum > chainLimit) {
+        uint32_t off = base + t->start;
+        sink.emit(diag::NestingTooDeep("an `else if` chain", chainLimit)
+                      .primary(base::Span{file, off, off + 2}, "too long here")
+                      .help("move part of the chain into a helper function"));
+        return false;
+      }
+    }
     switch (t->type) {
       case VxLexer::LPAREN:
       case VxLexer::LBRACK:
       case VxLexer::LBRACE:
         ++brackets;
         angles.push_back(0);
+        chains.push_back(0);
         prefixRun = 0;
         break;
       case VxLexer::RPAREN:
@@ -104,7 +130,10 @@ bool checkNesting(const std::vector<RawToken>& tokens, uint32_t limit, uint32_t 
           --brackets;
           angleSum -= angles.back();
           angles.pop_back();
+          chainSum -= chains.back();
+          chains.pop_back();
         }
+        afterClose = t->type == VxLexer::RBRACE;
         prefixRun = 0;
         break;
       case VxLexer::LT:
@@ -122,6 +151,7 @@ bool checkNesting(const std::vector<RawToken>& tokens, uint32_t limit, uint32_t 
       case VxLexer::SEMI:
         angleSum -= angles.back();
         angles.back() = 0;
+        endChain();
         prefixRun = 0;
         break;
       case VxLexer::MINUS:
@@ -238,7 +268,7 @@ ast::Module parseFile(const base::SourceMap& sources, base::FileId file, ast::In
       lexSink = diag::Sink{};
       continue;
     }
-    if (!checkNesting(tokens, options.maxNesting, c.begin, file, sink)) continue;
+    if (!checkNesting(tokens, options.maxNesting, options.maxElseIfChain, c.begin, file, sink)) continue;
     // No hidden token is left: `tokens` is the default channel.
     if (options.fastParser && fastParseChunk(chunk, tokens, c.begin, m, names, options.maxExprDepth))
       continue;

@@ -17,6 +17,8 @@ struct ParseOptions {
   uint32_t maxNesting = 256;
   // Depth of an expression tree, e.g. a chain `a + b + c + ...`.
   uint32_t maxExprDepth = 2048;
+  // `else if` arms of the chains open at once (each arm nests in the tree).
+  uint32_t maxElseIfChain = 1024;
   // Parse with the hand-written parser first, with ANTLR only the chunks it
   // gives back; false: ANTLR for every chunk (the reference, for the
   // differential tests).

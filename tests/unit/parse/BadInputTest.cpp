@@ -98,6 +98,33 @@ TEST_CASE("10,000 nested generic types are E0003") {
   CHECK(r.codes() == std::vector<std::string>{"E0003"});
 }
 
+TEST_CASE("200,000 `else if` arms are E0003, not a stack overflow") {
+  std::string arms;
+  for (int i = 0; i < 200000; ++i) arms += " else if x == " + std::to_string(i) + " { y = 1; }";
+  Result r = parseText("fn f(x: i32) { let mut y = 0; if x < 0 { y = 2; }" + arms + " }");
+  CHECK(r.codes() == std::vector<std::string>{"E0003"});
+}
+
+TEST_CASE("`else if` chains count the arms open at once, not the arms of a block") {
+  // 1,500 separate two-arm chains in one block, and two chains of 1,000
+  // arms one after the other: each chain ends at its last `}`.
+  std::string separate, twoChains;
+  for (int i = 0; i < 1500; ++i) separate += "if x == 1 { y = 1; } else if x == 2 { y = 2; }\n";
+  for (int c = 0; c < 2; ++c) {
+    twoChains += "if x < 0 { y = 0; }";
+    for (int i = 0; i < 1000; ++i) twoChains += " else if x == " + std::to_string(i) + " { y = 1; }";
+    twoChains += " else { y = 3; }\n";
+  }
+  CHECK(parseText("fn f(x: i32) { let mut y = 0; " + separate + "}").codes().empty());
+  CHECK(parseText("fn f(x: i32) { let mut y = 0; " + twoChains + "}").codes().empty());
+  // A chain inside an arm of another adds to it.
+  std::string inner = "if x < 0 { y = 0; }";
+  for (int i = 0; i < 600; ++i) inner += " else if x == " + std::to_string(i) + " { y = 1; }";
+  std::string outer = "if x < 0 { y = 0; }";
+  for (int i = 0; i < 600; ++i) outer += " else if x == " + std::to_string(i) + (i == 599 ? " { " + inner + " }" : " { y = 1; }");
+  CHECK(parseText("fn f(x: i32) { let mut y = 0; " + outer + " }").codes() == std::vector<std::string>{"E0003"});
+}
+
 TEST_CASE("nesting below the limit is fine") {
   Result r = parseText("fn f() -> i32 { " + repeat("(", 200) + "1" + repeat(")", 200) + " }");
   CHECK(r.codes().empty());
