@@ -10,6 +10,7 @@ namespace vx::driver {
 int cmdCheck(const std::vector<std::string>& args);
 int cmdExplain(const std::vector<std::string>& args);
 int cmdTestUi(const std::vector<std::string>& args);
+int cmdLsp(const std::vector<std::string>& args);
 
 }  // namespace vx::driver
 

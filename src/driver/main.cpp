@@ -22,7 +22,7 @@ const char* kHelp =
     "  test-ui DIR...       run UI (golden) tests: .vx files with //~ expectations\n"
     "  build FILE           build a Vx file (`--target cpu`: C++, object, library, executable)\n"
     "  run FILE             build and run an entry on the host; print output checksums\n"
-    "  lsp                  not available in this version\n"
+    "  lsp                  serve diagnostics to an editor (Language Server Protocol, stdio)\n"
     "\n"
     "Options:\n"
     "  -h, --help           print this help\n"
@@ -54,10 +54,7 @@ int main(int argc, char** argv) {
     if (cmd == "test-ui") return vx::driver::cmdTestUi(rest);
     if (cmd == "build") return vx::driver::cmdBuild(rest);
     if (cmd == "run") return vx::driver::cmdRun(rest);
-    if (cmd == "lsp")
-      return vx::driver::usageError("`vxc " + cmd +
-                                    "` is not available in this version of vxc; "
-                                    "`vxc check` is (see docs/status.md)");
+    if (cmd == "lsp") return vx::driver::cmdLsp(rest);
     std::string close = vx::base::closestMatch(
         cmd, {"check", "explain", "test-ui", "build", "run", "lsp", "help"});
     return vx::driver::usageError("unknown command `" + cmd + "`" +

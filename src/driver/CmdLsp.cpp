@@ -1,0 +1,39 @@
+#include <cstdio>
+#include <iostream>
+
+#include "driver/Args.h"
+#include "driver/Commands.h"
+#include "lsp/Server.h"
+
+namespace vx::driver {
+
+int cmdLsp(const std::vector<std::string>& args) {
+  // `--stdio` is what editors' LSP clients pass; stdio is the only transport.
+  ParsedArgs a = parseArgs("lsp", args,
+                           {{"--help", false, {}}, {"--stdio", false, {}},
+                            {"--target", true, {"cpu", "tpu", "b200", "h100"}},
+                            // For JSON transcript tests (tests/lit/lsp).
+                            {"--input-style", true, {"framed", "delimited"}},
+                            {"--pretty", false, {}}});
+  if (!a.error.empty()) return usageError(a.error);
+  if (a.has("--help")) {
+    std::puts(
+        "Usage: vxc lsp [--stdio] [--target=cpu|tpu|b200|h100]\n"
+        "       vxc lsp --input-style=delimited [--pretty]   (JSON transcripts, for tests)\n\n"
+        "Serves the Language Server Protocol on stdin/stdout: diagnostics of every open\n"
+        "document on each change (the checks of `vxc check`), and quick fixes from their\n"
+        "suggestions. The target can also come from `initializationOptions.target`.\n"
+        "Logs go to stderr. See docs/lsp.md.");
+    return 0;
+  }
+  if (!a.positional.empty()) return usageError("`vxc lsp` takes no files; the editor sends them");
+  lsp::ServerOptions o;
+  o.target = a.get("--target", "cpu");
+  o.pretty = a.has("--pretty");
+  std::ios::sync_with_stdio(false);
+  lsp::Server server(std::cout, std::cerr, o);
+  return server.run(std::cin, a.get("--input-style", "framed") == "delimited" ? lsp::InputStyle::Delimited
+                                                                           : lsp::InputStyle::Framed);
+}
+
+}  // namespace vx::driver

@@ -1,0 +1,16 @@
+// One free function per LSP method, one file each under methods/. Requests
+// return their result (or throw BadParams); notifications return nothing.
+#pragma once
+
+#include "lsp/State.h"
+
+namespace vx::lsp {
+
+json initialize(State& s, const json& params);         // methods/Initialize.cpp
+json shutdown(State& s, const json& params);           // methods/Shutdown.cpp
+json codeAction(State& s, const json& params);         // methods/CodeAction.cpp
+void didOpen(State& s, const json& params);            // methods/DidOpen.cpp
+void didChange(State& s, const json& params);          // methods/DidChange.cpp
+void didClose(State& s, const json& params);           // methods/DidClose.cpp
+
+}  // namespace vx::lsp

@@ -1,0 +1,74 @@
+#include "lsp/Position.h"
+
+#include <algorithm>
+
+namespace vx::lsp {
+
+namespace {
+
+// Length in bytes and in UTF-16 code units of the character at `p` (one of
+// each for a byte that does not start a valid UTF-8 sequence).
+void charAt(std::string_view s, size_t p, uint32_t& bytes, uint32_t& units) {
+  auto c = static_cast<unsigned char>(s[p]);
+  uint32_t len = c < 0x80 ? 1 : c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+  if (len == 0 || len == 1 || p + len > s.size()) {
+    bytes = units = 1;
+    return;
+  }
+  for (uint32_t k = 1; k < len; ++k)
+    if ((static_cast<unsigned char>(s[p + k]) & 0xC0) != 0x80) {
+      bytes = units = 1;
+      return;
+    }
+  bytes = len;
+  units = len == 4 ? 2 : 1;
+}
+
+}  // namespace
+
+LineIndex::LineIndex(std::string_view text) : text_(text) {
+  starts_.push_back(0);
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') starts_.push_back(static_cast<uint32_t>(i + 1));
+}
+
+Position LineIndex::position(uint32_t offset) const {
+  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text_.size()));
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  auto line = static_cast<uint32_t>(it - starts_.begin() - 1);
+  uint32_t units = 0;
+  for (size_t p = starts_[line]; p < offset;) {
+    uint32_t b, u;
+    charAt(text_, p, b, u);
+    p += b;
+    units += u;
+  }
+  return Position{line, units};
+}
+
+uint32_t LineIndex::offset(Position pos) const {
+  if (pos.line >= starts_.size()) return static_cast<uint32_t>(text_.size());
+  size_t p = starts_[pos.line];
+  bool last = pos.line + 1 == starts_.size();
+  size_t end = last ? text_.size() : starts_[pos.line + 1] - 1;  // at the `\n`
+  // A line ends before its `\r\n` as well as before its `\n`.
+  if (!last && end > p && text_[end - 1] == '\r') --end;
+  uint32_t units = 0;
+  while (p < end && units < pos.character) {
+    uint32_t b, u;
+    charAt(text_, p, b, u);
+    if (units + u > pos.character) break;  // inside a surrogate pair
+    p += b;
+    units += u;
+  }
+  return static_cast<uint32_t>(p);
+}
+
+void applyChange(std::string& text, Position start, Position end, std::string_view replacement) {
+  LineIndex index(text);
+  uint32_t a = index.offset(start), b = index.offset(end);
+  if (b < a) std::swap(a, b);
+  text.replace(a, b - a, replacement);
+}
+
+}  // namespace vx::lsp

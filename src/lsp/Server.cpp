@@ -1,0 +1,206 @@
+// Reading messages and dispatching them to the method handlers.
+#include "lsp/Server.h"
+
+#include <algorithm>
+#include <cctype>
+#include <istream>
+
+#include "lsp/Methods.h"
+#include "lsp/State.h"
+
+namespace vx::lsp {
+
+namespace {
+
+// Larger bodies are read and dropped: no editor sends a 256 MiB message.
+constexpr uint64_t kMaxBody = 256ull << 20;
+
+// One body of a delimited transcript; false at the end of the input.
+bool readDelimited(std::istream& in, std::string& body) {
+  body.clear();
+  std::string line;
+  bool any = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line == "---") {
+      if (any) return true;
+      continue;
+    }
+    if (!line.empty() && line[0] == '#') continue;
+    if (line.find_first_not_of(" \t") == std::string::npos && !any) continue;
+    body += line;
+    body += '\n';
+    any = true;
+  }
+  return any;
+}
+
+using Request = json (*)(State&, const json&);
+using Notification = void (*)(State&, const json&);
+
+Request requestHandler(const std::string& method) {
+  if (method == "shutdown") return shutdown;
+  if (method == "textDocument/codeAction") return codeAction;
+  return nullptr;
+}
+
+Notification notificationHandler(const std::string& method) {
+  if (method == "textDocument/didOpen") return didOpen;
+  if (method == "textDocument/didChange") return didChange;
+  if (method == "textDocument/didClose") return didClose;
+  return nullptr;
+}
+
+}  // namespace
+
+ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) {
+  std::string line;
+  bool any = false, haveLength = false, badLength = false;
+  uint64_t length = 0;
+  for (;;) {
+    if (!std::getline(in, line)) {
+      if (!any) return ReadStatus::Eof;
+      error = "the stream ended inside a header";
+      return ReadStatus::Eof;
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) {
+      if (!any) continue;  // stray blank lines between messages
+      break;
+    }
+    any = true;
+    size_t colon = line.find(':');
+    if (colon == std::string::npos) {
+      badLength = true;
+      error = "a header line without `:`";
+      continue;
+    }
+    std::string name = line.substr(0, colon);
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (name != "content-length") continue;
+    std::string value = line.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.pop_back();
+    if (value.empty() || value.size() > 19 ||
+        !std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); })) {
+      badLength = true;
+      error = "`Content-Length` is not a number";
+      continue;
+    }
+    length = std::stoull(value);
+    haveLength = true;
+  }
+  if (badLength) return ReadStatus::Malformed;
+  if (!haveLength) {
+    error = "a message without `Content-Length`";
+    return ReadStatus::Malformed;
+  }
+  if (length > kMaxBody) {
+    // Drop the body to stay in step with the stream.
+    char buf[65536];
+    for (uint64_t left = length; left > 0 && in;) {
+      in.read(buf, static_cast<std::streamsize>(std::min<uint64_t>(left, sizeof buf)));
+      left -= static_cast<uint64_t>(in.gcount());
+    }
+    error = "a message of " + std::to_string(length) + " bytes, more than the 256 MiB accepted";
+    return in ? ReadStatus::Malformed : ReadStatus::Eof;
+  }
+  body.assign(length, '\0');
+  in.read(body.data(), static_cast<std::streamsize>(length));
+  if (static_cast<uint64_t>(in.gcount()) != length) {
+    error = "the stream ended inside a message body";
+    return ReadStatus::Eof;
+  }
+  return ReadStatus::Ok;
+}
+
+Server::Server(std::ostream& out, std::ostream& log, ServerOptions options)
+    : state_(new State{out, log, options, options.pretty, {}, false, false}) {}
+
+Server::~Server() = default;
+
+int Server::exitStatus() const { return state_->shutdown ? 0 : 1; }
+
+int Server::run(std::istream& in, InputStyle style) {
+  for (;;) {
+    std::string body, error;
+    if (style == InputStyle::Delimited) {
+      if (!readDelimited(in, body)) return exitStatus();
+    } else {
+      ReadStatus st = readMessage(in, body, error);
+      if (st == ReadStatus::Eof) {
+        if (!error.empty()) logLine(*state_, error);
+        return exitStatus();
+      }
+      if (st == ReadStatus::Malformed) {
+        logLine(*state_, "skipped " + error);
+        continue;
+      }
+    }
+    if (!handle(body)) return exitStatus();
+  }
+}
+
+bool Server::handle(const std::string& body) {
+  State& s = *state_;
+  json msg;
+  try {
+    msg = json::parse(body);
+  } catch (const json::exception& e) {
+    replyError(s, nullptr, kParseError, std::string("the message is not JSON: ") + e.what());
+    return true;
+  }
+  if (!msg.is_object() || !msg.contains("method") || !msg["method"].is_string()) {
+    // A response from the client (to nothing we asked) is dropped silently.
+    if (msg.is_object() && msg.contains("id") && (msg.contains("result") || msg.contains("error"))) return true;
+    json id = msg.is_object() && msg.contains("id") ? msg["id"] : json(nullptr);
+    replyError(s, id, kInvalidRequest, "a request needs a string `method`");
+    return true;
+  }
+  const std::string method = msg["method"].get<std::string>();
+  const bool isRequest = msg.contains("id");
+  const json id = isRequest ? msg["id"] : json(nullptr);
+  if (isRequest && !(id.is_number_integer() || id.is_string())) {
+    replyError(s, nullptr, kInvalidRequest, "a request `id` must be a number or a string");
+    return true;
+  }
+  const json params = msg.contains("params") ? msg["params"] : json::object();
+  if (method == "exit") return false;
+  try {
+    if (isRequest) {
+      if (method == "initialize") {
+        if (s.initialized)
+          replyError(s, id, kInvalidRequest, "the server is already initialized");
+        else
+          reply(s, id, initialize(s, params));
+      } else if (!s.initialized) {
+        replyError(s, id, kServerNotInitialized, "`initialize` must come first");
+      } else if (s.shutdown) {
+        replyError(s, id, kInvalidRequest, "the server is shutting down");
+      } else if (Request h = requestHandler(method)) {
+        reply(s, id, h(s, params));
+      } else {
+        replyError(s, id, kMethodNotFound, "`" + method + "` is not supported");
+      }
+      return true;
+    }
+    // Notifications are never answered. `initialized`, `$/cancelRequest`,
+    // `textDocument/didSave`, settings and the rest need nothing from a
+    // server that checks on every change.
+    if (!s.initialized || s.shutdown) return true;
+    if (Notification h = notificationHandler(method)) h(s, params);
+  } catch (const BadParams& e) {
+    if (isRequest)
+      replyError(s, id, kInvalidParams, "`" + method + "`: " + e.what);
+    else
+      logLine(s, "ignored `" + method + "`: " + e.what);
+  } catch (const std::exception& e) {
+    if (isRequest)
+      replyError(s, id, kInternalError, "`" + method + "`: internal error: " + e.what());
+    else
+      logLine(s, "`" + method + "` failed: " + e.what());
+  }
+  return true;
+}
+
+}  // namespace vx::lsp

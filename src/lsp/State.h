@@ -1,0 +1,64 @@
+// The language server's data: open documents, options and the protocol
+// state, plus the few helpers every method handler uses to answer. The
+// handlers themselves are free functions, one per LSP method (Methods.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "lsp/Server.h"
+
+namespace vx::lsp {
+
+using nlohmann::json;
+
+struct Document {
+  std::string text;
+  int64_t version = 0;
+};
+
+struct State {
+  std::ostream& out;
+  std::ostream& log;
+  ServerOptions options;
+  bool pretty = false;  // indented JSON out (transcript tests)
+  std::map<std::string, Document> docs;
+  bool initialized = false;
+  bool shutdown = false;
+};
+
+// JSON-RPC and LSP error codes.
+inline constexpr int kParseError = -32700;
+inline constexpr int kInvalidRequest = -32600;
+inline constexpr int kMethodNotFound = -32601;
+inline constexpr int kInvalidParams = -32602;
+inline constexpr int kInternalError = -32603;
+inline constexpr int kServerNotInitialized = -32002;
+
+// A message to the client, framed.
+void send(State& s, const json& message);
+void reply(State& s, const json& id, json result);
+void replyError(State& s, const json& id, int code, const std::string& message);
+void notify(State& s, const std::string& method, json params);
+void logLine(State& s, const std::string& line);
+
+// A parameter that is missing or of the wrong type: InvalidParams for a
+// request, a log line for a notification.
+struct BadParams {
+  std::string what;
+};
+const json& field(const json& obj, const char* name);
+std::string stringField(const json& obj, const char* name);
+uint32_t uintField(const json& obj, const char* name);
+
+// `file:///a/b%20c.vx` -> `/a/b c.vx`; other URIs are returned as they are.
+std::string pathOf(const std::string& uri);
+
+// Checks document `uri` as `vxc check` would and publishes its diagnostics
+// (an empty list when it is not open). Publish.cpp.
+void publishDiagnostics(State& s, const std::string& uri);
+
+}  // namespace vx::lsp

@@ -1,0 +1,12 @@
+// `textDocument/didClose`: forget the text, clear its diagnostics.
+#include "lsp/Methods.h"
+
+namespace vx::lsp {
+
+void didClose(State& s, const json& params) {
+  std::string uri = stringField(field(params, "textDocument"), "uri");
+  s.docs.erase(uri);
+  notify(s, "textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+}
+
+}  // namespace vx::lsp

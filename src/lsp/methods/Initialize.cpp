@@ -1,0 +1,30 @@
+// `initialize`: the target (initializationOptions.target, else `--target`)
+// and the capabilities: UTF-16 positions, incremental sync, quick fixes.
+#include <algorithm>
+
+#include "check/Targets.h"
+#include "driver/Pipeline.h"
+#include "lsp/Methods.h"
+
+namespace vx::lsp {
+
+json initialize(State& s, const json& params) {
+  if (params.is_object() && params.contains("initializationOptions")) {
+    const json& o = params["initializationOptions"];
+    if (o.is_object() && o.contains("target")) {
+      if (!o["target"].is_string()) throw BadParams{"`initializationOptions.target` is not a string"};
+      std::string t = o["target"].get<std::string>();
+      const auto& names = check::targetNames();
+      if (std::find(names.begin(), names.end(), t) == names.end()) throw BadParams{"unknown target `" + t + "`"};
+      s.options.target = t;
+    }
+  }
+  s.initialized = true;
+  return json{{"capabilities",
+               {{"positionEncoding", "utf-16"},
+                {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", false}}},
+                {"codeActionProvider", {{"codeActionKinds", json::array({"quickfix"})}}}}},
+              {"serverInfo", {{"name", "vxc"}, {"version", driver::version()}}}};
+}
+
+}  // namespace vx::lsp

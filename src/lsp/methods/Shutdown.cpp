@@ -1,0 +1,12 @@
+// `shutdown`: from now on requests are refused; `exit` then ends with 0.
+#include "lsp/Methods.h"
+
+namespace vx::lsp {
+
+json shutdown(State& s, const json&) {
+  s.shutdown = true;
+  s.docs.clear();
+  return nullptr;
+}
+
+}  // namespace vx::lsp
