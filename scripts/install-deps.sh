@@ -11,4 +11,4 @@ $SUDO apt-get install -y -q --no-install-recommends \
   default-jre-headless antlr4 libantlr4-runtime-dev uuid-dev \
   libz3-dev llvm-16-dev llvm-16-tools libmlir-16-dev mlir-16-tools \
   doctest-dev nlohmann-json3-dev libfmt-dev \
-  clang-14 libclang-rt-14-dev ccache libopenblas-dev
+  clang-14 libclang-rt-14-dev ccache libopenblas-dev neovim
