@@ -51,17 +51,43 @@ Notification notificationHandler(const std::string& method) {
   return nullptr;
 }
 
+// Reads a header line of at most kMaxHeaderLine bytes; a longer one is read
+// to its end and dropped (`tooLong`). False at the end of the input.
+constexpr size_t kMaxHeaderLine = 8192;
+bool readHeaderLine(std::istream& in, std::string& line, bool& tooLong) {
+  line.clear();
+  tooLong = false;
+  std::streambuf* buf = in.rdbuf();
+  for (;;) {
+    int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return !line.empty() || tooLong;
+    }
+    if (c == '\n') return true;
+    if (line.size() < kMaxHeaderLine)
+      line += static_cast<char>(c);
+    else
+      tooLong = true;
+  }
+}
+
 }  // namespace
 
 ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) {
   std::string line;
-  bool any = false, haveLength = false, badLength = false;
+  bool any = false, haveLength = false, badLength = false, tooLong = false;
   uint64_t length = 0;
   for (;;) {
-    if (!std::getline(in, line)) {
+    if (!readHeaderLine(in, line, tooLong)) {
       if (!any) return ReadStatus::Eof;
       error = "the stream ended inside a header";
       return ReadStatus::Eof;
+    }
+    if (tooLong) {
+      any = badLength = true;
+      error = "a header line of more than 8 KiB";
+      continue;
     }
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) {

@@ -230,6 +230,7 @@ TEST_CASE("bad messages get errors and the server keeps serving") {
                       frame("{not json") +                      // parse error
                       "Content-Length: abc\r\n\r\n" +           // bad header: skipped
                       "X-Nothing: 1\r\n\r\n" +                  // no Content-Length: skipped
+                      "X-Long: " + std::string(100000, 'a') + "\r\n\r\n" +  // a header line too long
                       frame("[1, 2]") +                         // not an object
                       frame(R"({"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{}})") +
                       request(8, "textDocument/codeAction", {{"textDocument", 3}}) +  // wrong params
@@ -254,6 +255,7 @@ TEST_CASE("bad messages get errors and the server keeps serving") {
   CHECK(invalid == 1);
   CHECK(s.log.find("`Content-Length` is not a number") != std::string::npos);
   CHECK(s.log.find("without `Content-Length`") != std::string::npos);
+  CHECK(s.log.find("a header line of more than 8 KiB") != std::string::npos);
   CHECK(s.log.find("missing `text`") != std::string::npos);
   CHECK(s.log.find("is not open") != std::string::npos);
   // Still serving: the last document got its diagnostics.
