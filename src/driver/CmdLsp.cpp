@@ -30,10 +30,13 @@ int cmdLsp(const std::vector<std::string>& args) {
   lsp::ServerOptions o;
   o.target = a.get("--target", "cpu");
   o.pretty = a.has("--pretty");
+  // An editor's edits are coalesced; a transcript's messages are checked one
+  // by one, so that a test sees every step.
+  bool delimited = a.get("--input-style", "framed") == "delimited";
+  o.coalesce = !delimited;
   std::ios::sync_with_stdio(false);
   lsp::Server server(std::cout, std::cerr, o);
-  return server.run(std::cin, a.get("--input-style", "framed") == "delimited" ? lsp::InputStyle::Delimited
-                                                                           : lsp::InputStyle::Framed);
+  return server.run(std::cin, delimited ? lsp::InputStyle::Delimited : lsp::InputStyle::Framed);
 }
 
 }  // namespace vx::driver

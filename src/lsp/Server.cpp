@@ -141,7 +141,7 @@ ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) 
 }
 
 Server::Server(std::ostream& out, std::ostream& log, ServerOptions options)
-    : state_(new State{out, log, options, options.pretty, {}, false, false}) {}
+    : state_(std::make_unique<State>(out, log, std::move(options))) {}
 
 Server::~Server() = default;
 
@@ -164,7 +164,16 @@ int Server::run(std::istream& in, InputStyle style) {
       }
     }
     if (!handle(body)) return exitStatus();
+    // Check what changed once the client has nothing more queued.
+    if (!state_->stale.empty() && in.rdbuf()->in_avail() <= 0) flush();
   }
+}
+
+void Server::flush() {
+  State& s = *state_;
+  std::set<std::string> stale;
+  stale.swap(s.stale);
+  for (const std::string& uri : stale) publishDiagnostics(s, uri);
 }
 
 bool Server::handle(const std::string& body) {
@@ -192,6 +201,8 @@ bool Server::handle(const std::string& body) {
   }
   const json params = msg.contains("params") ? msg["params"] : json::object();
   if (method == "exit") return false;
+  // A request is answered after the diagnostics of what came before it.
+  if (isRequest) flush();
   try {
     if (isRequest) {
       if (method == "initialize") {

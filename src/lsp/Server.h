@@ -21,6 +21,10 @@ namespace vx::lsp {
 struct ServerOptions {
   std::string target = "cpu";  // overridden by initializationOptions.target
   bool pretty = false;         // indent the JSON it sends (transcript tests)
+  // Check a changed document only once no more input is waiting (or before
+  // answering a request): a burst of edits, or edits that come faster than
+  // checks, costs one check of the latest text instead of one per edit.
+  bool coalesce = false;
 };
 
 // Framed: `Content-Length` headers, as editors send. Delimited: bodies
@@ -37,8 +41,11 @@ class Server {
   // Serves until `exit` or the end of `in`. Returns the process's exit
   // status: 0 after `shutdown` then `exit`, 1 otherwise (as the protocol says).
   int run(std::istream& in, InputStyle style = InputStyle::Framed);
-  // Handles one message body; false once `exit` came.
+  // Handles one message body; false once `exit` came. Diagnostics of
+  // documents it changed wait for flush() when `coalesce` is set.
   bool handle(const std::string& body);
+  // Checks and publishes every document changed since the last flush.
+  void flush();
   int exitStatus() const;
 
  private:

@@ -24,6 +24,13 @@ void notify(State& s, const std::string& method, json params) {
   send(s, json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
 }
 
+void documentChanged(State& s, const std::string& uri) {
+  if (s.options.coalesce)
+    s.stale.insert(uri);
+  else
+    publishDiagnostics(s, uri);
+}
+
 void logLine(State& s, const std::string& line) { s.log << "vxc lsp: " << line << '\n' << std::flush; }
 
 const json& field(const json& obj, const char* name) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -21,11 +22,14 @@ struct Document {
 };
 
 struct State {
+  State(std::ostream& o, std::ostream& l, ServerOptions opts)
+      : out(o), log(l), options(std::move(opts)), pretty(options.pretty) {}
   std::ostream& out;
   std::ostream& log;
   ServerOptions options;
   bool pretty = false;  // indented JSON out (transcript tests)
   std::map<std::string, Document> docs;
+  std::set<std::string> stale;  // changed, not yet checked (options.coalesce)
   bool initialized = false;
   bool shutdown = false;
 };
@@ -60,5 +64,8 @@ std::string pathOf(const std::string& uri);
 // Checks document `uri` as `vxc check` would and publishes its diagnostics
 // (an empty list when it is not open). Publish.cpp.
 void publishDiagnostics(State& s, const std::string& uri);
+// After an open or a change: publish now, or mark the document for the next
+// flush when changes are coalesced.
+void documentChanged(State& s, const std::string& uri);
 
 }  // namespace vx::lsp

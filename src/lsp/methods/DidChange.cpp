@@ -38,7 +38,7 @@ void didChange(State& s, const json& params) {
   }
   it->second.text = std::move(text);
   if (td.contains("version") && td["version"].is_number_integer()) it->second.version = td["version"].get<int64_t>();
-  publishDiagnostics(s, uri);
+  documentChanged(s, uri);
 }
 
 }  // namespace vx::lsp

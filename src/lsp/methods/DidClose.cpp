@@ -6,6 +6,7 @@ namespace vx::lsp {
 void didClose(State& s, const json& params) {
   std::string uri = stringField(field(params, "textDocument"), "uri");
   s.docs.erase(uri);
+  s.stale.erase(uri);
   notify(s, "textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
 }
 

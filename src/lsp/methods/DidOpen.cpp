@@ -10,7 +10,7 @@ void didOpen(State& s, const json& params) {
   doc.text = stringField(td, "text");
   if (td.contains("version") && td["version"].is_number_integer()) doc.version = td["version"].get<int64_t>();
   s.docs[uri] = std::move(doc);
-  publishDiagnostics(s, uri);
+  documentChanged(s, uri);
 }
 
 }  // namespace vx::lsp

@@ -6,6 +6,7 @@ namespace vx::lsp {
 json shutdown(State& s, const json&) {
   s.shutdown = true;
   s.docs.clear();
+  s.stale.clear();
   return nullptr;
 }
 

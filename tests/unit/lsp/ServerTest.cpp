@@ -66,11 +66,11 @@ const std::string& cacheDir() {
   return *dir;
 }
 
-Session serve(const std::string& input) {
+Session serve(const std::string& input, ServerOptions options = {}) {
   cacheDir();
   std::istringstream in(input);
   std::ostringstream out, log;
-  Server server(out, log);
+  Server server(out, log, options);
   Session s;
   s.status = server.run(in);
   s.log = log.str();
@@ -278,4 +278,37 @@ TEST_CASE("requests after shutdown are refused; the target comes from initializa
   CHECK(s.reply(2)["result"]["capabilities"].is_object());
   CHECK(s.reply(4)["error"]["code"] == -32600);
   CHECK(s.status == 0);
+}
+
+TEST_CASE("typed edits that queue up are all applied and checked once") {
+  // `  wait(t);` typed a character at a time, each a didChange: the queued
+  // changes are applied in order and only the last version is checked.
+  std::string typed = "  wait(t);\n", input = kInit + notify("textDocument/didOpen", open(kDropped));
+  for (size_t i = 0; i < typed.size(); ++i) {
+    Position at{2, static_cast<uint32_t>(i)};
+    input += notify("textDocument/didChange",
+                    {{"textDocument", {{"uri", kUri}, {"version", static_cast<int>(i) + 2}}},
+                     {"contentChanges", json::array({{{"range", range(at.line, at.character, at.line, at.character)},
+                                                      {"text", std::string(1, typed[i])}}})}});
+  }
+  ServerOptions coalesce;
+  coalesce.coalesce = true;
+  Session s = serve(input + kBye, coalesce);
+  int published = 0;
+  json last;
+  for (const json& m : s.messages)
+    if (m.value("method", "") == "textDocument/publishDiagnostics") {
+      ++published;
+      last = m["params"];
+    }
+  // All input was queued from the start: one check, before the shutdown reply.
+  CHECK(published == 1);
+  CHECK(last["version"] == static_cast<int>(typed.size()) + 1);
+  CHECK(last["diagnostics"].empty());
+  // Without coalescing, every version is checked.
+  Session each = serve(input + kBye);
+  int every = 0;
+  for (const json& m : each.messages) every += m.value("method", "") == "textDocument/publishDiagnostics";
+  CHECK(every == static_cast<int>(typed.size()) + 1);
+  CHECK(each.diagnostics(kUri).empty());
 }
