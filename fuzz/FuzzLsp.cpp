@@ -1,6 +1,7 @@
 // libFuzzer entry point for the language server: arbitrary bytes as the
 // client's side of a session, framed (`Content-Length`) or, when the first
-// byte is odd, as a delimited transcript. The server must answer without
+// byte is odd, as a delimited transcript (bit 1 of that byte turns on the
+// coalescing of changes). The server must answer without
 // crashing or hanging, and everything it sends must be framed JSON.
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +24,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bool delimited = data[0] & 1;
   std::istringstream in(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
   std::ostringstream out, log;
-  vx::lsp::Server server(out, log);
+  vx::lsp::ServerOptions options;
+  options.coalesce = data[0] & 2;
+  vx::lsp::Server server(out, log, options);
   int status = server.run(in, delimited ? vx::lsp::InputStyle::Delimited : vx::lsp::InputStyle::Framed);
   if (status != 0 && status != 1) __builtin_trap();
   std::istringstream back(out.str());
