@@ -31,6 +31,6 @@ done
 
 echo "== fuzzing for ${SECONDS_TO_RUN}s (corpus: $CORPUS, crashes: $ARTIFACTS/)"
 # shellcheck disable=SC2086
-"$FUZZER" "$CORPUS" -max_len=16384 -timeout=20 -rss_limit_mb=2048 \
+"$FUZZER" "$CORPUS" -dict=fuzz/lsp.dict -max_len=16384 -timeout=20 -rss_limit_mb=2048 \
   -max_total_time="$SECONDS_TO_RUN" -print_final_stats=1 \
   -artifact_prefix="$ARTIFACTS/" ${FUZZ_ARGS:-}
