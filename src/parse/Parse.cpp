@@ -1,5 +1,7 @@
-// Drives lexing and parsing one chunk (top-level item) at a time: SLL
-// prediction first, full LL with error reporting only when SLL fails.
+// Drives lexing and parsing one chunk (top-level item) at a time: the
+// hand-written lexer, the token-level checks (E0002, E0003), then the fast
+// parser; a chunk it gives back goes to ANTLR, SLL prediction first, full LL
+// with error reporting only when SLL fails.
 #include "parse/Parse.h"
 
 #include <cstdio>

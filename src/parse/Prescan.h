@@ -1,6 +1,7 @@
-// Byte-level pass before ANTLR sees a file: validates UTF-8, finds
+// Byte-level pass before the lexers see a file: validates UTF-8, finds
 // unterminated block comments, and cuts the file into top-level chunks (one
-// item each) so that ANTLR's tokens and trees never hold more than one item.
+// item each), the unit the fast parser takes or gives back, and so that
+// ANTLR's tokens and trees never hold more than one item.
 #pragma once
 
 #include <string>
