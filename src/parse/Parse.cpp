@@ -249,7 +249,7 @@ ast::Module parseFile(const base::SourceMap& sources, base::FileId file, ast::In
   FastLexer lexer(&lexInput);
   std::vector<RawToken> tokens;
   for (const Chunk& c : pre.chunks) {
-    std::string_view chunk = std::string_view(pre.ascii).substr(c.begin, c.end - c.begin);
+    std::string_view chunk = pre.ascii().substr(c.begin, c.end - c.begin);
     lexer.reset(chunk);
     tokens.clear();
     do tokens.push_back(lexer.nextRaw());
@@ -326,7 +326,7 @@ uint64_t lexAndParseOnly(const base::SourceMap& sources, base::FileId file, diag
   SyntaxErrorListener listener(sink, file);
   uint64_t tokens = 0;
   for (const Chunk& c : pre.chunks) {
-    mach.load(std::string_view(pre.ascii).substr(c.begin, c.end - c.begin));
+    mach.load(pre.ascii().substr(c.begin, c.end - c.begin));
     tokens += mach.tokens.size();
     listener.setBase(c.begin);
     bool fellBack = false;

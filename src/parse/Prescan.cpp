@@ -42,8 +42,13 @@ size_t utf8Length(std::string_view text, size_t i) {
 
 PrescanResult prescan(std::string_view text, base::FileId file, diag::Sink& sink) {
   PrescanResult r;
-  r.ascii.assign(text);
+  r.original = text;
   const uint32_t n = static_cast<uint32_t>(text.size());
+  // Copied at the first byte >= 0x80 only.
+  auto ascii = [&]() -> std::string& {
+    if (r.copy.empty()) r.copy.assign(text);
+    return r.copy;
+  };
 
   // UTF-8: one diagnostic per run of invalid bytes.
   for (uint32_t i = 0; i < n;) {
@@ -54,13 +59,13 @@ PrescanResult prescan(std::string_view text, base::FileId file, diag::Sink& sink
     }
     size_t len = utf8Length(text, i);
     if (len > 0) {
-      for (size_t k = 0; k < len; ++k) r.ascii[i + k] = kNonAsciiByte;
+      for (size_t k = 0; k < len; ++k) ascii()[i + k] = kNonAsciiByte;
       i += static_cast<uint32_t>(len);
       continue;
     }
     uint32_t start = i;
     while (i < n && static_cast<unsigned char>(text[i]) >= 0x80 && utf8Length(text, i) == 0)
-      r.ascii[i++] = kInvalidByte;
+      ascii()[i++] = kInvalidByte;
     char hex[3];
     std::snprintf(hex, sizeof hex, "%02X", c);
     sink.emit(diag::LexInvalidUtf8(hex, start)
@@ -70,23 +75,24 @@ PrescanResult prescan(std::string_view text, base::FileId file, diag::Sink& sink
 
   // Comments and top-level chunks. There are no string literals, so a
   // bracket outside a comment is always a token.
+  const std::string_view a = r.ascii();
   int depth = 0;
   uint32_t chunkBegin = 0;
   for (uint32_t i = 0; i < n; ++i) {
-    char c = r.ascii[i];
-    if (c == '/' && i + 1 < n && r.ascii[i + 1] == '/') {
-      while (i < n && r.ascii[i] != '\n') ++i;
+    char c = a[i];
+    if (c == '/' && i + 1 < n && a[i + 1] == '/') {
+      while (i < n && a[i] != '\n') ++i;
       continue;
     }
-    if (c == '/' && i + 1 < n && r.ascii[i + 1] == '*') {
+    if (c == '/' && i + 1 < n && a[i + 1] == '*') {
       uint32_t start = i;
       int nest = 1;
       i += 2;
       while (i < n && nest > 0) {
-        if (r.ascii[i] == '/' && i + 1 < n && r.ascii[i + 1] == '*') {
+        if (a[i] == '/' && i + 1 < n && a[i + 1] == '*') {
           ++nest;
           i += 2;
-        } else if (r.ascii[i] == '*' && i + 1 < n && r.ascii[i + 1] == '/') {
+        } else if (a[i] == '*' && i + 1 < n && a[i + 1] == '/') {
           --nest;
           i += 2;
         } else {

@@ -23,7 +23,11 @@ struct Chunk {
 };
 
 struct PrescanResult {
-  std::string ascii;  // the text with every byte >= 0x80 replaced, same length
+  // The text with every byte >= 0x80 replaced, same length: a view of the
+  // original when it is pure ASCII (the common case: no copy), else of `copy`.
+  std::string_view ascii() const { return copy.empty() ? original : std::string_view(copy); }
+  std::string_view original;
+  std::string copy;
   std::vector<Chunk> chunks;
   bool fatal = false;  // an unterminated comment: nothing after it can be lexed
 };
