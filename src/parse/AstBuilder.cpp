@@ -1,11 +1,10 @@
 #include "parse/AstBuilder.h"
 
-#include <cerrno>
-#include <cstdlib>
 #include <type_traits>
 #include <typeinfo>
 
 #include "diag/DiagKinds.h"
+#include "parse/Literals.h"
 
 namespace vx::parse {
 
@@ -488,35 +487,10 @@ ExprId AstBuilder::primary(P::ExprContext* ctx, uint32_t& depth) {
 }
 
 ExprId AstBuilder::intLiteral(antlr4::Token* t, Range r) {
-  std::string text = t->getText();
   Expr e;
   e.range = r;
-  static const std::pair<const char*, LitSuffix> suffixes[] = {
-      {"usize", LitSuffix::Usize}, {"i32", LitSuffix::I32}, {"i64", LitSuffix::I64},
-      {"u32", LitSuffix::U32},     {"u64", LitSuffix::U64}};
-  for (const auto& [s, k] : suffixes) {
-    size_t n = std::char_traits<char>::length(s);
-    if (text.size() > n && text.compare(text.size() - n, n, s) == 0) {
-      e.suffix = k;
-      text.resize(text.size() - n);
-      break;
-    }
-  }
-  std::string digits;
-  for (char c : text)
-    if (c != '_') digits += c;
-  int radix = 10;
-  if (digits.rfind("0x", 0) == 0) {
-    radix = 16;
-    digits = digits.substr(2);
-  } else if (digits.rfind("0b", 0) == 0) {
-    radix = 2;
-    digits = digits.substr(2);
-  }
-  errno = 0;
-  char* end = nullptr;
-  unsigned long long v = digits.empty() ? 0 : std::strtoull(digits.c_str(), &end, radix);
-  if (digits.empty() || errno == ERANGE || (end && *end)) {
+  uint64_t v = 0;
+  if (!readIntLiteral(t->getText(), v, e.suffix)) {
     sink_.emit(diag::SyntaxBadLiteral("integer", t->getText())
                    .primary(m_.span(r), "does not fit in 64 bits")
                    .note("the largest integer literal is 18446744073709551615"));
@@ -530,26 +504,10 @@ ExprId AstBuilder::intLiteral(antlr4::Token* t, Range r) {
 }
 
 ExprId AstBuilder::floatLiteral(antlr4::Token* t, Range r) {
-  std::string text = t->getText();
   Expr e;
   e.range = r;
-  static const std::pair<const char*, LitSuffix> suffixes[] = {
-      {"bf16", LitSuffix::Bf16}, {"f16", LitSuffix::F16}, {"f32", LitSuffix::F32},
-      {"f64", LitSuffix::F64}};
-  for (const auto& [s, k] : suffixes) {
-    size_t n = std::char_traits<char>::length(s);
-    if (text.size() > n && text.compare(text.size() - n, n, s) == 0) {
-      e.suffix = k;
-      text.resize(text.size() - n);
-      break;
-    }
-  }
-  std::string digits;
-  for (char c : text)
-    if (c != '_') digits += c;
-  errno = 0;
-  double v = std::strtod(digits.c_str(), nullptr);
-  if (errno == ERANGE && (v > 1.0 || v < -1.0)) {
+  double v = 0;
+  if (!readFloatLiteral(t->getText(), v, e.suffix)) {
     sink_.emit(diag::SyntaxBadLiteral("float", t->getText())
                    .primary(m_.span(r), "does not fit in a 64-bit float"));
     e.kind = ExprKind::Error;

@@ -7,11 +7,9 @@
 // comparisons 10, `&&` 9, `||` 8.
 #include "parse/FastParser.h"
 
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 
 #include "VxLexer.h"
+#include "parse/Literals.h"
 
 namespace vx::parse {
 
@@ -669,64 +667,17 @@ class Parser {
     return Ex{addExpr(e), b, sub + 1};
   }
 
-  // --- literals, as AstBuilder reads them; out of range goes to AstBuilder ---
+  // --- literals (Literals.h); out of range goes to AstBuilder, which reports ---
   uint64_t intValue(const RawToken& tok, LitSuffix* suffix = nullptr) {
-    std::string_view s = text(tok);
-    static const std::pair<std::string_view, LitSuffix> suffixes[] = {
-        {"usize", LitSuffix::Usize}, {"i32", LitSuffix::I32}, {"i64", LitSuffix::I64},
-        {"u32", LitSuffix::U32},     {"u64", LitSuffix::U64}};
-    for (const auto& [sfx, k] : suffixes) {
-      if (s.size() > sfx.size() && s.substr(s.size() - sfx.size()) == sfx) {
-        if (suffix) *suffix = k;
-        s.remove_suffix(sfx.size());
-        break;
-      }
-    }
-    unsigned radix = 10;
-    if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'b')) {
-      radix = s[1] == 'x' ? 16 : 2;
-      s.remove_prefix(2);
-    }
     uint64_t v = 0;
-    bool any = false;
-    for (char c : s) {
-      if (c == '_') continue;
-      unsigned d;
-      if (c >= '0' && c <= '9')
-        d = static_cast<unsigned>(c - '0');
-      else if (c >= 'a' && c <= 'f')
-        d = static_cast<unsigned>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F')
-        d = static_cast<unsigned>(c - 'A' + 10);
-      else
-        throw GiveBack{};
-      if (d >= radix) throw GiveBack{};
-      if (__builtin_mul_overflow(v, radix, &v) || __builtin_add_overflow(v, d, &v)) throw GiveBack{};
-      any = true;
-    }
-    if (!any) throw GiveBack{};
+    LitSuffix ignored = LitSuffix::None;
+    if (!readIntLiteral(text(tok), v, suffix ? *suffix : ignored)) throw GiveBack{};
     return v;
   }
 
   double floatValue(const RawToken& tok, LitSuffix& suffix) {
-    std::string_view s = text(tok);
-    static const std::pair<std::string_view, LitSuffix> suffixes[] = {
-        {"bf16", LitSuffix::Bf16}, {"f16", LitSuffix::F16}, {"f32", LitSuffix::F32},
-        {"f64", LitSuffix::F64}};
-    for (const auto& [sfx, k] : suffixes) {
-      if (s.size() > sfx.size() && s.substr(s.size() - sfx.size()) == sfx) {
-        suffix = k;
-        s.remove_suffix(sfx.size());
-        break;
-      }
-    }
-    std::string digits;
-    digits.reserve(s.size());
-    for (char c : s)
-      if (c != '_') digits += c;
-    errno = 0;
-    double v = std::strtod(digits.c_str(), nullptr);
-    if (errno == ERANGE && (v > 1.0 || v < -1.0)) throw GiveBack{};
+    double v = 0;
+    if (!readFloatLiteral(text(tok), v, suffix)) throw GiveBack{};
     return v;
   }
 
