@@ -150,16 +150,17 @@ struct Item {
   ExprId constValue;
 };
 
-// One parsed file.
+// One parsed file. Node tables are deques: a reference to a node stays
+// valid while the parser appends more.
 struct Module {
   base::FileId file;
-  std::vector<Item> items;
-  std::vector<Expr> exprs;
-  std::vector<Stmt> stmts;
-  std::vector<Type> types;
-  std::vector<Pat> pats;
-  std::vector<Block> blocks;
-  std::vector<Path> paths;
+  std::deque<Item> items;
+  std::deque<Expr> exprs;
+  std::deque<Stmt> stmts;
+  std::deque<Type> types;
+  std::deque<Pat> pats;
+  std::deque<Block> blocks;
+  std::deque<Path> paths;
   std::vector<uint32_t> lists;
   std::vector<Range> ranges;
   std::vector<uint64_t> ints;

@@ -4,6 +4,7 @@
 // vectors of one Program indexed by typed IDs.
 #pragma once
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -141,15 +142,17 @@ struct Const {
   ExprId value;
 };
 
+// Node tables are deques: a reference to a node stays valid while nodes are
+// added (lowering and checking hold references across `add`).
 struct Program {
   TypeTable types;
-  std::vector<Function> fns;
-  std::vector<Const> consts;
-  std::vector<Local> locals;
-  std::vector<Expr> exprs;
-  std::vector<Stmt> stmts;
-  std::vector<Block> blocks;
-  std::vector<Pat> pats;
+  std::deque<Function> fns;
+  std::deque<Const> consts;
+  std::deque<Local> locals;
+  std::deque<Expr> exprs;
+  std::deque<Stmt> stmts;
+  std::deque<Block> blocks;
+  std::deque<Pat> pats;
   std::vector<uint32_t> lists;
 
   const Expr& expr(ExprId id) const { return exprs[id.index]; }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -106,7 +107,8 @@ class TypeTable {
 
  private:
   TypeId intern(const TyData& d, const std::vector<TypeId>& list = {});
-  std::vector<TyData> types_;
+  // A deque: references from get() stay valid while interning appends.
+  std::deque<TyData> types_;
   std::vector<uint32_t> list_;
   std::unordered_map<std::string, uint32_t> index_;
   std::vector<TypeId> bindings_;  // per variable index

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -92,7 +93,8 @@ class TermStore {
 
  private:
   Term make(TermOp op, Sort s, std::vector<Term> args, int64_t value = 0, uint32_t name = 0);
-  std::vector<TermNode> nodes_;
+  // A deque: references from node() stay valid while make() appends.
+  std::deque<TermNode> nodes_;
   std::vector<std::string> names_;
   std::unordered_map<std::string, uint32_t> nameIndex_;
   // Hash-consing: the set holds node indices, hashed and compared by the
