@@ -2,22 +2,9 @@
 
 namespace vx::hir {
 
-const char* builtinName(Builtin b) {
-  switch (b) {
-    case Builtin::None: return "";
-#define BUILTIN(K, N) case Builtin::K: return N;
-#include "hir/Builtins.def"
-#undef BUILTIN
-  }
-  return "";
-}
+const char* builtinName(Builtin b) { return b == Builtin::None ? "" : target::info(b).name; }
 
-Builtin builtinByName(std::string_view name) {
-#define BUILTIN(K, N) if (name == N) return Builtin::K;
-#include "hir/Builtins.def"
-#undef BUILTIN
-  return Builtin::None;
-}
+Builtin builtinByName(std::string_view name) { return target::builtinByName(name); }
 
 const char* exprKindName(ExprKind k) {
   switch (k) {

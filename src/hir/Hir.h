@@ -12,6 +12,7 @@
 #include "base/Id.h"
 #include "base/Source.h"
 #include "hir/Types.h"
+#include "target/Target.h"
 
 namespace vx::hir {
 
@@ -26,12 +27,8 @@ using LocalId = Id<struct LocalTag>;
 using FnId = Id<struct FnTag>;
 using ConstId = Id<struct ConstTag>;
 
-enum class Builtin : uint8_t {
-  None,
-#define BUILTIN(K, N) K,
-#include "hir/Builtins.def"
-#undef BUILTIN
-};
+// Builtins are rows of src/target/Builtins.def.
+using target::Builtin;
 const char* builtinName(Builtin b);
 Builtin builtinByName(std::string_view name);
 

@@ -30,15 +30,7 @@ const char* floatKindName(FloatKind k) {
   }
   return "?";
 }
-const char* memSpaceName(MemSpace m) {
-  switch (m) {
-    case MemSpace::HBM: return "HBM";
-    case MemSpace::VMEM: return "VMEM";
-    case MemSpace::SMEM: return "SMEM";
-    case MemSpace::TMEM: return "TMEM";
-  }
-  return "?";
-}
+const char* memSpaceName(MemSpace m) { return target::info(m).name; }
 const char* topologyName(Topology t) {
   switch (t) {
     case Topology::Host: return "Host";

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "target/Target.h"
+
 namespace vx::hir {
 
 struct TypeId {
@@ -28,7 +30,8 @@ enum class TyKind : uint8_t {
 
 enum class IntKind : uint8_t { I32, I64, U32, U64, Usize };
 enum class FloatKind : uint8_t { F16, Bf16, F32, F64 };
-enum class MemSpace : uint8_t { HBM, VMEM, SMEM, TMEM };
+// Memory spaces are rows of src/target/MemSpaces.def.
+using target::MemSpace;
 enum class Topology : uint8_t { Host, TensorCore };
 
 const char* intKindName(IntKind k);
