@@ -1,79 +1,189 @@
-// Entry of the ownership checker: one walk per user function.
+// Entry of the ownership checker (docs/checker.md): functions are analysed
+// callees first (the strongly connected components of the call graph in
+// reverse topological order), so that every call finds its callee's
+// summary; a recursive cycle starts from the top summary.
 #include "check/Ownership.h"
 
-#include "check/OwnState.h"
-#include "diag/DiagKinds.h"
+#include <functional>
+
+#include "check/own/Analysis.h"
 
 namespace vx::check {
 
 using namespace own;
 
-void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink,
-                    const Target& target, const OwnershipOptions& options, OwnershipStats* stats) {
+namespace {
+
+// Callees of each user function.
+std::vector<std::vector<uint32_t>> callGraph(const hir::Program& prog) {
+  std::vector<std::vector<uint32_t>> out(prog.fns.size());
+  std::vector<uint32_t> owner(prog.exprs.size(), UINT32_MAX);
+  // Expressions belong to the function whose body encloses their span.
+  for (uint32_t f = 0; f < prog.fns.size(); ++f) {
+    const hir::Function& fn = prog.fns[f];
+    if (fn.isExtern || !fn.body.valid()) continue;
+    base::Span body = prog.block(fn.body).span;
+    for (uint32_t e = 0; e < prog.exprs.size(); ++e) {
+      const hir::Expr& x = prog.exprs[e];
+      if (x.kind != hir::ExprKind::Call || x.span.file != body.file) continue;
+      if (x.span.begin < body.begin || x.span.end > body.end) continue;
+      const hir::Function& callee = prog.fn(x.fn);
+      if (callee.builtin != hir::Builtin::None || callee.isExtern) continue;
+      out[f].push_back(x.fn.index);
+    }
+  }
+  return out;
+}
+
+// Tarjan's algorithm, iteratively: SCCs in reverse topological order
+// (callees before callers).
+std::vector<std::vector<uint32_t>> components(const std::vector<std::vector<uint32_t>>& g) {
+  size_t n = g.size();
+  std::vector<int> index(n, -1), low(n, 0);
+  std::vector<bool> onStack(n, false);
+  std::vector<uint32_t> stack;
+  std::vector<std::vector<uint32_t>> out;
+  int next = 0;
+  for (uint32_t root = 0; root < n; ++root) {
+    if (index[root] >= 0) continue;
+    std::vector<std::pair<uint32_t, size_t>> work{{root, 0}};
+    while (!work.empty()) {
+      auto& [v, i] = work.back();
+      if (i == 0 && index[v] < 0) {
+        index[v] = low[v] = next++;
+        stack.push_back(v);
+        onStack[v] = true;
+      }
+      if (i < g[v].size()) {
+        uint32_t w = g[v][i++];
+        if (index[w] < 0) {
+          work.emplace_back(w, 0);
+        } else if (onStack[w]) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      if (low[v] == index[v]) {
+        std::vector<uint32_t> comp;
+        uint32_t w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          onStack[w] = false;
+          comp.push_back(w);
+        } while (w != v);
+        out.push_back(std::move(comp));
+      }
+      uint32_t done = v;
+      work.pop_back();
+      if (!work.empty()) low[work.back().first] = std::min(low[work.back().first], low[done]);
+    }
+  }
+  return out;
+}
+
+void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, target::TargetKind target,
+             TermStore& terms, smt::Solver& solver, std::vector<Summary>& summaries, uint32_t index,
+             const OwnershipOptions& options) {
+  const hir::Function& f = prog.fns[index];
+  Analysis a(prog, sources, target, terms, solver, summaries, f, index);
+  a.facts = computeFacts(prog, f);
+  terms.newEpoch();
+  solver.resetFunctionBudget();
+  a.termLimit = terms.size() + 2'000'000;
+  a.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.functionBudgetMs);
+  State s;
+  s.pc = terms.tru();
+  a.scopes.emplace_back();
+  // Parameters: tokens arrive in flight (the caller handed over the
+  // obligation; where their copies go is the caller's business), references
+  // are roots of their own, owned values arrive owned, scalars are inputs.
+  for (uint32_t i = 0; i < f.params.size(); ++i) {
+    hir::LocalId p = f.params[i];
+    const hir::Local& l = prog.local(p);
+    a.scopes.back().push_back(p);
+    if (hasTokens(a, l.type)) {
+      std::vector<std::pair<Loc, hir::TypeId>> locs;
+      std::function<void(Loc, hir::TypeId)> walk = [&](Loc at, hir::TypeId t) {
+        const hir::TypeTable& tt = prog.types;
+        hir::TypeId x = tt.resolve(t);
+        if (tt.kind(x) == hir::TyKind::Token) {
+          locs.emplace_back(at, x);
+          return;
+        }
+        for (uint32_t j = 0; tt.kind(x) == hir::TyKind::Tuple && j < tt.count(x); ++j) {
+          Loc c;
+          if (hasTokens(a, tt.elem(x, j)) && childLoc(at, j, c)) walk(c, tt.elem(x, j));
+        }
+      };
+      walk(Loc{p.index, 0}, l.type);
+      for (const auto& [loc, t] : locs) {
+        Transfer tr;
+        tr.origin = Origin::Param;
+        tr.param = loc.path == 0 ? static_cast<int>(i) : -1;
+        tr.name = l.name;
+        tr.span = l.span;
+        a.transfers.push_back(tr);
+        TransferId k = static_cast<TransferId>(a.transfers.size() - 1);
+        s.inflight[k] = terms.tru();
+        s.tokens[loc][k] = terms.tru();
+        if (loc.path == 0) a.paramCopy[static_cast<int>(i)] = k;
+      }
+    } else if (isRef(a, l.type)) {
+      Place pl;
+      pl.root = p;
+      pl.text = l.name;
+      RefVal r;
+      r.alts.push_back(Alt{pl, terms.tru()});
+      r.mut = prog.types.get(prog.types.resolve(l.type)).sub == 1;
+      s.refs[p.index] = r;
+      a.paramOf[p.index] = static_cast<int>(i);
+    } else if (isMoveOnly(a, l.type)) {
+      s.moved[p.index] = terms.fls();
+    } else if (isScalar(a, l.type) && !a.facts.addressTaken.count(p.index)) {
+      Term v = freshValue(a, l.type, l.name);
+      s.scalars[p.index] = v;
+      a.inputs.push_back(smt::Shown{l.name, v});
+    }
+  }
+  beginSummary(a, s);
+  walkBlock(a, s, f.body);
+  a.scopes.pop_back();
+  if (!a.exhausted) finishSummary(a, joinAll(terms, a.exits, s), Value{});
+  report(a, sink);
+  checkFootprint(a, sink);
+}
+
+}  // namespace
+
+void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, const Target& target,
+                    const OwnershipOptions& options, OwnershipStats* stats) {
   smt::SolverLimits limits;
   limits.timeoutMs = options.timeoutMs;
   limits.rlimitPerFunction = options.rlimitPerFunction;
   limits.rlimitPerQuery = options.rlimitPerQuery;
-  Walk w(prog, sources, sink, target, limits);
-  w.solver.setLog(options.proofLog);
-  for (const auto& f : prog.fns) {
-    if (f.isExtern || !f.body.valid()) continue;
-    w.fn = &f;
-    w.transfers.clear();
-    w.reported.clear();
-    w.blockLocals.clear();
-    w.shown.clear();
-    w.display.clear();
-    w.terms.newEpoch();
-    w.displayUsed.clear();
-    w.assumptions = w.terms.tru();
-    w.solver.resetFunctionBudget();
-    w.steps = 0;
-    w.exhausted = false;
-    w.termLimit = w.terms.size() + 2'000'000;
-    w.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.functionBudgetMs);
-    State s;
-    s.pc = w.terms.tru();
-    w.blockLocals.emplace_back();
-    // Parameters: tokens arrive live (the caller handed over the obligation),
-    // move-only values arrive owned, scalars are unknown inputs.
-    for (hir::LocalId p : f.params) {
-      const hir::Local& l = prog.local(p);
-      w.blockLocals.back().push_back(p);
-      if (isTokenType(w, l.type)) {
-        Transfer t;
-        t.tokenName = l.name;
-        t.span = l.span;
-        w.transfers.push_back(t);
-        uint32_t k = static_cast<uint32_t>(w.transfers.size() - 1);
-        s.inflight[k] = w.terms.tru();
-        s.tokens[p.index].holds[k] = w.terms.tru();
-      } else if (isMoveOnly(w, l.type)) {
-        s.moved[p.index] = w.terms.fls();
-      } else {
-        hir::TyKind k = w.types().kind(w.types().resolve(l.type));
-        if (k == hir::TyKind::Int || k == hir::TyKind::Bool) s.scalars[p.index] = freshFor(w, p);
-      }
+  TermStore terms;
+  smt::Solver solver(terms, limits);
+  solver.setLog(options.proofLog);
+  target::TargetKind kind = target::targetByName(target.name).value_or(target::TargetKind::Cpu);
+  std::vector<Summary> summaries(prog.fns.size());
+  std::vector<std::vector<uint32_t>> graph = callGraph(prog);
+  for (const std::vector<uint32_t>& comp : components(graph)) {
+    bool recursive = comp.size() > 1;
+    for (uint32_t f : comp)
+      for (uint32_t c : graph[f]) recursive = recursive || c == f;
+    if (recursive)
+      for (uint32_t f : comp) makeTopSummary(prog, terms, summaries[f], prog.fns[f], f);
+    for (uint32_t f : comp) {
+      const hir::Function& fn = prog.fns[f];
+      if (fn.isExtern || !fn.body.valid()) continue;
+      Summary top = summaries[f];
+      analyse(prog, sources, sink, kind, terms, solver, summaries, f, options);
+      if (!summaries[f].computed) summaries[f] = top.computed ? top : summaries[f];
     }
-    walkBlock(w, s, f.body);
-    // A token parameter the function never consumed is dropped at its end.
-    if (!w.terms.isFalse(s.pc))
-      for (hir::LocalId p : f.params) {
-        auto it = s.tokens.find(p.index);
-        if (it != s.tokens.end())
-          checkDropped(w, s, it->second, prog.block(f.body).closeBrace, prog.local(p).name, 0);
-      }
-    w.blockLocals.clear();
-    if (w.exhausted)
-      sink.emit(diag::SolverGaveUp("that `" + f.name + "` uses its tokens and buffers correctly")
-                    .primary(f.nameSpan, "the checker's budget ran out in this function")
-                    .note("its loops nest too deeply or its facts did not settle; nothing after the point "
-                          "where the budget ran out was checked")
-                    .help("split the function, or simplify the loop nest"));
-    checkFootprint(w, f);
   }
   if (stats) {
-    const smt::SolverStats& ss = w.solver.stats();
+    const smt::SolverStats& ss = solver.stats();
     stats->queries += ss.queries;
     stats->trivial += ss.trivial;
     stats->cacheHits += ss.cacheHits;

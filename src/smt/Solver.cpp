@@ -2,6 +2,8 @@
 #include "smt/Solver.h"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 #include <z3++.h>
 
@@ -23,7 +25,7 @@ struct Solver::Impl {
   struct Cached {
     Verdict verdict;
     Model model;
-    std::vector<Term> shown;
+    std::vector<Shown> shown;
   };
   std::unordered_map<uint32_t, Cached> cache;
   uint64_t functionRlimitUsed = 0;
@@ -37,7 +39,7 @@ struct Solver::Impl {
     switch (n.op) {
       case TermOp::True: e = ctx.bool_val(true); break;
       case TermOp::False: e = ctx.bool_val(false); break;
-      case TermOp::IntConst: e = ctx.int_val(static_cast<int64_t>(n.value)); break;
+      case TermOp::IntConst: e = ctx.int_val(toString(n.value).c_str()); break;
       case TermOp::BvConst: e = ctx.bv_val(static_cast<uint64_t>(n.value), n.sort == Sort::BV2 ? 2 : 8); break;
       case TermOp::Var: {
         const std::string& name = ts.varName(t);
@@ -75,7 +77,7 @@ Solver::~Solver() = default;
 
 void Solver::resetFunctionBudget() { impl_->functionRlimitUsed = 0; }
 
-Verdict Solver::check(Term formula, Model* model, const std::vector<Term>& show) {
+Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show) {
   ++stats_.queries;
   if (terms_.isTrue(formula) || terms_.isFalse(formula)) {
     ++stats_.trivial;
@@ -113,9 +115,11 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Term>& show)
     if (r == z3::sat) {
       v = Verdict::Sat;
       z3::model zm = s.get_model();
-      for (Term t : show) {
-        z3::expr val = zm.eval(impl_->translate(terms_, t), true);
-        m.values.emplace_back(terms_.varName(t), val.to_string());
+      for (const Shown& x : show) {
+        z3::expr val = zm.eval(impl_->translate(terms_, x.term), true);
+        std::string text = val.to_string();
+        // Z3 prints negative integers as `(- 5)`; keep that SMT-LIB form.
+        m.values.emplace_back(x.name, text);
       }
     } else if (r == z3::unsat) {
       v = Verdict::Unsat;
@@ -126,8 +130,20 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Term>& show)
     v = Verdict::Unknown;
     impl_->solver.reset();  // its push/pop state is unknown now
   }
-  stats_.solverSeconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.solverSeconds += took;
+  if (std::getenv("VX_DEBUG_SOLVER")) {
+    std::vector<Term> stack{formula};
+    std::unordered_map<uint32_t, bool> seen;
+    while (!stack.empty()) {
+      Term x = stack.back();
+      stack.pop_back();
+      if (seen[x.index]) continue;
+      seen[x.index] = true;
+      for (Term y : terms_.node(x).args) stack.push_back(y);
+    }
+    std::fprintf(stderr, "query: %zu nodes, %zu vars, %.3f s\n", seen.size(), terms_.variables(formula).size(), took);
+  }
   if (v == Verdict::Unknown) ++stats_.unknowns;
   if (log_) {
     const char* verdict = v == Verdict::Sat ? "sat" : v == Verdict::Unsat ? "unsat" : "unknown";

@@ -15,6 +15,13 @@ namespace vx::smt {
 
 enum class Verdict { Sat, Unsat, Unknown };
 
+// A term whose value a model reports, under the name users know it by.
+struct Shown {
+  std::string name;
+  Term term;
+  bool operator==(const Shown& o) const { return name == o.name && term == o.term; }
+};
+
 // A model in SMT-LIB `get-value` form: ((name value) ...).
 struct Model {
   std::vector<std::pair<std::string, std::string>> values;
@@ -42,8 +49,8 @@ class Solver {
   ~Solver();
 
   // Is `formula` satisfiable? With `model`, fills the values of `show` (the
-  // source variables worth printing) when Sat.
-  Verdict check(Term formula, Model* model = nullptr, const std::vector<Term>& show = {});
+  // source values worth printing, any terms) when Sat.
+  Verdict check(Term formula, Model* model = nullptr, const std::vector<Shown>& show = {});
   // Starts a new function's budget.
   void resetFunctionBudget();
   const SolverStats& stats() const { return stats_; }

@@ -5,6 +5,26 @@
 
 namespace vx::smt {
 
+std::string toString(Int128 v) {
+  if (v == 0) return "0";
+  bool neg = v < 0;
+  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  std::string s;
+  while (u) {
+    s += static_cast<char>('0' + static_cast<int>(u % 10));
+    u /= 10;
+  }
+  if (neg) s += '-';
+  return std::string(s.rbegin(), s.rend());
+}
+
+namespace {
+// Folding stays within +-2^120: far beyond every Vx type, never near
+// __int128's own overflow.
+constexpr Int128 kFoldLimit = Int128(1) << 120;
+bool foldable(Int128 v) { return v > -kFoldLimit && v < kFoldLimit; }
+}  // namespace
+
 TermStore::TermStore() {
   true_ = make(TermOp::True, Sort::Bool, {});
   false_ = make(TermOp::False, Sort::Bool, {});
@@ -16,6 +36,7 @@ size_t TermStore::NodeHash::operator()(uint32_t i) const {
   auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
   mix(static_cast<uint64_t>(n.op) | static_cast<uint64_t>(n.sort) << 8);
   mix(static_cast<uint64_t>(n.value));
+  mix(static_cast<uint64_t>(static_cast<unsigned __int128>(n.value) >> 64));
   mix(n.name);
   for (Term a : n.args) mix(a.index);
   return static_cast<size_t>(h ^ (h >> 29));
@@ -27,7 +48,7 @@ bool TermStore::NodeEq::operator()(uint32_t a, uint32_t b) const {
   return x.op == y.op && x.sort == y.sort && x.value == y.value && x.name == y.name && x.args == y.args;
 }
 
-Term TermStore::make(TermOp op, Sort s, std::vector<Term> args, int64_t value, uint32_t name) {
+Term TermStore::make(TermOp op, Sort s, std::vector<Term> args, Int128 value, uint32_t name) {
   // Append the candidate; drop it again when an equal node exists.
   nodes_.push_back(TermNode{op, s, value, name, std::move(args)});
   uint32_t id = static_cast<uint32_t>(nodes_.size() - 1);
@@ -39,7 +60,7 @@ Term TermStore::make(TermOp op, Sort s, std::vector<Term> args, int64_t value, u
   return Term{id};
 }
 
-Term TermStore::intConst(int64_t v) { return make(TermOp::IntConst, Sort::Int, {}, v); }
+Term TermStore::intConst(Int128 v) { return make(TermOp::IntConst, Sort::Int, {}, v); }
 Term TermStore::bvConst(Sort s, int64_t v) { return make(TermOp::BvConst, s, {}, v); }
 
 Term TermStore::var(const std::string& name, Sort s) {
@@ -56,8 +77,14 @@ Term TermStore::var(const std::string& name, Sort s) {
 }
 
 Term TermStore::fresh(const std::string& base, Sort s) {
-  std::string name = base;
-  while (epochUsed_.count(name)) name += "'";
+  // `x`, `x'`, `x''`, `x'''`, then `x'4`, `x'5`, ...: short names for the
+  // few that users see, no quadratic growth for the many internal ones.
+  uint32_t& n = epochCount_[base];
+  std::string name;
+  do {
+    name = n == 0 ? base : n <= 3 ? base + std::string(n, '\'') : base + "'" + std::to_string(n);
+    ++n;
+  } while (epochUsed_.count(name));
   epochUsed_[name] = true;
   return var(name, s);
 }
@@ -147,21 +174,26 @@ Term TermStore::mkLe(Term a, Term b) {
 }
 
 Term TermStore::mkAdd(Term a, Term b) {
-  if (isConst(a) && isConst(b)) return intConst(node(a).value + node(b).value);
+  if (isConst(a) && isConst(b) && foldable(node(a).value) && foldable(node(b).value))
+    return intConst(node(a).value + node(b).value);
   if (isConst(a) && node(a).value == 0) return b;
   if (isConst(b) && node(b).value == 0) return a;
   return make(TermOp::Add, Sort::Int, {a, b});
 }
 
 Term TermStore::mkSub(Term a, Term b) {
-  if (isConst(a) && isConst(b)) return intConst(node(a).value - node(b).value);
+  if (isConst(a) && isConst(b) && foldable(node(a).value) && foldable(node(b).value))
+    return intConst(node(a).value - node(b).value);
   if (isConst(b) && node(b).value == 0) return a;
   if (a == b) return intConst(0);
   return make(TermOp::Sub, Sort::Int, {a, b});
 }
 
 Term TermStore::mkMul(Term a, Term b) {
-  if (isConst(a) && isConst(b)) return intConst(node(a).value * node(b).value);
+  if (isConst(a) && isConst(b)) {
+    Int128 x = node(a).value, y = node(b).value, r;
+    if (!__builtin_mul_overflow(x, y, &r) && foldable(r)) return intConst(r);
+  }
   if (isConst(a) && node(a).value == 1) return b;
   if (isConst(b) && node(b).value == 1) return a;
   if ((isConst(a) && node(a).value == 0) || (isConst(b) && node(b).value == 0)) return intConst(0);
@@ -169,12 +201,15 @@ Term TermStore::mkMul(Term a, Term b) {
 }
 
 Term TermStore::mkNeg(Term a) {
-  if (isConst(a)) return intConst(-node(a).value);
+  if (isConst(a) && foldable(node(a).value)) return intConst(-node(a).value);
   return make(TermOp::Neg, Sort::Int, {a});
 }
 
 Term TermStore::mkTruncDiv(Term a, Term b) {
-  if (isConst(a) && isConst(b) && node(b).value != 0) return intConst(node(a).value / node(b).value);
+  // 128-bit division of values within the fold limit cannot overflow
+  // (i64::MIN / -1 is 2^63 here; the program traps on it at run time).
+  if (isConst(a) && isConst(b) && node(b).value != 0 && foldable(node(a).value) && foldable(node(b).value))
+    return intConst(node(a).value / node(b).value);
   // trunc(a / b) = sign(a)*sign(b) * (|a| div |b|): for b > 0 this is
   // a >= 0 ? a div b : -((-a) div b).
   Term ediv = make(TermOp::EuclidDiv, Sort::Int, {a, b});
@@ -188,7 +223,8 @@ Term TermStore::mkTruncDiv(Term a, Term b) {
 }
 
 Term TermStore::mkTruncRem(Term a, Term b) {
-  if (isConst(a) && isConst(b) && node(b).value != 0) return intConst(node(a).value % node(b).value);
+  if (isConst(a) && isConst(b) && node(b).value != 0 && foldable(node(a).value) && foldable(node(b).value))
+    return intConst(node(a).value % node(b).value);
   // a % b = a - b * trunc(a / b); the sign follows a.
   return mkSub(a, mkMul(b, mkTruncDiv(a, b)));
 }
@@ -262,7 +298,7 @@ std::string TermStore::print(Term t) const {
   switch (n.op) {
     case TermOp::True: return "true";
     case TermOp::False: return "false";
-    case TermOp::IntConst: return n.value < 0 ? "(- " + std::to_string(-n.value) + ")" : std::to_string(n.value);
+    case TermOp::IntConst: return n.value < 0 ? "(- " + toString(-n.value) + ")" : toString(n.value);
     case TermOp::BvConst: {
       if (n.sort == Sort::BV2) return std::string("#b") + ((n.value >> 1) & 1 ? "1" : "0") + (n.value & 1 ? "1" : "0");
       static const char* hex = "0123456789abcdef";

@@ -26,10 +26,16 @@ enum class TermOp : uint8_t {
   EuclidDiv, EuclidMod,  // SMT-LIB div/mod; Rust's truncating ops are built from them
 };
 
+// Integer constants are 128-bit: every value of every Vx integer type (u64
+// included) and the bounds of their ranges fit, and constant folding that
+// would leave the range is not done (the node is kept), so it never wraps.
+using Int128 = __int128;
+std::string toString(Int128 v);
+
 struct TermNode {
   TermOp op;
   Sort sort;
-  int64_t value = 0;   // IntConst, BvConst
+  Int128 value = 0;    // IntConst, BvConst
   uint32_t name = 0;   // Var: index into names
   std::vector<Term> args;
 };
@@ -48,7 +54,7 @@ class TermStore {
   Term tru() const { return true_; }
   Term fls() const { return false_; }
   Term boolConst(bool b) const { return b ? true_ : false_; }
-  Term intConst(int64_t v);
+  Term intConst(Int128 v);
   Term bvConst(Sort s, int64_t v);
   // A variable: the same name and sort give the same term.
   Term var(const std::string& name, Sort s);
@@ -56,7 +62,10 @@ class TermStore {
   // ...). Epochs are per function: identical functions then build identical
   // formulas, and the solver's cache answers the second one.
   Term fresh(const std::string& base, Sort s);
-  void newEpoch() { epochUsed_.clear(); }
+  void newEpoch() {
+    epochUsed_.clear();
+    epochCount_.clear();
+  }
 
   Term mkNot(Term a);
   Term mkAnd(Term a, Term b);
@@ -82,6 +91,7 @@ class TermStore {
   bool isTrue(Term t) const { return t == true_; }
   bool isFalse(Term t) const { return t == false_; }
   bool isConst(Term t) const { return node(t).op == TermOp::IntConst; }
+  Int128 constValue(Term t) const { return node(t).value; }
 
   // t with every variable in `from` replaced by the matching term in `to`.
   Term substitute(Term t, const std::vector<Term>& from, const std::vector<Term>& to);
@@ -92,7 +102,7 @@ class TermStore {
   size_t size() const { return nodes_.size(); }
 
  private:
-  Term make(TermOp op, Sort s, std::vector<Term> args, int64_t value = 0, uint32_t name = 0);
+  Term make(TermOp op, Sort s, std::vector<Term> args, Int128 value = 0, uint32_t name = 0);
   // A deque: references from node() stay valid while make() appends.
   std::deque<TermNode> nodes_;
   std::vector<std::string> names_;
@@ -109,6 +119,7 @@ class TermStore {
   };
   std::unordered_set<uint32_t, NodeHash, NodeEq> index_{64, NodeHash{this}, NodeEq{this}};
   std::unordered_map<std::string, bool> epochUsed_;
+  std::unordered_map<std::string, uint32_t> epochCount_;
   Term true_, false_;
 };
 

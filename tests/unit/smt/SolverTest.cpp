@@ -45,7 +45,7 @@ TEST_CASE("ring slots (i + 1) % 2 and i % 2 never alias for i >= 0") {
   CHECK(s.check(t.mkAnd(t.mkLe(t.intConst(0), i), alias)) == Verdict::Unsat);
   Term bad = t.mkEq(t.mkEuclidMod(t.mkAdd(i, two), two), t.mkEuclidMod(i, two));
   Model m;
-  CHECK(s.check(t.mkAnd(t.mkLe(t.intConst(0), i), bad), &m, {i}) == Verdict::Sat);
+  CHECK(s.check(t.mkAnd(t.mkLe(t.intConst(0), i), bad), &m, {Shown{"i", i}}) == Verdict::Sat);
   REQUIRE(m.values.size() == 1);
   CHECK(m.values[0].first == "i");
   CHECK(m.print().rfind("((i ", 0) == 0);
@@ -78,7 +78,7 @@ TEST_CASE("bit-vector state tags print in SMT-LIB form") {
   Solver s(t);
   Term tag = t.var("tag_slot", Sort::BV2);
   Model m;
-  CHECK(s.check(t.mkEq(tag, t.bvConst(Sort::BV2, 3)), &m, {tag}) == Verdict::Sat);
+  CHECK(s.check(t.mkEq(tag, t.bvConst(Sort::BV2, 3)), &m, {Shown{"tag_slot", tag}}) == Verdict::Sat);
   CHECK(m.print() == "((tag_slot #b11))");
 }
 
@@ -88,4 +88,34 @@ TEST_CASE("substitution shifts the induction variable") {
   Term slot = t.mkEuclidMod(t.mkAdd(i, t.intConst(1)), t.intConst(2));
   Term shifted = t.substitute(slot, {i}, {t.mkSub(i, t.intConst(1))});
   CHECK(t.print(shifted) == "(mod (+ (- |i| 1) 1) 2)");
+}
+
+TEST_CASE("a model reports the values of terms, not only of variables") {
+  TermStore t;
+  Solver s(t);
+  Term i = t.var("i", Sort::Int);
+  Model m;
+  Term slot = t.mkEuclidMod(t.mkAdd(i, t.intConst(1)), t.intConst(2));
+  CHECK(s.check(t.mkAnd(t.mkEq(i, t.intConst(4)), t.mkLe(t.intConst(0), i)), &m, {Shown{"slot", slot}}) ==
+        Verdict::Sat);
+  CHECK(m.print() == "((slot 1))");
+}
+
+TEST_CASE("integer constants keep the full range of u64 and fold without wrapping") {
+  TermStore t;
+  Int128 u64max = (Int128(1) << 64) - 1;
+  Term big = t.intConst(u64max);
+  CHECK(t.constValue(big) == u64max);
+  CHECK(t.print(big) == "18446744073709551615");
+  CHECK(t.isTrue(t.mkLt(t.intConst(0), big)));
+  // i64::MIN / -1 and i64::MIN % -1: Rust traps at run time; folding must
+  // not crash the checker (128-bit arithmetic holds 2^63).
+  Term min = t.intConst(-(Int128(1) << 63));
+  CHECK(t.constValue(t.mkTruncDiv(min, t.intConst(-1))) == (Int128(1) << 63));
+  CHECK(t.constValue(t.mkTruncRem(min, t.intConst(-1))) == 0);
+  // Products past 2^120 stay symbolic instead of overflowing.
+  Term huge = t.intConst(Int128(1) << 100);
+  CHECK(!t.isConst(t.mkMul(huge, huge)));
+  Solver s(t);
+  CHECK(s.check(t.mkEq(t.mkMul(huge, huge), t.intConst(0))) == Verdict::Unsat);
 }

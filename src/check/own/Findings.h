@@ -1,0 +1,55 @@
+// What the analysis hands to reporting: candidate violations, each a formula
+// that is satisfiable exactly when the violation can happen, with what a
+// message needs. The analysis never renders a diagnostic; Report.cpp decides
+// each finding with the solver after the function's walk, one rule per file
+// (Rule*.cpp), as rustc_borrowck keeps its dataflow apart from diagnostics/.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/Source.h"
+#include "check/own/Model.h"
+#include "smt/Solver.h"
+
+namespace vx::check::own {
+
+enum class Rule : uint8_t {
+  UseAfterMove,   // E6001
+  ConsumedTwice,  // E6002
+  Dropped,        // E6003
+  StaleRead,      // E6004
+  HazardWrite,    // E6005
+  SourcePinned,   // E6006
+  Conflict,       // E6008
+};
+
+enum class DropHow : uint8_t { ScopeEnd, Overwritten, Temporary, EarlyExit, Returned };
+enum class AccessHow : uint8_t { Read, Write, Move, Free, CopyWrite, CopyRead };
+
+struct Finding {
+  Rule rule;
+  base::Span at;
+  Term bad;                       // pc ∧ violation: satisfiable = it can happen
+  std::string subject;            // the place or token, as written
+  std::string other;              // the other place (hazards, conflicts)
+  DropHow drop = DropHow::ScopeEnd;
+  AccessHow access = AccessHow::Read;
+  bool viaDst = false;            // hazards: the place is the copy's destination
+  bool otherMut = false;          // conflicts: the other borrow is mutable
+  TransferId transfer = UINT32_MAX;  // the copy involved (hazards, drops)
+  Holds holds;                    // drops and double consumption: what the token may hold
+  Term pc;                        // where the finding's point is reached
+  std::string holder;             // the token variable holding the copy here ("" if none)
+  base::Span related;             // a secondary span (a callee's access, the other borrow)
+  std::string relatedLabel;
+  std::vector<base::Span> earlier;  // where it was consumed or moved before (E6001, E6002)
+  bool earlierIteration = false;  // ... in an earlier iteration of a loop
+  bool inLoop = false;
+  std::string type;               // E6001: the moved value's type
+  std::vector<smt::Shown> show;   // source values printed from the model
+  Term slotRead, slotInFlight;    // hazards on slots: the two indices
+  Term condition;                 // the violation without the path (for "on the path" notes)
+};
+
+}  // namespace vx::check::own

@@ -1,0 +1,156 @@
+// The abstract state of the ownership checker (docs/checker.md) and its
+// lattice. A state describes, at one program point, a set of concrete states
+// by formulas over source values and branch conditions: which copies are in
+// flight, which token location holds which copy, what has been moved, where
+// references point, and the values of integer and boolean locals. Joins are
+// exact (an if-then-else on the branch conditions); widening replaces the
+// facts a loop changes by unknowns.
+//
+// Each kind of fact is one component of `State`: join, widen and the order
+// are written once per component below, so a new kind of fact (event
+// generations, barrier phases) is one more component, not edits across the
+// walk.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/Source.h"
+#include "hir/Hir.h"
+#include "smt/Term.h"
+
+namespace vx::check::own {
+
+using smt::Term;
+using smt::TermStore;
+using TransferId = uint32_t;
+
+// A place a copy or an access touches: a root (a buffer local, or a
+// parameter received by reference), whole or one slot along its leading
+// dimension (`slots[i % 2]`, `tiles[i]`). Deeper indices are dropped: a
+// larger place is a sound approximation of a smaller one.
+struct Place {
+  hir::LocalId root;
+  Term index;        // invalid: the whole root
+  std::string text;  // as the user wrote it
+  bool whole() const { return !index.valid(); }
+};
+
+// A place under a condition: a reference may point to one of several.
+struct Alt {
+  Place place;
+  Term guard;
+};
+
+enum class Origin : uint8_t {
+  Call,   // started by a call in this function (or returned by a callee)
+  Param,  // handed in by the caller as a token parameter: places unknown here
+  Havoc,  // stands for whatever a loop location held iterations ago
+};
+
+// One copy: where it was started and what it reads and writes until its
+// token is waited.
+struct Transfer {
+  Origin origin = Origin::Call;
+  hir::ExprId site;                   // the call that started it
+  hir::Builtin kind = hir::Builtin::None;
+  std::vector<Alt> reads, writes;     // places the copy reads / writes
+  bool anyPlace = false;              // may read and write every root (havoc, top summaries)
+  base::Span span;                    // "started here"
+  std::string name;                   // the token variable first bound to it
+  int param = -1;                     // Param: index among the function's parameters
+  int iterationsAgo = 0;              // for messages: started in an earlier iteration
+};
+
+// A token location: a local, or a component of a tuple local (`path` packs
+// component indices + 1, one per byte, outermost in the lowest byte).
+struct Loc {
+  uint32_t local = 0;
+  uint32_t path = 0;
+  friend bool operator<(Loc a, Loc b) { return a.local != b.local ? a.local < b.local : a.path < b.path; }
+  friend bool operator==(Loc a, Loc b) { return a.local == b.local && a.path == b.path; }
+};
+// The location of component `i` inside `l`; false when nested too deeply.
+bool childLoc(Loc l, uint32_t i, Loc& out);
+
+// Which copies a token value may hold, each under a formula.
+using Holds = std::map<TransferId, Term>;
+
+// Where a reference may point. `unknown`: anywhere (a reference whose
+// target a loop changes without a known set of places).
+struct RefVal {
+  std::vector<Alt> alts;
+  bool mut = false;
+  bool unknown = false;
+};
+
+// What an expression yields where ownership cares.
+struct Value {
+  enum class Kind : uint8_t { None, Token, Tuple, Ref };
+  Kind kind = Kind::None;
+  Holds holds;               // Token
+  std::vector<Value> elems;  // Tuple
+  RefVal ref;                // Ref
+  std::string name;          // the local it came from, for messages
+  Holds ghost;               // what that local held before it was emptied
+  static Value token(Holds h) {
+    Value v;
+    v.kind = Kind::Token;
+    v.holds = std::move(h);
+    return v;
+  }
+};
+
+// Where something happened, under the condition that it did.
+struct Site {
+  base::Span span;
+  Term guard;
+};
+
+struct State {
+  Term pc;                                   // the path condition: the state is reachable where it holds
+  std::map<uint32_t, Term> scalars;          // int/bool local -> value
+  std::map<Loc, Holds> tokens;               // token location -> copies it may hold
+  std::map<TransferId, Term> inflight;       // copy -> not yet waited
+  std::map<uint32_t, Term> moved;            // move-only local -> moved out
+  std::map<uint32_t, RefVal> refs;           // reference local -> where it points
+  // For messages only: where copies were consumed and locals moved.
+  std::map<TransferId, std::vector<Site>> consumedAt;
+  std::map<uint32_t, std::vector<Site>> movedAt;
+  std::map<Loc, std::vector<Site>> emptiedAt;  // a token moved out of a location
+  std::map<Loc, Holds> ghosts;                 // what it held then
+};
+
+Term lookup(const std::map<uint32_t, Term>& m, uint32_t k, Term dflt);
+// "Location l holds a copy still in flight."
+Term live(TermStore& t, const State& s, const Holds& h);
+
+// Forgets copies no location holds any more (except those `keep` names):
+// such a copy was dropped, which its drop point reports; a violation-free
+// execution has none.
+void collect(TermStore& t, State& s, const std::function<bool(TransferId)>& keep);
+
+// ---- the lattice ----
+// The state that is `a` or `b` (exact). `which`, when given, holds on every
+// path of `a` and on none of `b` (a branch condition).
+State join(TermStore& t, const State& a, const State& b, Term which = {});
+State joinAll(TermStore& t, const std::vector<State>& states, const State& like);
+// The unreachable state shaped like `like` (the join's identity).
+State bottom(TermStore& t, const State& like);
+// A formula whose validity implies a ⊑ b: every concrete state of `a` is one
+// of `b` (same values, and every may-fact of `a` also in `b`).
+Term leq(TermStore& t, const State& a, const State& b);
+
+// What a loop may change: the facts widening replaces by unknowns.
+struct Changed {
+  std::vector<uint32_t> scalars;    // int/bool locals (with their sort)
+  std::vector<bool> scalarIsBool;
+  std::vector<Loc> tokens;          // token locations assigned or consumed
+  std::vector<uint32_t> moved;      // move-only locals moved or assigned
+  std::vector<uint32_t> refs;       // reference locals reassigned
+};
+
+}  // namespace vx::check::own

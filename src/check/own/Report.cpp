@@ -1,0 +1,209 @@
+// Decides the findings of one function with the solver and reports them:
+// one diagnostic per mistake (the copies of one call site that are dropped,
+// read or written while in flight are one mistake, reported at its first
+// symptom in source order), each with a real model as counterexample.
+#include "check/own/Report.h"
+
+#include <algorithm>
+
+namespace vx::check::own {
+
+using smt::Shown;
+
+std::string modelValue(const smt::Model& m, const std::string& name) {
+  for (const auto& [n, v] : m.values)
+    if (n == name) return v;
+  return {};
+}
+
+int lineOf(const Analysis& a, base::Span s) { return s.valid() ? a.sources.file(s.file).lineCol(s.begin).line : 0; }
+
+void labelCreations(Analysis& a, diag::Diagnostic& d, const Holds& holds, const char* label) {
+  int n = 0;
+  std::vector<uint32_t> seen;
+  for (const auto& [k, g] : holds) {
+    if (a.terms.isFalse(g) || n >= 2) continue;
+    const Transfer& t = a.transfers[k];
+    if (!t.span.valid()) continue;
+    uint32_t key = t.span.begin;
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    seen.push_back(key);
+    d.secondary(t.span, t.origin == Origin::Havoc ? std::string(label) + " in an earlier iteration" : std::string(label));
+    ++n;
+  }
+}
+
+namespace {
+
+const char* codeOf(Rule r) {
+  switch (r) {
+    case Rule::UseAfterMove: return "E6001";
+    case Rule::ConsumedTwice: return "E6002";
+    case Rule::Dropped: return "E6003";
+    case Rule::StaleRead: return "E6004";
+    case Rule::HazardWrite: return "E6005";
+    case Rule::SourcePinned: return "E6006";
+    case Rule::Conflict: return "E6008";
+  }
+  return "";
+}
+
+bool groupedByCopy(Rule r) {
+  switch (r) {
+    case Rule::Dropped:
+    case Rule::StaleRead:
+    case Rule::HazardWrite:
+    case Rule::SourcePinned: return true;
+    case Rule::UseAfterMove:
+    case Rule::ConsumedTwice:
+    case Rule::Conflict: return false;
+  }
+  return false;
+}
+
+struct Outcome {
+  size_t finding;
+  smt::Model model;
+  std::string cex;
+  std::string pathNote;
+};
+
+std::string printModel(const smt::Model& m) {
+  smt::Model shown;
+  for (const auto& v : m.values)
+    if (!v.first.empty() && v.first[0] != '$') shown.values.push_back(v);
+  return shown.values.empty() ? std::string() : shown.print();
+}
+
+std::string alsoNote(Analysis& a, const Finding& f) {
+  std::string line = std::to_string(lineOf(a, f.at));
+  switch (f.rule) {
+    case Rule::Dropped: return "the same copy is also dropped without `wait` at line " + line;
+    case Rule::StaleRead: return "the same copy is also read at line " + line + " while it may be in flight";
+    case Rule::HazardWrite: return "its buffer is also written at line " + line + " while the copy may be in flight";
+    case Rule::SourcePinned: return "its buffer is also freed or moved at line " + line + " while the copy may be in flight";
+    case Rule::UseAfterMove:
+    case Rule::ConsumedTwice:
+    case Rule::Conflict: return {};
+  }
+  return {};
+}
+
+}  // namespace
+
+void report(Analysis& a, diag::Sink& sink) {
+  TermStore& t = a.terms;
+  if (a.exhausted) {
+    sink.emit(diag::SolverGaveUp("that `" + a.fn.name + "` uses its tokens and buffers correctly")
+                  .primary(a.fn.nameSpan, "the checker's budget ran out in this function")
+                  .note("its loops nest too deeply or its facts did not settle; nothing in it was decided")
+                  .help("split the function, or simplify the loop nest"));
+    return;
+  }
+  std::vector<Outcome> sat;
+  base::Span unknownAt;
+  std::string unknownWhat;
+  std::vector<std::pair<std::string, std::pair<uint32_t, uint32_t>>> seen;
+  for (size_t i = 0; i < a.findings.size(); ++i) {
+    const Finding& f = a.findings[i];
+    std::string code = codeOf(f.rule);
+    std::pair<uint32_t, uint32_t> key{f.at.begin, f.at.end};
+    bool dup = false;
+    for (const auto& s : seen) dup = dup || (s.first == code && s.second == key);
+    if (dup) continue;
+    Term query = t.mkAnd(a.assumptions, f.bad);
+    std::vector<Shown> show = f.show;
+    if (f.slotRead.valid() && f.slotInFlight.valid()) {
+      show.push_back(Shown{f.rule == Rule::Conflict ? "slot_mut" : "slot_read", f.slotRead});
+      show.push_back(Shown{f.rule == Rule::Conflict ? "slot_other" : "slot_inflight", f.slotInFlight});
+    }
+    if (f.rule == Rule::StaleRead) {
+      // The state of the buffer read, as bit-vectors: tag #b11 = a copy is
+      // landing, value #x00 = the contents from before the copy.
+      std::string root = f.subject.substr(0, f.subject.find('['));
+      Term tag = t.var("tag_" + root, smt::Sort::BV2);
+      Term val = t.var("val_" + root, smt::Sort::BV8);
+      Term landing = t.bvConst(smt::Sort::BV2, 3);
+      query = t.mkAnd({query, t.mkEq(tag, t.mkIte(f.condition, landing, t.bvConst(smt::Sort::BV2, 0))),
+                       t.mkEq(tag, landing),
+                       t.mkEq(val, t.mkIte(t.mkEq(tag, landing), t.bvConst(smt::Sort::BV8, 0), t.bvConst(smt::Sort::BV8, 1)))});
+      show.push_back(Shown{"tag_" + root, tag});
+      show.push_back(Shown{"val_" + root, val});
+    }
+    smt::Model m;
+    smt::Verdict v = a.solver.check(query, &m, show);
+    if (v == smt::Verdict::Unsat) continue;
+    if (v == smt::Verdict::Unknown) {
+      if (!unknownAt.valid()) {
+        unknownAt = f.at;
+        unknownWhat = code;
+      }
+      continue;
+    }
+    seen.emplace_back(code, key);
+    Outcome o{i, m, printModel(m), {}};
+    // "On the path ...": when the violation depends on the path taken.
+    if (f.pc.valid()) {
+      Term other = t.mkAnd({a.assumptions, f.pc, t.mkNot(f.condition)});
+      if (!t.isFalse(other) && a.solver.check(other) == smt::Verdict::Sat && !o.cex.empty())
+        o.pathNote = "on the path " + o.cex;
+    }
+    sat.push_back(std::move(o));
+  }
+  // One mistake, one diagnostic: the findings about the copies of one call
+  // site are reported once, at the first in source order.
+  std::map<uint32_t, size_t> primaryOfSite;
+  std::vector<bool> keep(sat.size(), true);
+  std::vector<std::vector<std::string>> also(sat.size());
+  auto siteOf = [&](const Finding& f) -> uint32_t {
+    if (f.transfer == UINT32_MAX) return UINT32_MAX;
+    const Transfer& tr = a.transfers[f.transfer];
+    return tr.site.valid() ? tr.site.index : (UINT32_MAX - 1 - f.transfer);
+  };
+  std::vector<size_t> order(sat.size());
+  for (size_t i = 0; i < sat.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    return a.findings[sat[x].finding].at.begin < a.findings[sat[y].finding].at.begin;
+  });
+  for (size_t i : order) {
+    const Finding& f = a.findings[sat[i].finding];
+    if (!groupedByCopy(f.rule)) continue;
+    uint32_t site = siteOf(f);
+    if (site == UINT32_MAX) continue;
+    auto it = primaryOfSite.find(site);
+    if (it == primaryOfSite.end()) {
+      primaryOfSite[site] = i;
+      continue;
+    }
+    keep[i] = false;
+    std::string note = alsoNote(a, f);
+    auto& notes = also[it->second];
+    if (!note.empty() && std::find(notes.begin(), notes.end(), note) == notes.end() && notes.size() < 3)
+      notes.push_back(note);
+  }
+  for (size_t i = 0; i < sat.size(); ++i) {
+    if (!keep[i]) continue;
+    const Finding& f = a.findings[sat[i].finding];
+    Decided d{f, sat[i].model, sat[i].cex, sat[i].pathNote, also[i]};
+    diag::Diagnostic out;
+    switch (f.rule) {
+      case Rule::UseAfterMove: out = renderUseAfterMove(a, d); break;
+      case Rule::ConsumedTwice: out = renderConsumedTwice(a, d); break;
+      case Rule::Dropped: out = renderDropped(a, d); break;
+      case Rule::StaleRead:
+      case Rule::HazardWrite:
+      case Rule::SourcePinned: out = renderHazard(a, d); break;
+      case Rule::Conflict: out = renderConflict(a, d); break;
+    }
+    sink.emit(std::move(out));
+  }
+  if (unknownAt.valid())
+    sink.emit(diag::SolverGaveUp("that `" + a.fn.name + "` uses its tokens and buffers correctly")
+                  .primary(a.fn.nameSpan, "not proved within the solver's budget")
+                  .secondary(unknownAt, "the first question left undecided (" + unknownWhat + ")")
+                  .note("vxc never accepts what it could not prove; simplify the index arithmetic or the branch "
+                        "conditions here")
+                  .help("`vxc check --explain-proof` prints the queries asked"));
+}
+
+}  // namespace vx::check::own

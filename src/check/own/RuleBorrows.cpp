@@ -1,0 +1,22 @@
+// E6008: a place borrowed mutably while it (or a slot that may be the same)
+// is borrowed — among the arguments of one call, or by a borrow held in a
+// variable that is used later.
+#include "check/own/Report.h"
+
+namespace vx::check::own {
+
+diag::Diagnostic renderConflict(Analysis& a, const Decided& d) {
+  const Finding& f = d.f;
+  (void)a;
+  bool mutHere = f.access == AccessHow::Write || f.access == AccessHow::CopyWrite || f.access == AccessHow::Move ||
+                 f.access == AccessHow::Free;
+  diag::Diagnostic out = f.otherMut && mutHere ? diag::ConflictingMutBorrows(f.subject)
+                         : diag::ConflictingBorrows(f.otherMut ? f.other : f.subject);
+  out.primary(f.at, mutHere ? "mutable borrow here" : "borrowed here");
+  if (f.related.valid()) out.secondary(f.related, f.relatedLabel);
+  if (!d.counterexample.empty() && f.slotRead.valid()) out.note("the slots may be the same: z3 counterexample: " + d.counterexample);
+  out.help("an operation's output must not alias its inputs; use a separate buffer");
+  return out;
+}
+
+}  // namespace vx::check::own

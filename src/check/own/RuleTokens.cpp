@@ -1,0 +1,76 @@
+// E6002 (a token consumed twice) and E6003 (a token dropped while its copy
+// may be in flight): the linearity of tokens.
+#include "check/own/Report.h"
+
+namespace vx::check::own {
+
+diag::Diagnostic renderConsumedTwice(Analysis& a, const Decided& d) {
+  const Finding& f = d.f;
+  diag::Diagnostic out = diag::TokenConsumedTwice(f.subject);
+  out.primary(f.at, "consumed again here");
+  if (!f.earlier.empty()) out.secondary(f.earlier.front(), "first consumed here");
+  labelCreations(a, out, f.holds, "token created here");
+  if (f.earlierIteration || (f.earlier.empty() && f.inLoop))
+    out.note("`" + f.subject +
+             "` is consumed in the loop, without afterwards being reassigned: the next iteration consumes it again");
+  if (!d.pathNote.empty()) out.note(d.pathNote);
+  out.help("a token is consumed exactly once: by `wait`, by passing it to a function that takes it, or by "
+           "returning it");
+  return out;
+}
+
+diag::Diagnostic renderDropped(Analysis& a, const Decided& d) {
+  const Finding& f = d.f;
+  diag::Diagnostic out;
+  switch (f.drop) {
+    case DropHow::Overwritten:
+      out = diag::TokenOverwritten(f.subject);
+      out.primary(f.at, "the previous token is overwritten here, never waited");
+      break;
+    case DropHow::Temporary:
+      out = diag::TokenTemporaryDropped();
+      out.primary(f.at, "this token is dropped at the end of the statement");
+      break;
+    case DropHow::EarlyExit:
+    case DropHow::Returned:
+      out = diag::TokenDropped(f.subject);
+      out.primary(f.at, "`" + f.subject + "` is still in flight when control leaves here");
+      break;
+    case DropHow::ScopeEnd:
+      out = diag::TokenDropped(f.subject);
+      out.primary(f.at, "`" + f.subject + "` dropped here while still in flight");
+      break;
+  }
+  labelCreations(a, out, f.holds, "token created here");
+  if (!d.pathNote.empty()) out.note(d.pathNote);
+  for (const std::string& n : d.alsoNotes) out.note(n);
+  if (f.drop == DropHow::Temporary) {
+    out.help("bind it and wait for it: `let t = ...; wait(t);`");
+    return out;
+  }
+  // The mechanical fix: a `wait` on its own line before the statement that
+  // drops the token (or before the `}` that ends its scope).
+  base::Span at = f.at;
+  std::string name = f.subject;
+  if (at.valid() && name.find('.') == std::string::npos && name.find(' ') == std::string::npos) {
+    std::string_view text = a.sources.file(at.file).text();
+    uint32_t lineStart = at.begin;
+    while (lineStart > 0 && text[lineStart - 1] != '\n') --lineStart;
+    uint32_t indentEnd = lineStart;
+    while (indentEnd < text.size() && (text[indentEnd] == ' ' || text[indentEnd] == '\t')) ++indentEnd;
+    std::string indent(text.substr(lineStart, indentEnd - lineStart));
+    if (indentEnd == at.begin) {
+      std::string wait = "wait(" + name + ");";
+      if (f.drop == DropHow::ScopeEnd)
+        out.suggest("wait for it first: `" + wait + "`", base::Span{at.file, lineStart, lineStart},
+                    indent + "  " + wait + "\n");
+      else
+        out.suggest("wait for it first: `" + wait + "`", base::Span{at.file, at.begin, at.begin}, wait + "\n" + indent);
+      return out;
+    }
+  }
+  out.help("wait for it first: `wait(" + name + ");`");
+  return out;
+}
+
+}  // namespace vx::check::own
