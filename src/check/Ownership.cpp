@@ -4,6 +4,7 @@
 // summary; a recursive cycle starts from the top summary.
 #include "check/Ownership.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "check/own/Analysis.h"
@@ -17,20 +18,32 @@ namespace {
 // Callees of each user function.
 std::vector<std::vector<uint32_t>> callGraph(const hir::Program& prog) {
   std::vector<std::vector<uint32_t>> out(prog.fns.size());
-  std::vector<uint32_t> owner(prog.exprs.size(), UINT32_MAX);
-  // Expressions belong to the function whose body encloses their span.
+  // A call belongs to the function whose body encloses its span: bodies
+  // sorted by (file, start), one binary search per call.
+  struct Body {
+    uint32_t file, begin, end, fn;
+  };
+  std::vector<Body> bodies;
   for (uint32_t f = 0; f < prog.fns.size(); ++f) {
     const hir::Function& fn = prog.fns[f];
     if (fn.isExtern || !fn.body.valid()) continue;
-    base::Span body = prog.block(fn.body).span;
-    for (uint32_t e = 0; e < prog.exprs.size(); ++e) {
-      const hir::Expr& x = prog.exprs[e];
-      if (x.kind != hir::ExprKind::Call || x.span.file != body.file) continue;
-      if (x.span.begin < body.begin || x.span.end > body.end) continue;
-      const hir::Function& callee = prog.fn(x.fn);
-      if (callee.builtin != hir::Builtin::None || callee.isExtern) continue;
-      out[f].push_back(x.fn.index);
-    }
+    base::Span s = prog.block(fn.body).span;
+    bodies.push_back(Body{s.file.index, s.begin, s.end, f});
+  }
+  std::sort(bodies.begin(), bodies.end(),
+            [](const Body& x, const Body& y) { return x.file != y.file ? x.file < y.file : x.begin < y.begin; });
+  for (const hir::Expr& x : prog.exprs) {
+    if (x.kind != hir::ExprKind::Call) continue;
+    const hir::Function& callee = prog.fn(x.fn);
+    if (callee.builtin != hir::Builtin::None || callee.isExtern) continue;
+    auto it = std::upper_bound(bodies.begin(), bodies.end(), std::make_pair(x.span.file.index, x.span.begin),
+                               [](const std::pair<uint32_t, uint32_t>& k, const Body& b) {
+                                 return k.first != b.file ? k.first < b.file : k.second < b.begin;
+                               });
+    if (it == bodies.begin()) continue;
+    --it;
+    if (it->file != x.span.file.index || x.span.end > it->end) continue;
+    out[it->fn].push_back(x.fn.index);
   }
   return out;
 }

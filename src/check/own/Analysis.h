@@ -60,6 +60,7 @@ struct Summary {
   std::vector<Term> paramLens;          // per parameter: its length (references to Vec)
   std::vector<SummaryAccess> accesses;  // accesses to places of reference parameters
   std::vector<Term> completes;          // per token parameter: the callee waited its copy
+  Term returns;                         // the call returns (it did not trap or loop forever)
   std::vector<SummaryToken> result;     // the copies the returned tokens hold
   uint64_t peak[4] = {0, 0, 0, 0};      // on-chip bytes at most, per MemSpace
   std::vector<Term> internals;          // renamed at each call
@@ -102,6 +103,7 @@ struct Analysis {
   std::vector<Transfer> transfers;
   std::vector<Finding> findings;
   int silent = 0;                   // >0: a walk that gathers facts and finds nothing
+  bool bindingBorrow = false;       // walking `&x` that a `let` or `=` keeps in a variable
   std::vector<LoopFrame*> loops;
   std::vector<State> exits;         // at every `return` and the end of the body
   std::vector<Value> exitValues;    // what each exit returns
@@ -195,6 +197,8 @@ Value startCopy(Analysis& a, State& s, Transfer t);
 bool possible(Analysis& a, const State& s, Term cond);
 // The token variable that holds copy `k` in `s` ("" if none).
 std::string holderOf(Analysis& a, const State& s, TransferId k);
+// Every token variable that may hold copy `k` in `s`, with the condition.
+std::vector<std::pair<std::string, Term>> holdersOf(Analysis& a, const State& s, TransferId k);
 // Source values to print with a finding about `cond`.
 std::vector<smt::Shown> shownFor(Analysis& a, const State& s, Term cond);
 void addFinding(Analysis& a, const State& s, Finding f, Term cond);

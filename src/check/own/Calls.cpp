@@ -25,6 +25,14 @@ AccessHow accessFor(ArgEffect e) {
   return AccessHow::Read;
 }
 
+// The reference local an argument goes through (`r`, `&*r`, `&mut (*r)[0]`).
+hir::LocalId viaOf(const Analysis& a, hir::ExprId e) {
+  const hir::Expr* x = &a.prog.expr(e);
+  while (x->kind == ExprKind::Borrow || x->kind == ExprKind::Deref || x->kind == ExprKind::Index) x = &a.prog.expr(x->a);
+  if (x->kind == ExprKind::Local && isRef(a, x->type)) return x->local;
+  return {};
+}
+
 struct Arg {
   hir::ExprId expr;
   Value value;
@@ -95,11 +103,11 @@ Value walkCall(Analysis& a, State& s, hir::ExprId id) {
       arg.value.ref.alts = arg.places;
       arg.value.ref.mut = ae.mut;
       if (builtin) {
-        access(a, s, arg.places, accessFor(effect), inner.span);
+        access(a, s, arg.places, accessFor(effect), inner.span, viaOf(a, arg.expr));
       } else {
         // A user function's accesses come from its summary; the borrow
         // itself still conflicts with live borrows.
-        checkLoans(a, s, arg.places, ae.mut ? AccessHow::Write : AccessHow::Read, inner.span, {});
+        checkLoans(a, s, arg.places, ae.mut ? AccessHow::Write : AccessHow::Read, inner.span, viaOf(a, arg.expr));
       }
     } else if (isRef(a, ae.type)) {
       arg.value = walkExpr(a, s, arg.expr);

@@ -25,6 +25,18 @@ std::string holderOf(Analysis& a, const State& s, TransferId k) {
   return {};
 }
 
+std::vector<std::pair<std::string, Term>> holdersOf(Analysis& a, const State& s, TransferId k) {
+  std::vector<std::pair<std::string, Term>> out;
+  for (const auto& [l, h] : s.tokens) {
+    auto it = h.find(k);
+    if (it == h.end() || a.terms.isFalse(it->second)) continue;
+    std::string name = localName(a, hir::LocalId{l.local});
+    for (uint32_t p = l.path; p; p >>= 8) name += "." + std::to_string((p & 0xff) - 1);
+    out.emplace_back(name, it->second);
+  }
+  return out;
+}
+
 std::vector<smt::Shown> shownFor(Analysis& a, const State& s, Term cond) {
   TermStore& t = a.terms;
   std::vector<Term> vars = t.variables(cond);
@@ -215,11 +227,11 @@ void consume(Analysis& a, State& s, const Value& v, base::Span at, const std::st
   if (!v.name.empty()) {
     for (const auto& [l, sites] : s.emptiedAt) {
       if (localName(a, hir::LocalId{l.local}) != v.name) continue;
+      // The move out of the variable for this very consumption is not an
+      // earlier one.
       for (const Site& site : sites)
         if (!t.isFalse(site.guard) && !(site.span.begin == at.begin && site.span.end == at.end))
           f.earlier.push_back(site.span);
-        else if (!t.isFalse(site.guard))
-          f.earlierIteration = true;
     }
   }
   addFinding(a, s, std::move(f), t.mkNot(liveF));
@@ -330,6 +342,15 @@ Value walkExpr(Analysis& a, State& s, hir::ExprId id) {
     }
     case ExprKind::Index:
     case ExprKind::Deref: {
+      if (hasTokens(a, e.type)) {
+        // `*t`: a token behind a reference is its lender's to consume.
+        Finding f;
+        f.rule = Rule::BehindRef;
+        f.at = e.span;
+        f.subject = sourceText(a, e.span);
+        addFinding(a, s, std::move(f), a.terms.tru());
+        return Value{};
+      }
       if (e.kind == ExprKind::Index) walkExpr(a, s, e.b);
       std::vector<Alt> p = placesOf(a, s, id);
       if (!p.empty()) access(a, s, p, AccessHow::Read, e.span);
@@ -352,7 +373,12 @@ Value walkExpr(Analysis& a, State& s, hir::ExprId id) {
       v.kind = Value::Kind::Ref;
       v.ref.mut = e.mut;
       v.ref.alts = placesOf(a, s, id);
-      access(a, s, v.ref.alts, e.mut ? AccessHow::Write : AccessHow::Read, inner.span);
+      // A borrow kept in a variable is not an access yet: its uses are.
+      // It conflicts with the borrows already held, though.
+      if (a.bindingBorrow)
+        checkLoans(a, s, v.ref.alts, e.mut ? AccessHow::Write : AccessHow::Read, inner.span, {});
+      else
+        access(a, s, v.ref.alts, e.mut ? AccessHow::Write : AccessHow::Read, inner.span);
       return v;
     }
     case ExprKind::Unary:

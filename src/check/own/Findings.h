@@ -17,6 +17,7 @@ namespace vx::check::own {
 enum class Rule : uint8_t {
   UseAfterMove,   // E6001
   ConsumedTwice,  // E6002
+  BehindRef,      // E6002: a token consumed through a reference
   Dropped,        // E6003
   StaleRead,      // E6004
   HazardWrite,    // E6005
@@ -41,6 +42,7 @@ struct Finding {
   Holds holds;                    // drops and double consumption: what the token may hold
   Term pc;                        // where the finding's point is reached
   std::string holder;             // the token variable holding the copy here ("" if none)
+  std::vector<std::pair<std::string, Term>> holders;  // candidates, each under its condition
   base::Span related;             // a secondary span (a callee's access, the other borrow)
   std::string relatedLabel;
   std::vector<base::Span> earlier;  // where it was consumed or moved before (E6001, E6002)

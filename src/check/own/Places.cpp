@@ -18,6 +18,33 @@ std::vector<Alt> whole(Analysis& a, hir::LocalId l, Term guard) {
   return {Alt{p, guard}};
 }
 
+// The number of elements along the leading dimension of what `base`
+// denotes: a Vec's length, a tensor's first dimension.
+Term boundOf(Analysis& a, State& s, hir::ExprId base) {
+  const hir::TypeTable& tt = a.types();
+  hir::TypeId ty = tt.resolve(a.prog.expr(base).type);
+  while (tt.kind(ty) == hir::TyKind::Ref) ty = tt.resolve(tt.get(ty).a);
+  if (tt.kind(ty) == hir::TyKind::Pinned) ty = tt.resolve(tt.get(ty).a);
+  if (tt.kind(ty) == hir::TyKind::Vec) {
+    const hir::Expr* x = &a.prog.expr(base);
+    while (x->kind == ExprKind::Deref || x->kind == ExprKind::Borrow) x = &a.prog.expr(x->a);
+    if (x->kind != ExprKind::Local) return {};
+    hir::LocalId root = x->local;
+    auto it = s.refs.find(root.index);
+    if (it != s.refs.end()) {
+      if (it->second.unknown || it->second.alts.size() != 1 || !it->second.alts[0].place.whole()) return {};
+      root = it->second.alts[0].place.root;
+    }
+    return lenOf(a, root);
+  }
+  if (tt.kind(ty) != hir::TyKind::Tensor) return {};
+  hir::TypeId shape = tt.resolve(tt.get(ty).b);
+  if (tt.kind(shape) != hir::TyKind::Shape || tt.count(shape) == 0) return {};
+  hir::TypeId d = tt.resolve(tt.elem(shape, 0));
+  if (tt.kind(d) != hir::TyKind::Dim) return {};
+  return a.terms.intConst(static_cast<smt::Int128>(tt.get(d).value));
+}
+
 }  // namespace
 
 std::vector<Alt> placesOf(Analysis& a, State& s, hir::ExprId id) {
@@ -52,6 +79,12 @@ std::vector<Alt> placesOf(Analysis& a, State& s, hir::ExprId id) {
         if (!index.valid()) index = valueOf(a, s, e.b);
         alt.place.index = index;
         alt.place.text = text.empty() ? alt.place.text : text;
+      }
+      // An index out of bounds traps: nothing after it happens, so from
+      // here on the index is in bounds.
+      if (Term bound = boundOf(a, s, e.a); bound.valid()) {
+        Term i = index.valid() ? index : valueOf(a, s, e.b);
+        s.pc = t.mkAnd(s.pc, t.mkAnd(t.mkLe(t.intConst(0), i), t.mkLt(i, bound)));
       }
       return base;
     }
@@ -136,6 +169,7 @@ void hazards(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at
       f.viaDst = dst;
       f.access = how;
       f.holder = holderOf(a, s, k);
+      f.holders = holdersOf(a, s, k);
       if (dst) {
         f.rule = how == AccessHow::Free ? Rule::SourcePinned
                  : (how == AccessHow::Write || how == AccessHow::CopyWrite) ? Rule::HazardWrite

@@ -38,7 +38,8 @@ namespace {
 const char* codeOf(Rule r) {
   switch (r) {
     case Rule::UseAfterMove: return "E6001";
-    case Rule::ConsumedTwice: return "E6002";
+    case Rule::ConsumedTwice:
+    case Rule::BehindRef: return "E6002";
     case Rule::Dropped: return "E6003";
     case Rule::StaleRead: return "E6004";
     case Rule::HazardWrite: return "E6005";
@@ -56,6 +57,7 @@ bool groupedByCopy(Rule r) {
     case Rule::SourcePinned: return true;
     case Rule::UseAfterMove:
     case Rule::ConsumedTwice:
+    case Rule::BehindRef:
     case Rule::Conflict: return false;
   }
   return false;
@@ -79,11 +81,15 @@ std::string alsoNote(Analysis& a, const Finding& f) {
   std::string line = std::to_string(lineOf(a, f.at));
   switch (f.rule) {
     case Rule::Dropped: return "the same copy is also dropped without `wait` at line " + line;
-    case Rule::StaleRead: return "the same copy is also read at line " + line + " while it may be in flight";
-    case Rule::HazardWrite: return "its buffer is also written at line " + line + " while the copy may be in flight";
-    case Rule::SourcePinned: return "its buffer is also freed or moved at line " + line + " while the copy may be in flight";
+    case Rule::StaleRead: return "`" + f.subject + "` is also read at line " + line + " while the copy may be in flight";
+    case Rule::HazardWrite:
+      return "`" + f.subject + "` is also written at line " + line + " while the copy may be in flight";
+    case Rule::SourcePinned:
+      return "`" + f.subject + "` is also " + (f.access == AccessHow::Move ? "moved" : "freed") + " at line " + line +
+             " while the copy may be in flight";
     case Rule::UseAfterMove:
     case Rule::ConsumedTwice:
+    case Rule::BehindRef:
     case Rule::Conflict: return {};
   }
   return {};
@@ -103,13 +109,13 @@ void report(Analysis& a, diag::Sink& sink) {
   std::vector<Outcome> sat;
   base::Span unknownAt;
   std::string unknownWhat;
-  std::vector<std::pair<std::string, std::pair<uint32_t, uint32_t>>> seen;
+  std::vector<std::tuple<std::string, std::pair<uint32_t, uint32_t>, std::string>> seen;
   for (size_t i = 0; i < a.findings.size(); ++i) {
     const Finding& f = a.findings[i];
     std::string code = codeOf(f.rule);
     std::pair<uint32_t, uint32_t> key{f.at.begin, f.at.end};
     bool dup = false;
-    for (const auto& s : seen) dup = dup || (s.first == code && s.second == key);
+    for (const auto& [c, k, subj] : seen) dup = dup || (c == code && k == key && subj == f.subject);
     if (dup) continue;
     Term query = t.mkAnd(a.assumptions, f.bad);
     std::vector<Shown> show = f.show;
@@ -130,8 +136,19 @@ void report(Analysis& a, diag::Sink& sink) {
       show.push_back(Shown{"tag_" + root, tag});
       show.push_back(Shown{"val_" + root, val});
     }
+    for (size_t h = 0; h < f.holders.size() && f.holders.size() > 1; ++h)
+      show.push_back(Shown{"$holder" + std::to_string(h), f.holders[h].second});
     smt::Model m;
     smt::Verdict v = a.solver.check(query, &m, show);
+    if (v == smt::Verdict::Sat) {
+      // Prefer a counterexample with small numbers, as a person would pick.
+      std::vector<Term> small;
+      for (Term x : t.variables(query))
+        if (t.sort(x) == smt::Sort::Int)
+          small.push_back(t.mkAnd(t.mkLe(t.intConst(-64), x), t.mkLe(x, t.intConst(64))));
+      smt::Model nice;
+      if (!small.empty() && a.solver.check(t.mkAnd(query, t.mkAnd(small)), &nice, show) == smt::Verdict::Sat) m = nice;
+    }
     if (v == smt::Verdict::Unsat) continue;
     if (v == smt::Verdict::Unknown) {
       if (!unknownAt.valid()) {
@@ -140,7 +157,13 @@ void report(Analysis& a, diag::Sink& sink) {
       }
       continue;
     }
-    seen.emplace_back(code, key);
+    seen.emplace_back(code, key, f.subject);
+    // The token that holds the copy in this execution.
+    for (size_t h = 0; h < f.holders.size() && f.holders.size() > 1; ++h)
+      if (modelValue(m, "$holder" + std::to_string(h)) == "true") {
+        a.findings[i].holder = f.holders[h].first;
+        break;
+      }
     Outcome o{i, m, printModel(m), {}};
     // "On the path ...": when the violation depends on the path taken.
     if (f.pc.valid()) {
@@ -152,24 +175,32 @@ void report(Analysis& a, diag::Sink& sink) {
   }
   // One mistake, one diagnostic: the findings about the copies of one call
   // site are reported once, at the first in source order.
-  std::map<uint32_t, size_t> primaryOfSite;
+  std::map<std::pair<uint32_t, std::string>, size_t> primaryOfSite;
   std::vector<bool> keep(sat.size(), true);
   std::vector<std::vector<std::string>> also(sat.size());
-  auto siteOf = [&](const Finding& f) -> uint32_t {
-    if (f.transfer == UINT32_MAX) return UINT32_MAX;
+  // A copy's mistake: the token variable that holds it (the one a `wait`
+  // is missing on), or its call site when no variable holds it.
+  auto siteOf = [&](const Finding& f) -> std::pair<uint32_t, std::string> {
+    if (f.transfer == UINT32_MAX) return {UINT32_MAX, ""};
     const Transfer& tr = a.transfers[f.transfer];
-    return tr.site.valid() ? tr.site.index : (UINT32_MAX - 1 - f.transfer);
+    std::string token = f.rule == Rule::Dropped ? f.subject : !f.holder.empty() ? f.holder : tr.name;
+    if (!token.empty()) return {0, token};
+    return {tr.site.valid() ? tr.site.index + 1 : (UINT32_MAX - 1 - f.transfer), ""};
   };
   std::vector<size_t> order(sat.size());
   for (size_t i = 0; i < sat.size(); ++i) order[i] = i;
+  // First in source order; at one point, a drop before what follows from it.
   std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-    return a.findings[sat[x].finding].at.begin < a.findings[sat[y].finding].at.begin;
+    const Finding& fx = a.findings[sat[x].finding];
+    const Finding& fy = a.findings[sat[y].finding];
+    if (fx.at.begin != fy.at.begin) return fx.at.begin < fy.at.begin;
+    return (fx.rule == Rule::Dropped) > (fy.rule == Rule::Dropped);
   });
   for (size_t i : order) {
     const Finding& f = a.findings[sat[i].finding];
     if (!groupedByCopy(f.rule)) continue;
-    uint32_t site = siteOf(f);
-    if (site == UINT32_MAX) continue;
+    auto site = siteOf(f);
+    if (site.first == UINT32_MAX) continue;
     auto it = primaryOfSite.find(site);
     if (it == primaryOfSite.end()) {
       primaryOfSite[site] = i;
@@ -189,6 +220,7 @@ void report(Analysis& a, diag::Sink& sink) {
     switch (f.rule) {
       case Rule::UseAfterMove: out = renderUseAfterMove(a, d); break;
       case Rule::ConsumedTwice: out = renderConsumedTwice(a, d); break;
+      case Rule::BehindRef: out = renderBehindRef(a, d); break;
       case Rule::Dropped: out = renderDropped(a, d); break;
       case Rule::StaleRead:
       case Rule::HazardWrite:

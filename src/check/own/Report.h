@@ -20,6 +20,7 @@ struct Decided {
 
 diag::Diagnostic renderUseAfterMove(Analysis& a, const Decided& d);   // RuleMoves.cpp
 diag::Diagnostic renderConsumedTwice(Analysis& a, const Decided& d);  // RuleTokens.cpp
+diag::Diagnostic renderBehindRef(Analysis& a, const Decided& d);      // RuleTokens.cpp
 diag::Diagnostic renderDropped(Analysis& a, const Decided& d);        // RuleTokens.cpp
 diag::Diagnostic renderHazard(Analysis& a, const Decided& d);         // RuleHazards.cpp
 diag::Diagnostic renderConflict(Analysis& a, const Decided& d);       // RuleBorrows.cpp

@@ -11,7 +11,8 @@ diag::Diagnostic renderConflict(Analysis& a, const Decided& d) {
   bool mutHere = f.access == AccessHow::Write || f.access == AccessHow::CopyWrite || f.access == AccessHow::Move ||
                  f.access == AccessHow::Free;
   diag::Diagnostic out = f.otherMut && mutHere ? diag::ConflictingMutBorrows(f.subject)
-                         : diag::ConflictingBorrows(f.otherMut ? f.other : f.subject);
+                         : f.otherMut            ? diag::ConflictingSharedBorrow(f.subject)
+                                                 : diag::ConflictingBorrows(f.subject);
   out.primary(f.at, mutHere ? "mutable borrow here" : "borrowed here");
   if (f.related.valid()) out.secondary(f.related, f.relatedLabel);
   if (!d.counterexample.empty() && f.slotRead.valid()) out.note("the slots may be the same: z3 counterexample: " + d.counterexample);

@@ -54,18 +54,21 @@ diag::Diagnostic renderHazard(Analysis& a, const Decided& d) {
   switch (f.rule) {
     case Rule::StaleRead:
       out = diag::StaleRead(f.subject);
-      out.primary(f.at, "read here while the transfer may be in flight");
+      out.primary(f.at, f.related.valid() ? "passed here to a function that reads it while the transfer may be in flight"
+                                          : "read here while the transfer may be in flight");
       break;
     case Rule::HazardWrite:
       out = diag::HazardWrite(f.subject, f.viaDst ? "into" : "reading");
-      out.primary(f.at, f.viaDst ? "written here while a transfer writes it" : "written here while a transfer reads it");
+      out.primary(f.at, std::string(f.related.valid() ? "passed here to a function that writes it" : "written here") +
+                            (f.viaDst ? " while a transfer writes it" : " while a transfer reads it"));
       break;
     case Rule::SourcePinned:
-      out = diag::SourceMoved(f.subject, howWord(f.access));
+      out = f.viaDst ? diag::DestinationMoved(f.subject, howWord(f.access)) : diag::SourceMoved(f.subject, howWord(f.access));
       out.primary(f.at, std::string(howWord(f.access)) + " here while the transfer is in flight");
       break;
     case Rule::UseAfterMove:
     case Rule::ConsumedTwice:
+    case Rule::BehindRef:
     case Rule::Dropped:
     case Rule::Conflict: break;
   }

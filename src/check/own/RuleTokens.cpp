@@ -19,6 +19,15 @@ diag::Diagnostic renderConsumedTwice(Analysis& a, const Decided& d) {
   return out;
 }
 
+diag::Diagnostic renderBehindRef(Analysis& a, const Decided& d) {
+  (void)a;
+  diag::Diagnostic out = diag::TokenBehindReference(d.f.subject);
+  out.primary(d.f.at, "consumed through a reference");
+  out.note("the token belongs to whoever lent the reference; consuming it here would consume it a second time");
+  out.help("take the token by value (`t: Token<...>`) to consume it");
+  return out;
+}
+
 diag::Diagnostic renderDropped(Analysis& a, const Decided& d) {
   const Finding& f = d.f;
   diag::Diagnostic out;

@@ -57,12 +57,18 @@ void bindPattern(Analysis& a, State& s, hir::PatId p, const Value& v, hir::ExprI
 void endScopes(Analysis& a, State& s, size_t from, base::Span at, DropHow how) {
   TermStore& t = a.terms;
   if (t.isFalse(s.pc)) return;
+  // Tokens first: a buffer freed under a copy follows from the copy's
+  // token being dropped.
+  for (size_t level = a.scopes.size(); level-- > from;)
+    for (hir::LocalId l : a.scopes[level]) {
+      const hir::Local& local = a.prog.local(l);
+      if (hasTokens(a, local.type)) dropValue(a, s, peekValue(a, s, Loc{l.index, 0}, local.type), at, local.name, how);
+    }
   for (size_t level = a.scopes.size(); level-- > from;) {
     for (hir::LocalId l : a.scopes[level]) {
       const hir::Local& local = a.prog.local(l);
       if (hasTokens(a, local.type)) {
-        Value v = peekValue(a, s, Loc{l.index, 0}, local.type);
-        dropValue(a, s, v, at, local.name, how);
+        continue;
       } else if (isMoveOnly(a, local.type)) {
         Term owned = t.mkNot(lookup(s.moved, l.index, t.fls()));
         if (t.isFalse(owned)) continue;
@@ -130,7 +136,9 @@ void walkAssign(Analysis& a, State& s, const hir::Stmt& st) {
       return;
     }
     if (isRef(a, local.type)) {
+      a.bindingBorrow = a.prog.expr(st.b).kind == ExprKind::Borrow;
       Value v = walkExpr(a, s, st.b);
+      a.bindingBorrow = false;
       RefVal r = v.kind == Value::Kind::Ref ? v.ref : RefVal{};
       if (v.kind != Value::Kind::Ref) r.unknown = true;
       s.refs[l.index] = r;
@@ -221,7 +229,9 @@ void stmtEffects(Analysis& a, State& s, hir::StmtId id) {
   const hir::Stmt& st = a.prog.stmt(id);
   switch (st.kind) {
     case StmtKind::Let: {
+      a.bindingBorrow = st.a.valid() && a.prog.expr(st.a).kind == ExprKind::Borrow;
       Value v = st.a.valid() ? walkExpr(a, s, st.a) : Value{};
+      a.bindingBorrow = false;
       bindPattern(a, s, st.pat, v, st.a, st.a.valid());
       return;
     }

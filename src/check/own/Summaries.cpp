@@ -95,6 +95,12 @@ void finishSummary(Analysis& a, const State& exit, const Value& result) {
     auto it = a.lens.find(a.fn.params[i].index);
     if (it != a.lens.end()) sum.paramLens[i] = it->second;
   }
+  // A call returns on the paths that reach an exit; elsewhere it trapped.
+  {
+    std::vector<Term> paths;
+    for (const State& x : a.exits) paths.push_back(x.pc);
+    sum.returns = t.mkAnd(a.assumptions, t.mkOr(paths));
+  }
   // Which token parameters the callee waited, on the paths that return.
   for (const auto& [param, k] : a.paramCopy) {
     std::vector<Term> done;
@@ -154,6 +160,7 @@ void finishSummary(Analysis& a, const State& exit, const Value& result) {
     for (auto& [p, l] : acc.tokenLive) collect(l);
   }
   for (Term& c : sum.completes) collect(c);
+  collect(sum.returns);
   for (SummaryToken& tok : sum.result)
     for (SummaryCopy& c : tok.copies) {
       c.guard = t.mkAnd(a.assumptions, c.guard);
@@ -278,10 +285,14 @@ Value applySummary(Analysis& a, State& s, hir::ExprId callId, const Summary& sum
       std::string label = "`" + callee.name + "` " +
                           (acc.how == AccessHow::Read || acc.how == AccessHow::CopyRead ? "reads" : "writes") +
                           " `" + acc.place.text + "` here";
-      accessThroughCall(a, s, ps, acc.how, call.span, stillLive, acc.at, label);
-      recordForCaller(a, s, ps, acc.how, call.span);
+      base::Span argSpan = acc.place.param < call.args.count ? a.prog.expr(a.prog.arg(call, acc.place.param)).span
+                                                             : call.span;
+      accessThroughCall(a, s, ps, acc.how, argSpan, stillLive, acc.at, label);
+      recordForCaller(a, s, ps, acc.how, argSpan);
     }
   }
+  // After the call, the callee has returned.
+  if (sum.returns.valid()) s.pc = t.mkAnd(s.pc, sub(sum.returns));
   // Token arguments are handed over; those the callee waits complete.
   for (uint32_t i = 0; i < args.size(); ++i) {
     if (args[i].kind != Value::Kind::Token && args[i].kind != Value::Kind::Tuple) continue;
