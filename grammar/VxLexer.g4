@@ -44,6 +44,7 @@ DOTDOT   : '..';
 DOT      : '.';
 COMMA    : ',';
 SEMI     : ';';
+HASH     : '#';
 COLON    : ':';
 LPAREN   : '(';
 RPAREN   : ')';

@@ -6,10 +6,13 @@ options { tokenVocab = VxLexer; }
 file : item* EOF ;
 
 item
-  : EXTERN? FN name=IDENT genericParams? LPAREN paramList? RPAREN
+  : attribute* EXTERN? FN name=IDENT genericParams? LPAREN paramList? RPAREN
     (ARROW retType=type)? (ON topology=typePath)? (body=block | SEMI)   # fnItem
   | CONST name=IDENT COLON type ASSIGN expr SEMI                         # constItem
   ;
+
+// `#[allow(unproved)]`: lint levels of one function (docs/diagnostics.md).
+attribute : HASH LBRACK level=IDENT LPAREN IDENT (COMMA IDENT)* COMMA? RPAREN RBRACK ;
 
 genericParams : LT genericParam (COMMA genericParam)* COMMA? GT ;
 genericParam  : IDENT (COLON IDENT)? ;

@@ -135,8 +135,17 @@ struct Param {
 };
 
 enum class ItemKind : uint8_t { Fn, Const };
+// `#[level(name, ...)]` before a `fn`.
+struct Attr {
+  NameId level;
+  Range levelRange;
+  std::vector<std::pair<NameId, Range>> names;
+  Range range;
+};
+
 struct Item {
   ItemKind kind = ItemKind::Fn;
+  std::vector<Attr> attrs;
   bool isExtern = false;
   NameId name;
   Range nameRange;

@@ -115,6 +115,17 @@ struct Dumper {
       n(it.name);
       r(it.nameRange);
       r(it.range);
+      for (const Attr& a : it.attrs) {
+        out << "(attr ";
+        n(a.level);
+        r(a.levelRange);
+        for (const auto& [nm, rg] : a.names) {
+          n(nm);
+          r(rg);
+        }
+        r(a.range);
+        out << ')';
+      }
       for (const GenericParam& g : it.generics) {
         n(g.name);
         r(g.range);

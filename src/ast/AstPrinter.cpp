@@ -172,6 +172,11 @@ struct Printer {
     }
     out += std::string("  (") + (it.isExtern ? "extern fn " : "fn ") + name(it.name) + " " +
            range(it.range);
+    for (const Attr& a : it.attrs) {
+      out += " #[" + name(a.level) + "(";
+      for (size_t i = 0; i < a.names.size(); ++i) out += (i ? ", " : "") + name(a.names[i].first);
+      out += ")]";
+    }
     if (!it.generics.empty()) {
       out += " <";
       for (size_t i = 0; i < it.generics.size(); ++i) {

@@ -1,6 +1,7 @@
 // Items: declaring functions and constants (signatures first, so bodies can
 // call functions declared later), then checking bodies.
 #include "check/Sema.h"
+#include "diag/Lint.h"
 #include "check/Words.h"
 #include "diag/DiagKinds.h"
 
@@ -55,6 +56,27 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
   f.span = s.span(it.range);
   f.isExtern = it.isExtern;
   f.fromPrelude = prelude;
+  for (const ast::Attr& at : it.attrs) {
+    std::string level = s.name(at.level);
+    std::optional<diag::LintLevel> lv = diag::levelByName(level);
+    if (!lv) {
+      s.sink.emit(diag::UnknownAttribute(level)
+                      .primary(s.span(at.levelRange), "not an attribute")
+                      .help("the attributes are `#[allow(..)]`, `#[warn(..)]` and `#[deny(..)]`"));
+      continue;
+    }
+    for (const auto& [nm, rg] : at.names) {
+      std::string lint = s.name(nm);
+      std::optional<diag::Lint> l = diag::lintByName(lint);
+      if (!l) {
+        std::string all;
+        for (const std::string& n : diag::lintNames()) all += (all.empty() ? "`" : ", `") + n + "`";
+        s.sink.emit(diag::UnknownLint(lint).primary(s.span(rg), "not a lint").help("the lints are " + all));
+        continue;
+      }
+      f.lints.push_back(hir::Function::LintAttr{diag::lintCode(*l), static_cast<uint8_t>(*lv), s.span(at.range)});
+    }
+  }
   if (it.isExtern) {
     f.builtin = hir::builtinByName(f.name);
     if (f.builtin == hir::Builtin::None) {

@@ -12,11 +12,14 @@ void reportUnused(Sema& s, hir::FnId fn, uint32_t firstLocal) {
     const hir::Local& l = s.prog.local(id);
     if (l.uses > 0 || l.name.empty() || l.name[0] == '_') continue;
     if (s.types().containsError(l.type)) continue;  // already reported
-    s.sink.emit(diag::UnusedVariable(l.name)
-                    .primary(l.span, "never read")
-                    .suggest("if this is intentional, prefix it with an underscore: `_" + l.name + "`",
-                             base::Span{l.span.file, l.span.begin, l.span.begin}, "_",
-                             diag::Applicability::MaybeIncorrect));
+    diag::Diagnostic d = diag::UnusedVariable(l.name)
+                             .primary(l.span, "never read")
+                             .suggest("if this is intentional, prefix it with an underscore: `_" + l.name + "`",
+                                      base::Span{l.span.file, l.span.begin, l.span.begin}, "_",
+                                      diag::Applicability::MaybeIncorrect);
+    int level = s.prog.fns[fn.index].lintLevel("W0001", &d.attrSpan);
+    if (level >= 0) d.attrLevel = static_cast<diag::LintLevel>(level);
+    s.sink.emit(std::move(d));
   }
 }
 

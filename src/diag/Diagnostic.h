@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 namespace vx::diag {
 
 enum class Severity : uint8_t { Error, Warning };
+// The level of a lint (Lint.h).
+enum class LintLevel : uint8_t { Allow, Warn, Deny };
 
 enum class DiagId : uint16_t {
 #define DIAG(Name, Code, Sev, Fmt, ...) Name,
@@ -55,9 +58,14 @@ struct Diagnostic {
   std::vector<std::string> notes;
   std::vector<std::string> helps;
   std::vector<Suggestion> suggestions;
+  // Lints (Lint.h): the level an attribute on the function sets, and
+  // where; the level applied, once known.
+  std::optional<LintLevel> attrLevel;
+  base::Span attrSpan;
+  std::optional<Severity> levelOverride;
 
   const char* code() const { return info(id).code; }
-  Severity severity() const { return info(id).severity; }
+  Severity severity() const { return levelOverride ? *levelOverride : info(id).severity; }
   // The primary span; invalid when the diagnostic has no location.
   base::Span primarySpan() const;
 

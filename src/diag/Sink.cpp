@@ -14,6 +14,17 @@ void Sink::emit(Diagnostic d) {
   diags_.push_back(std::move(d));
 }
 
+void Sink::rewrite(const std::function<bool(Diagnostic&)>& keep) {
+  std::vector<Diagnostic> kept;
+  errors_ = warnings_ = 0;
+  for (Diagnostic& d : diags_) {
+    if (!keep(d)) continue;
+    (d.severity() == Severity::Error ? errors_ : warnings_) += 1;
+    kept.push_back(std::move(d));
+  }
+  diags_ = std::move(kept);
+}
+
 void Sink::sort(const base::SourceMap& sources) {
   auto key = [&](const Diagnostic& d) {
     base::Span s = d.primarySpan();

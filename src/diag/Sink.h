@@ -2,6 +2,7 @@
 // golden files rely on: file, line, column, code.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "diag/Diagnostic.h"
@@ -17,6 +18,9 @@ class Sink {
   bool hasErrors() const { return errors_ > 0; }
   // Sorts by file path, byte offset (= line, column), code, then message.
   void sort(const base::SourceMap& sources);
+  // Keeps the diagnostics `keep` returns true for (it may change them) and
+  // counts errors and warnings again.
+  void rewrite(const std::function<bool(Diagnostic&)>& keep);
 
  private:
   std::vector<Diagnostic> diags_;

@@ -26,6 +26,12 @@ ParsedArgs parseArgs(const std::string& command, const std::vector<std::string>&
       name = a.substr(0, eq);
       value = a.substr(eq + 1);
     }
+    // Lint levels glued to their flag, as rustc takes them: `-Dwarnings`.
+    if (a.size() > 2 && a[0] == '-' && (a[1] == 'D' || a[1] == 'W' || a[1] == 'A') && a[2] != '=') {
+      name = a.substr(0, 2);
+      value = a.substr(2);
+      eq = 2;
+    }
     const FlagSpec* spec = nullptr;
     for (const auto& s : specs)
       if (s.name == name) spec = &s;
@@ -61,6 +67,7 @@ ParsedArgs parseArgs(const std::string& command, const std::vector<std::string>&
       }
     }
     r.flags[name] = value;
+    r.ordered.emplace_back(name, value);
   }
   return r;
 }

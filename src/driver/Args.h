@@ -16,6 +16,7 @@ struct FlagSpec {
 
 struct ParsedArgs {
   std::map<std::string, std::string> flags;  // name -> value ("" for switches)
+  std::vector<std::pair<std::string, std::string>> ordered;  // every flag, in order (repeatable ones)
   std::vector<std::string> positional;
   std::string error;  // set when the command line is wrong
   bool has(const std::string& f) const { return flags.count(f) > 0; }

@@ -36,7 +36,9 @@ const char* kBuildHelp =
     "  --sync-baseline                 every transfer_async blocking (the correctness oracle)\n"
     "  --debug-info                    with --emit=mlir: print source locations\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
-    "  --color=auto|always|never       colours in human output\n";
+    "  --color=auto|always|never       colours in human output\n"
+    "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
+    "                                  `-D warnings` makes every warning an error\n";
 
 bool writeFile(const std::string& path, const std::string& text, std::string& error) {
   std::ofstream out(path, std::ios::binary);
@@ -76,6 +78,7 @@ int compileToCpu(const FrontOptions& opts, CpuProgram& out) {
   base::FileId id = sources.add(opts.file, std::move(r.text));
   CheckOptions check;
   check.target = opts.target;
+  check.lints = opts.lints;
   CheckOutput checked = checkFile(sources, id, sink, check);
   std::unique_ptr<dialect::Vir> vir;
   if (checked.program) {
@@ -145,14 +148,21 @@ int cmdBuild(const std::vector<std::string>& args) {
                             {"--debug-info", false, {}},
                             {"--unchecked", false, {}},  // hidden: tests only (CmdTpu.cpp)
                             {"--error-format", true, {"human", "json", "sarif"}},
-                            {"--color", true, {"auto", "always", "never"}}});
+                            {"--color", true, {"auto", "always", "never"}},
+                            {"-D", true, {}},
+                            {"-W", true, {}},
+                            {"-A", true, {}}});
   if (!a.error.empty()) return usageError(a.error);
+  std::string lintError;
+  diag::LintOptions lints = lintOptions(a, lintError);
+  if (!lintError.empty()) return usageError(lintError);
   if (a.has("--help")) {
     std::fputs(kBuildHelp, stdout);
     return 0;
   }
   if (a.positional.size() != 1) return usageError("`vxc build` needs exactly one file");
   FrontOptions fo;
+  fo.lints = lints;
   fo.file = a.positional[0];
   fo.target = a.get("--target", "cpu");
   fo.syncBaseline = a.has("--sync-baseline");

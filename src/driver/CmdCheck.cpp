@@ -19,6 +19,8 @@ const char* kCheckHelp =
     "  --target=cpu|tpu|b200|h100      target whose builtins and memories apply (default cpu)\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
     "  --color=auto|always|never       colours in human output (default auto: on a tty)\n"
+    "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
+    "                                  `-D warnings` makes every warning an error\n"
     "  --explain-proof                 print every solver query (SMT-LIB) and its verdict\n"
     "  --solver-rlimit=N               Z3 resource limit per query (default 2000000)\n"
     "  --stats                         print phase times and solver statistics to stderr\n";
@@ -33,8 +35,14 @@ int cmdCheck(const std::vector<std::string>& args) {
                             {"--color", true, {"auto", "always", "never"}},
                             {"--explain-proof", false, {}},
                             {"--solver-rlimit", true, {}},
-                            {"--stats", false, {}}});
+                            {"--stats", false, {}},
+                            {"-D", true, {}},
+                            {"-W", true, {}},
+                            {"-A", true, {}}});
   if (!a.error.empty()) return usageError(a.error);
+  std::string lintError;
+  diag::LintOptions lints = lintOptions(a, lintError);
+  if (!lintError.empty()) return usageError(lintError);
   if (a.has("--help")) {
     std::fputs(kCheckHelp, stdout);
     return 0;
@@ -42,6 +50,7 @@ int cmdCheck(const std::vector<std::string>& args) {
   if (a.positional.empty()) return usageError("`vxc check` needs at least one file");
 
   CheckOptions opts;
+  opts.lints = lints;
   if (a.get("--emit", "") == "ast") opts.emit = Emit::Ast;
   if (a.get("--emit", "") == "hir") opts.emit = Emit::Hir;
   opts.target = a.get("--target", "cpu");

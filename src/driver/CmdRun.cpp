@@ -38,6 +38,8 @@ const char* kRunHelp =
     "  --repeat N                      run N times, report the fastest (default 1)\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
     "  --color=auto|always|never       colours in human output\n"
+    "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
+    "                                  `-D warnings` makes every warning an error\n"
     "\n"
     "Built programs are cached in $XDG_CACHE_HOME/vxc/run (or ~/.cache/vxc/run), keyed\n"
     "by the generated code, the runtime headers and the compiler command; VXC_NO_CACHE=1\n"
@@ -171,8 +173,14 @@ int cmdRun(const std::vector<std::string>& args) {
                             {"--repeat", true, {}},
                             {"--unchecked", false, {}},  // hidden: tests only (CmdTpu.cpp)
                             {"--error-format", true, {"human", "json", "sarif"}},
-                            {"--color", true, {"auto", "always", "never"}}});
+                            {"--color", true, {"auto", "always", "never"}},
+                            {"-D", true, {}},
+                            {"-W", true, {}},
+                            {"-A", true, {}}});
   if (!a.error.empty()) return usageError(a.error);
+  std::string lintError;
+  diag::LintOptions lints = lintOptions(a, lintError);
+  if (!lintError.empty()) return usageError(lintError);
   if (a.has("--help")) {
     std::fputs(kRunHelp, stdout);
     return 0;
@@ -188,6 +196,7 @@ int cmdRun(const std::vector<std::string>& args) {
     return usageError("`--repeat` must be an integer from 1 to 100000");
 
   FrontOptions fo;
+  fo.lints = lints;
   fo.file = a.positional[0];
   fo.syncBaseline = a.has("--sync-baseline");
   std::string fmt = a.get("--error-format", "human");

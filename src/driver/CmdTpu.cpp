@@ -25,6 +25,7 @@ int compileToTpu(const FrontOptions& opts, const std::string& entry, codegen::tp
   CheckOptions check;
   check.target = "tpu";
   check.overrideHazards = opts.unchecked;
+  check.lints = opts.lints;
   CheckOutput checked = checkFile(sources, id, sink, check);
   std::optional<codegen::tpu::Kernel> kernel;
   std::string usage;

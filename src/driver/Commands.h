@@ -34,6 +34,7 @@ struct FrontOptions {
   Format format = Format::Human;
   bool color = false;
   bool unchecked = false;  // hidden --unchecked (tests only): build despite E6004/E6005
+  diag::LintOptions lints;  // -D/-W/-A
 };
 struct CpuProgram {
   std::string mlir;

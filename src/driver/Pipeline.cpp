@@ -18,8 +18,10 @@ std::string version() {
 #endif
 }
 
-CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& sink,
-                      const CheckOptions& options) {
+namespace {
+
+CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink& sink,
+                        const CheckOptions& options, std::unique_ptr<hir::Program>& checked, bool& onlyHazardsOut) {
   CheckOutput out;
   ast::Interner names;
   unsigned before = sink.errorCount();
@@ -53,8 +55,44 @@ CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& s
     std::string code = d.code();
     if (d.severity() == diag::Severity::Error && code != "E6004" && code != "E6005") onlyHazards = false;
   }
-  if (sink.errorCount() == before || onlyHazards) out.program = std::move(prog);
+  checked = std::move(prog);
+  onlyHazardsOut = onlyHazards;
   return out;
+}
+
+}  // namespace
+
+CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& sink,
+                      const CheckOptions& options) {
+  unsigned before = sink.errorCount();
+  std::unique_ptr<hir::Program> prog;
+  bool onlyHazards = false;
+  CheckOutput out = checkPhases(sources, file, sink, options, prog, onlyHazards);
+  // Lint levels decide which warnings are errors: only then is it known
+  // whether the program goes on ("only checked HIR goes on").
+  diag::applyLintLevels(sink, sources, options.lints);
+  if (onlyHazards)
+    for (const diag::Diagnostic& d : sink.diagnostics()) {
+      std::string code = d.code();
+      if (d.severity() == diag::Severity::Error && code != "E6004" && code != "E6005") onlyHazards = false;
+    }
+  if (prog && (sink.errorCount() == before || onlyHazards)) out.program = std::move(prog);
+  return out;
+}
+
+std::vector<FlagSpec> lintFlagSpecs() { return {{"-D", true, {}}, {"-W", true, {}}, {"-A", true, {}}}; }
+
+diag::LintOptions lintOptions(const ParsedArgs& args, std::string& error) {
+  diag::LintOptions o;
+  for (const auto& [flag, value] : args.ordered) {
+    diag::LintLevel level = flag == "-D" ? diag::LintLevel::Deny
+                            : flag == "-W" ? diag::LintLevel::Warn
+                            : flag == "-A" ? diag::LintLevel::Allow
+                                           : diag::LintLevel::Warn;
+    if (flag == "-D" || flag == "-W" || flag == "-A") o.flags.emplace_back(value, level);
+  }
+  error = o.validate();
+  return o;
 }
 
 std::string renderAll(diag::Sink& sink, const base::SourceMap& sources, Format format, bool color) {

@@ -8,7 +8,9 @@
 
 #include "ast/Ast.h"
 #include "base/Source.h"
+#include "diag/Lint.h"
 #include "diag/Sink.h"
+#include "driver/Args.h"
 #include "check/Ownership.h"
 #include "hir/Hir.h"
 
@@ -27,7 +29,14 @@ struct CheckOptions {
   // E6005 (and nothing else): `--unchecked`, for the tests that run what the
   // checker rejects in the simulator. Never set by user-facing paths.
   bool overrideHazards = false;
+  // -D/-W/-A NAME and -D warnings (docs/diagnostics.md, Lint levels).
+  diag::LintOptions lints;
 };
+
+// The lint flags of a command line (`-D NAME`, `-W NAME`, `-A NAME`), and
+// the specs that accept them; `error` is set for an unknown lint.
+std::vector<FlagSpec> lintFlagSpecs();
+diag::LintOptions lintOptions(const ParsedArgs& args, std::string& error);
 
 struct CheckOutput {
   std::string emitted;  // what --emit asked for, for stdout

@@ -46,12 +46,13 @@ std::vector<Expectation> parseExpectations(const std::string& text, std::vector<
     }
     std::string code = m[3].str();
     bool warn = m[2].str() == "WARN";
-    if ((code[0] == 'W') != warn) {
-      errors.push_back("line " + std::to_string(lineNo) + ": `" + m[2].str() + "` with code " + code +
-                       " (errors are E-codes, warnings W-codes)");
+    // E-codes are errors; W-codes are lints, warnings or (denied) errors.
+    if (code[0] == 'E' && warn) {
+      errors.push_back("line " + std::to_string(lineNo) + ": `WARN` with code " + code +
+                       " (E-codes are always errors)");
       continue;
     }
-    out.push_back(Expectation{target, code});
+    out.push_back(Expectation{target, code, !warn});
     previous = target;
   }
   return out;
@@ -67,7 +68,9 @@ std::string readAll(const std::string& path, bool& ok) {
   return ss.str();
 }
 
-std::string describe(const Expectation& e) { return e.code + " on line " + std::to_string(e.line); }
+std::string describe(const Expectation& e) {
+  return std::string(e.error ? "error " : "warning ") + e.code + " on line " + std::to_string(e.line);
+}
 
 // First differing line of two texts, for a readable failure.
 std::string firstDifference(const std::string& expected, const std::string& actual) {
@@ -91,16 +94,55 @@ UiResult runUiCase(const UiCase& c, bool bless) {
   base::FileId id = sources.add(c.displayPath, c.source);
   diag::Sink sink;
   CheckOptions options;
-  // `//@ target: tpu` in a test selects the target, as `--target` does.
-  static const std::regex targetRe(R"(//@\s*target:\s*([a-z0-9]+))");
-  std::smatch tm;
-  if (std::regex_search(c.source, tm, targetRe)) options.target = tm[1].str();
-  static const std::regex rlimitRe(R"(//@\s*solver-rlimit:\s*([0-9]+))");
-  if (std::regex_search(c.source, tm, rlimitRe)) options.solverRlimit = static_cast<unsigned>(std::stoul(tm[1].str()));
+  // Headers: `//@ target: tpu`, `//@ solver-rlimit: N` and
+  // `//@ compile-flags: -A unproved ...` (lint flags); any other `//@` is an
+  // error, so a misspelt header never silently does nothing.
+  std::vector<std::string> headerErrors;
+  {
+    std::istringstream lines(c.source);
+    std::string line;
+    uint32_t lineNo = 0;
+    while (std::getline(lines, line)) {
+      ++lineNo;
+      size_t at = line.find("//@");
+      if (at == std::string::npos) continue;
+      std::string rest = line.substr(at + 3);
+      size_t colon = rest.find(':');
+      std::string key = colon == std::string::npos ? rest : rest.substr(0, colon);
+      std::string value = colon == std::string::npos ? "" : rest.substr(colon + 1);
+      auto trim = [](std::string x) {
+        size_t b = x.find_first_not_of(" \t\r"), e = x.find_last_not_of(" \t\r");
+        return b == std::string::npos ? std::string() : x.substr(b, e - b + 1);
+      };
+      key = trim(key);
+      value = trim(value);
+      std::string where = "line " + std::to_string(lineNo + c.lineOffset);
+      if (key == "target") {
+        options.target = value;
+      } else if (key == "solver-rlimit" && !value.empty() && value.find_first_not_of("0123456789") == std::string::npos &&
+                 value.size() <= 9) {
+        options.solverRlimit = static_cast<unsigned>(std::stoul(value));
+      } else if (key == "compile-flags") {
+        std::istringstream words(value);
+        std::vector<std::string> argv;
+        for (std::string w; words >> w;) argv.push_back(w);
+        ParsedArgs pa = parseArgs("test-ui", argv, lintFlagSpecs());
+        std::string lintError;
+        if (pa.error.empty()) options.lints = lintOptions(pa, lintError);
+        if (!pa.error.empty() || !lintError.empty() || !pa.positional.empty())
+          headerErrors.push_back(where + ": `//@ compile-flags:` takes lint flags (`-D NAME`, `-W NAME`, `-A NAME`): " +
+                                 (pa.error.empty() ? lintError : pa.error));
+      } else {
+        headerErrors.push_back(where + ": unknown header `//@ " + key +
+                               "`; the headers are `//@ target: T`, `//@ solver-rlimit: N` and "
+                               "`//@ compile-flags: FLAGS`");
+      }
+    }
+  }
   checkFile(sources, id, sink, options);
   r.actualOutput = renderAll(sink, sources, Format::Human, false);
 
-  std::vector<std::string> annotationErrors;
+  std::vector<std::string> annotationErrors = headerErrors;
   std::vector<Expectation> expected = parseExpectations(c.source, annotationErrors);
   for (const auto& e : annotationErrors) r.problems.push_back(c.origin + ": " + e);
 
@@ -108,7 +150,7 @@ UiResult runUiCase(const UiCase& c, bool bless) {
   for (const auto& d : sink.diagnostics()) {
     base::Span s = d.primarySpan();
     uint32_t line = s.valid() ? sources.file(s.file).lineCol(s.begin).line : 0;
-    actual.push_back(Expectation{line, d.code()});
+    actual.push_back(Expectation{line, d.code(), d.severity() == diag::Severity::Error});
   }
   std::vector<Expectation> unmatched = actual;
   for (const auto& e : expected) {
@@ -117,12 +159,12 @@ UiResult runUiCase(const UiCase& c, bool bless) {
       unmatched.erase(it);
     } else {
       r.problems.push_back(c.origin + ": missing diagnostic " +
-                           describe(Expectation{e.line + c.lineOffset, e.code}));
+                           describe(Expectation{e.line + c.lineOffset, e.code, e.error}));
     }
   }
   for (const auto& u : unmatched)
     r.problems.push_back(c.origin + ": unexpected diagnostic " +
-                         describe(Expectation{u.line + c.lineOffset, u.code}));
+                         describe(Expectation{u.line + c.lineOffset, u.code, u.error}));
 
   if (!c.stderrPath.empty()) {
     if (bless) {

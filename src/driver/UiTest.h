@@ -15,8 +15,9 @@ namespace vx::driver {
 struct Expectation {
   uint32_t line;
   std::string code;
+  bool error = true;  // `ERROR` (E-codes, and lints at `deny`) or `WARN` (lints)
   friend bool operator==(const Expectation& a, const Expectation& b) {
-    return a.line == b.line && a.code == b.code;
+    return a.line == b.line && a.code == b.code && a.error == b.error;
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include <deque>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ast/Ast.h"
@@ -130,6 +131,24 @@ struct Function {
   std::vector<TypeId> genericVars;
   std::vector<bool> memoryBound;
   BlockId body;  // none for extern fns
+  // `#[allow(unproved)]` and the like: (lint code, level 0 allow / 1 warn /
+  // 2 deny, where), the last one for a lint wins.
+  struct LintAttr {
+    std::string code;
+    uint8_t level;
+    Span span;
+  };
+  std::vector<LintAttr> lints;
+  // The level an attribute gives the lint of `code`; -1 if none.
+  int lintLevel(std::string_view code, Span* where = nullptr) const {
+    int level = -1;
+    for (const LintAttr& a : lints)
+      if (a.code == code) {
+        level = a.level;
+        if (where) *where = a.span;
+      }
+    return level;
+  }
 };
 
 struct Const {

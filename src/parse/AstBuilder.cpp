@@ -65,6 +65,15 @@ void AstBuilder::item(P::ItemContext* ctx) {
   }
   auto* f = static_cast<P::FnItemContext*>(ctx);
   it.kind = ItemKind::Fn;
+  for (auto* a : f->attribute()) {
+    Attr at;
+    at.level = name(a->level);
+    at.levelRange = range(a->level);
+    auto ids = a->IDENT();
+    for (size_t i = 1; i < ids.size(); ++i) at.names.emplace_back(name(ids[i]), range(ids[i]));
+    at.range = range(a);
+    it.attrs.push_back(std::move(at));
+  }
   it.isExtern = f->EXTERN() != nullptr;
   it.name = name(f->name);
   it.nameRange = range(f->name);

@@ -217,6 +217,7 @@ RawToken FastLexer::nextRaw() {
     case '(': type = VxLexer::LPAREN; break;
     case ')': type = VxLexer::RPAREN; break;
     case '[': type = VxLexer::LBRACK; break;
+    case '#': type = VxLexer::HASH; break;
     case ']': type = VxLexer::RBRACK; break;
     case '{': type = VxLexer::LBRACE; break;
     case '}': type = VxLexer::RBRACE; break;

@@ -111,6 +111,25 @@ class Parser {
       return;
     }
     it.kind = ItemKind::Fn;
+    while (la() == L::HASH) {
+      Attr at;
+      uint32_t ab = begin();
+      expect(L::HASH);
+      expect(L::LBRACK);
+      const RawToken& lv = expect(L::IDENT);
+      at.level = name(lv);
+      at.levelRange = range(lv);
+      expect(L::LPAREN);
+      do {
+        if (la() == L::RPAREN && !at.names.empty()) break;
+        const RawToken& nm = expect(L::IDENT);
+        at.names.emplace_back(name(nm), range(nm));
+      } while (accept(L::COMMA));
+      expect(L::RPAREN);
+      expect(L::RBRACK);
+      at.range = Range{ab, prevEnd()};
+      it.attrs.push_back(std::move(at));
+    }
     it.isExtern = accept(L::EXTERN);
     expect(L::FN);
     const RawToken& n = expect(L::IDENT);

@@ -64,7 +64,7 @@ std::string describeExpected(const antlr4::misc::IntervalSet& set,
                 types.end());
   };
   std::vector<std::string> words;
-  static const std::vector<size_t> itemStarts = {VxParser::FN, VxParser::EXTERN, VxParser::CONST};
+  static const std::vector<size_t> itemStarts = {VxParser::FN, VxParser::EXTERN, VxParser::CONST, VxParser::HASH};
   static const std::vector<size_t> stmtStarts = {
       VxParser::LET,    VxParser::FOR,   VxParser::WHILE,    VxParser::IF, VxParser::RETURN,
       VxParser::BREAK,  VxParser::CONTINUE, VxParser::SEMI, VxParser::LBRACE};
@@ -80,7 +80,7 @@ std::string describeExpected(const antlr4::misc::IntervalSet& set,
   if (expression) removeAll(expressionStarts());
   bool operators = binops >= 5;
   if (operators) removeAll(binaryOperators());
-  if (item) words.push_back("an item (`fn`, `extern fn` or `const`)");
+  if (item) words.push_back("an item (`fn`, `extern fn`, `const` or an attribute `#[...]`)");
   if (statement) words.push_back("a statement");
   for (size_t t : types) words.push_back(tokenName(t, vocab));
   if (expression && !statement) words.push_back("an expression");
@@ -104,7 +104,7 @@ std::string describeRule(const antlr4::ParserRuleContext* ctx, const antlr4::Tok
     case VxParser::RuleType:
     case VxParser::RuleTypePath: return "a type";
     case VxParser::RulePattern: return "a pattern";
-    case VxParser::RuleItem: return "an item (`fn`, `extern fn` or `const`)";
+    case VxParser::RuleItem: return "an item (`fn`, `extern fn`, `const` or an attribute `#[...]`)";
     case VxParser::RuleGenericArg: return "a type, shape or integer";
     default: return {};
   }

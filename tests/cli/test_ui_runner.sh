@@ -17,11 +17,11 @@ contains "$OUT" "output differs"
 # A missing diagnostic fails.
 printf 'fn f() {\n  let x = 3; //~ ERROR E0001\n}\n' > "$TMP/ui/missing.vx"
 expect_status 1 "$VXC" test-ui "$TMP/ui"
-contains "$OUT" "missing diagnostic E0001 on line 2"
+contains "$OUT" "missing diagnostic error E0001 on line 2"
 rm "$TMP/ui/missing.vx"
 # An extra diagnostic fails.
 printf 'fn f() {\n  let = 3;\n}\n' > "$TMP/ui/extra.vx"
 "$VXC" test-ui --bless "$TMP/ui" >/dev/null
 expect_status 1 "$VXC" test-ui "$TMP/ui"
-contains "$OUT" "unexpected diagnostic E0001 on line 2"
+contains "$OUT" "unexpected diagnostic error E0001 on line 2"
 echo ok

@@ -97,13 +97,26 @@ std::string alsoNote(Analysis& a, const Finding& f) {
 
 }  // namespace
 
+namespace {
+
+// W6900, at the function's level for the `unproved` lint.
+diag::Diagnostic unproved(Analysis& a) {
+  diag::Diagnostic d = diag::SolverGaveUp("that `" + a.fn.name + "` uses its tokens and buffers correctly");
+  int level = a.fn.lintLevel("W6900", &d.attrSpan);
+  if (level >= 0) d.attrLevel = static_cast<diag::LintLevel>(level);
+  return d;
+}
+
+}  // namespace
+
 void report(Analysis& a, diag::Sink& sink) {
   TermStore& t = a.terms;
   if (a.exhausted) {
-    sink.emit(diag::SolverGaveUp("that `" + a.fn.name + "` uses its tokens and buffers correctly")
+    sink.emit(unproved(a)
                   .primary(a.fn.nameSpan, "the checker's budget ran out in this function")
                   .note("its loops nest too deeply or its facts did not settle; nothing in it was decided")
-                  .help("split the function, or simplify the loop nest"));
+                  .help("split the function, or simplify the loop nest; or allow it with `#[allow(unproved)]`, "
+                        "and its tokens are checked at run time on the cpu target"));
     return;
   }
   std::vector<Outcome> sat;
@@ -230,12 +243,13 @@ void report(Analysis& a, diag::Sink& sink) {
     sink.emit(std::move(out));
   }
   if (unknownAt.valid())
-    sink.emit(diag::SolverGaveUp("that `" + a.fn.name + "` uses its tokens and buffers correctly")
+    sink.emit(unproved(a)
                   .primary(a.fn.nameSpan, "not proved within the solver's budget")
                   .secondary(unknownAt, "the first question left undecided (" + unknownWhat + ")")
                   .note("vxc never accepts what it could not prove; simplify the index arithmetic or the branch "
                         "conditions here")
-                  .help("`vxc check --explain-proof` prints the queries asked"));
+                  .help("`vxc check --explain-proof` prints the queries asked; `#[allow(unproved)]` accepts the "
+                        "function with its tokens checked at run time on the cpu target"));
 }
 
 }  // namespace vx::check::own
