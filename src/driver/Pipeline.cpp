@@ -20,6 +20,14 @@ std::string version() {
 
 namespace {
 
+// An error the test-only overrides let through (--unchecked, the oracle).
+bool overridable(const diag::Diagnostic& d, const CheckOptions& options) {
+  if (d.severity() != diag::Severity::Error) return true;
+  std::string code = d.code();
+  if (code == "E6004" || code == "E6005") return true;
+  return options.overrideOwnership && (code.rfind("E60", 0) == 0 || code == "W6900");
+}
+
 CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink& sink,
                         const CheckOptions& options, std::unique_ptr<hir::Program>& checked, bool& onlyHazardsOut) {
   CheckOutput out;
@@ -49,12 +57,9 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   check::checkOwnership(*prog, sources, sink, target, own, options.ownershipStats);
   out.ownershipSeconds = seconds(start);
   // --unchecked (tests only): go on when every new error is E6004 or E6005.
-  bool onlyHazards = options.overrideHazards;
-  for (size_t i = mark; i < sink.diagnostics().size(); ++i) {
-    const diag::Diagnostic& d = sink.diagnostics()[i];
-    std::string code = d.code();
-    if (d.severity() == diag::Severity::Error && code != "E6004" && code != "E6005") onlyHazards = false;
-  }
+  bool onlyHazards = options.overrideHazards || options.overrideOwnership;
+  for (size_t i = mark; i < sink.diagnostics().size(); ++i)
+    if (!overridable(sink.diagnostics()[i], options)) onlyHazards = false;
   checked = std::move(prog);
   onlyHazardsOut = onlyHazards;
   return out;
@@ -72,10 +77,8 @@ CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& s
   // whether the program goes on ("only checked HIR goes on").
   diag::applyLintLevels(sink, sources, options.lints);
   if (onlyHazards)
-    for (const diag::Diagnostic& d : sink.diagnostics()) {
-      std::string code = d.code();
-      if (d.severity() == diag::Severity::Error && code != "E6004" && code != "E6005") onlyHazards = false;
-    }
+    for (const diag::Diagnostic& d : sink.diagnostics())
+      if (!overridable(d, options)) onlyHazards = false;
   if (prog && (sink.errorCount() == before || onlyHazards)) out.program = std::move(prog);
   return out;
 }

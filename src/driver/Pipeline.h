@@ -29,6 +29,9 @@ struct CheckOptions {
   // E6005 (and nothing else): `--unchecked`, for the tests that run what the
   // checker rejects in the simulator. Never set by user-facing paths.
   bool overrideHazards = false;
+  // The same for every ownership error (E6001-E6008, W6900): the soundness
+  // oracle (bench/soundness) runs what the checker rejects. Never user-facing.
+  bool overrideOwnership = false;
   // -D/-W/-A NAME and -D warnings (docs/diagnostics.md, Lint levels).
   diag::LintOptions lints;
 };

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <unordered_map>
+#include <unordered_set>
 #include <z3++.h>
 
 namespace vx::smt {
@@ -22,6 +23,7 @@ struct Solver::Impl {
   // than most queries.
   std::unique_ptr<z3::solver> solver;
   std::unordered_map<uint32_t, z3::expr> exprs;
+  std::unordered_map<uint32_t, z3::expr> side;  // constraints of over-approximated terms
   struct Cached {
     Verdict verdict;
     Model model;
@@ -29,6 +31,7 @@ struct Solver::Impl {
   };
   std::unordered_map<uint32_t, Cached> cache;
   uint64_t functionRlimitUsed = 0;
+  uint64_t rlimitSeen = 0;  // the solver's cumulative "rlimit count" after the last query
 
   z3::expr translate(const TermStore& ts, Term t) {
     auto it = exprs.find(t.index);
@@ -63,8 +66,23 @@ struct Solver::Impl {
       case TermOp::Sub: e = arg(0) - arg(1); break;
       case TermOp::Mul: e = arg(0) * arg(1); break;
       case TermOp::Neg: e = -arg(0); break;
-      case TermOp::EuclidDiv: e = arg(0) / arg(1); break;  // Z3's integer `/` is SMT-LIB div
-      case TermOp::EuclidMod: e = z3::mod(arg(0), arg(1)); break;
+      case TermOp::EuclidDiv:
+      case TermOp::EuclidMod:
+        if (ts.isConst(n.args[1])) {
+          e = n.op == TermOp::EuclidDiv ? arg(0) / arg(1) : z3::mod(arg(0), arg(1));  // Z3's `/` is SMT-LIB div
+        } else {
+          // By a variable: non-linear, and costly for the solver. The result
+          // is an unknown within the operation's range (a sound
+          // over-approximation), one per distinct term.
+          std::string name = std::string(n.op == TermOp::EuclidDiv ? "$div" : "$mod") + std::to_string(t.index);
+          e = ctx.int_const(name.c_str());
+          if (n.op == TermOp::EuclidMod) {
+            z3::expr d = arg(1);
+            z3::expr absd = z3::ite(d >= 0, d, -d);
+            side.emplace(t.index, z3::implies(d != 0, e >= 0 && e < absd));
+          }
+        }
+        break;
     }
     exprs.emplace(t.index, e);
     return e;
@@ -109,6 +127,18 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
     z3::solver& s = *impl_->solver;
     s.push();
     s.add(impl_->translate(terms_, formula));
+    if (!impl_->side.empty()) {
+      std::vector<Term> stack{formula};
+      std::unordered_set<uint32_t> seen;
+      while (!stack.empty()) {
+        Term x = stack.back();
+        stack.pop_back();
+        if (!seen.insert(x.index).second) continue;
+        auto it = impl_->side.find(x.index);
+        if (it != impl_->side.end()) s.add(it->second);
+        for (Term y : terms_.node(x).args) stack.push_back(y);
+      }
+    }
     z3::check_result r = s.check();
     // Z3 reports resources used cumulatively in the context's statistics;
     // charge the per-query limit as an upper bound when unknown.
@@ -125,7 +155,19 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
       v = Verdict::Unsat;
     }
     s.pop();
-    impl_->functionRlimitUsed += r == z3::unknown ? limits_.rlimitPerQuery : limits_.rlimitPerQuery / 20;
+    // Charge what the query used: Z3's cumulative resource count.
+    uint64_t used = limits_.rlimitPerQuery;
+    try {
+      z3::stats st = s.statistics();
+      for (unsigned k = 0; k < st.size(); ++k)
+        if (st.key(k) == "rlimit count") {
+          uint64_t now = static_cast<uint64_t>(st.is_uint(k) ? st.uint_value(k) : st.double_value(k));
+          used = now >= impl_->rlimitSeen ? now - impl_->rlimitSeen : now;
+          impl_->rlimitSeen = now;
+        }
+    } catch (const z3::exception&) {
+    }
+    impl_->functionRlimitUsed += r == z3::unknown ? limits_.rlimitPerQuery : used;
   } catch (const z3::exception&) {
     v = Verdict::Unknown;
     impl_->solver.reset();  // its push/pop state is unknown now

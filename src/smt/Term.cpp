@@ -178,6 +178,13 @@ Term TermStore::mkAdd(Term a, Term b) {
     return intConst(node(a).value + node(b).value);
   if (isConst(a) && node(a).value == 0) return b;
   if (isConst(b) && node(b).value == 0) return a;
+  // Constants go right and gather: (x + 1) + 1 is x + 2, so that counters
+  // stepped in unrolled iterations stay one addition deep.
+  if (isConst(a)) std::swap(a, b);
+  if (isConst(b) && node(a).op == TermOp::Add && isConst(node(a).args[1])) {
+    Int128 c = node(node(a).args[1]).value, d = node(b).value;
+    if (foldable(c) && foldable(d)) return mkAdd(node(a).args[0], intConst(c + d));
+  }
   return make(TermOp::Add, Sort::Int, {a, b});
 }
 
@@ -185,6 +192,7 @@ Term TermStore::mkSub(Term a, Term b) {
   if (isConst(a) && isConst(b) && foldable(node(a).value) && foldable(node(b).value))
     return intConst(node(a).value - node(b).value);
   if (isConst(b) && node(b).value == 0) return a;
+  if (isConst(b) && foldable(node(b).value)) return mkAdd(a, intConst(-node(b).value));
   if (a == b) return intConst(0);
   return make(TermOp::Sub, Sort::Int, {a, b});
 }
@@ -238,6 +246,17 @@ Term TermStore::mkEuclidDiv(Term a, Term b) {
 Term TermStore::mkEuclidMod(Term a, Term b) {
   if (isConst(a) && isConst(b) && node(b).value > 0 && node(a).value >= 0)
     return intConst(node(a).value % node(b).value);
+  if (isConst(b) && node(b).value > 0) {
+    // With a constant modulus R > 0 (Euclidean, always in [0, R)):
+    // (x mod R) mod R = x mod R, and (x mod R + c) mod R = (x + c) mod R —
+    // a ring counter stepped k times stays one `mod` deep.
+    const TermNode& n = node(a);
+    if (n.op == TermOp::EuclidMod && n.args[1] == b) return a;
+    if (n.op == TermOp::Add && isConst(n.args[1])) {
+      const TermNode& inner = node(n.args[0]);
+      if (inner.op == TermOp::EuclidMod && inner.args[1] == b) return mkEuclidMod(mkAdd(inner.args[0], n.args[1]), b);
+    }
+  }
   return make(TermOp::EuclidMod, Sort::Int, {a, b});
 }
 
@@ -271,6 +290,44 @@ Term TermStore::substitute(Term t, const std::vector<Term>& from, const std::vec
     return r;
   };
   return go(t);
+}
+
+bool TermStore::linear(Term t) const {
+  std::vector<Term> stack{t};
+  std::unordered_set<uint32_t> seen;
+  while (!stack.empty()) {
+    Term x = stack.back();
+    stack.pop_back();
+    if (!seen.insert(x.index).second) continue;
+    const TermNode& n = node(x);
+    switch (n.op) {
+      case TermOp::Mul:
+        if (!isConst(n.args[0]) && !isConst(n.args[1])) return false;
+        break;
+      case TermOp::EuclidDiv:
+      case TermOp::EuclidMod:
+        if (!isConst(n.args[1])) return false;
+        break;
+      case TermOp::True:
+      case TermOp::False:
+      case TermOp::IntConst:
+      case TermOp::BvConst:
+      case TermOp::Var:
+      case TermOp::Not:
+      case TermOp::And:
+      case TermOp::Or:
+      case TermOp::Implies:
+      case TermOp::Ite:
+      case TermOp::Eq:
+      case TermOp::Lt:
+      case TermOp::Le:
+      case TermOp::Add:
+      case TermOp::Sub:
+      case TermOp::Neg: break;
+    }
+    for (Term a : n.args) stack.push_back(a);
+  }
+  return true;
 }
 
 std::vector<Term> TermStore::variables(Term t) const {

@@ -95,6 +95,9 @@ class TermStore {
 
   // t with every variable in `from` replaced by the matching term in `to`.
   Term substitute(Term t, const std::vector<Term>& from, const std::vector<Term>& to);
+  // No product of two non-constants, no division or remainder by one: the
+  // term is in linear integer arithmetic.
+  bool linear(Term t) const;
   // The variables a term mentions, in first-seen order.
   std::vector<Term> variables(Term t) const;
   // SMT-LIB text of a term, for --explain-proof.

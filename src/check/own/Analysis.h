@@ -105,6 +105,7 @@ struct Analysis {
   int silent = 0;                   // >0: a walk that gathers facts and finds nothing
   bool bindingBorrow = false;       // walking `&x` that a `let` or `=` keeps in a variable
   std::vector<LoopFrame*> loops;
+  std::vector<hir::LocalId> loopVars;  // induction variables of the enclosing `for`s
   std::vector<State> exits;         // at every `return` and the end of the body
   std::vector<Value> exitValues;    // what each exit returns
   std::vector<std::vector<hir::LocalId>> scopes;  // locals per open block

@@ -56,7 +56,11 @@ std::vector<smt::Shown> shownFor(Analysis& a, const State& s, Term cond) {
     }
   for (const auto& [l, v] : s.scalars) {
     if (a.prog.local(hir::LocalId{l}).param) continue;
-    if (!mentions(v)) continue;
+    // The iteration of each enclosing loop always, other values when the
+    // violation depends on them.
+    bool loopVar = false;
+    for (hir::LocalId lv : a.loopVars) loopVar = loopVar || lv.index == l;
+    if (!loopVar && !mentions(v)) continue;
     std::string name = localName(a, hir::LocalId{l});
     if (name.empty() || name[0] == '_') continue;
     while (names.count(name)) name += "'";

@@ -59,6 +59,7 @@ BodyResult walkBody(Analysis& a, const LoopCtx& L, const State& head, Term iter)
     s.pc = t.mkAnd(s.pc, inRange(t, L, iter));
     s.scalars[L.var.index] = iter;
     a.scopes.back().push_back(L.var);
+    a.loopVars.push_back(L.var);
   } else {
     s.pc = t.mkAnd(s.pc, inRange(t, L, iter));
     walkExpr(a, s, L.st->a);
@@ -66,6 +67,7 @@ BodyResult walkBody(Analysis& a, const LoopCtx& L, const State& head, Term iter)
   }
   if (!t.isFalse(s.pc)) walkBlock(a, s, L.st->body);
   a.loops.pop_back();
+  if (L.isFor) a.loopVars.pop_back();
   BodyResult r;
   r.breaks = std::move(frame.breaks);
   std::vector<State> ends = std::move(frame.continues);
@@ -207,6 +209,20 @@ Term conjunction(TermStore& t, const std::vector<Candidate>& cs, const State& s,
   return t.mkAnd(parts);
 }
 
+// The exit after iteration `iter`, whose end state is `end`: the loop
+// condition fails at the next head.
+State exitAfter(Analysis& a, const LoopCtx& L, const State& end, Term iter) {
+  TermStore& t = a.terms;
+  State x = end;
+  if (L.isFor) {
+    x.pc = t.mkAnd(x.pc, t.mkLe(L.hi, t.mkAdd(iter, t.intConst(1))));
+  } else {
+    walkExpr(a, x, L.st->a);
+    x.pc = t.mkAnd(x.pc, t.mkNot(valueOf(a, x, L.st->a)));
+  }
+  return x;
+}
+
 void runLoop(Analysis& a, State& s, LoopCtx& L) {
   TermStore& t = a.terms;
   const State before = s;
@@ -214,29 +230,44 @@ void runLoop(Analysis& a, State& s, LoopCtx& L) {
   Term iter = L.isFor ? freshValue(a, a.prog.local(L.var).type, localName(a, L.var)) : t.fresh("$iter", smt::Sort::Int);
   Term lo = L.isFor ? L.lo : t.intConst(0);
   auto at = [&](unsigned j) { return t.mkAdd(lo, t.intConst(j)); };
-
-  ++a.silent;
-  // The exact first iterations: heads[j] is the head of iteration lo + j,
-  // for j = 0..K; heads[1] is also where the invariants must first hold.
-  std::vector<State> heads{before};
-  for (unsigned j = 1; j <= std::max(K, 1u) && !a.overBudget(); ++j) {
-    BodyResult r = walkBody(a, L, heads.back(), at(j - 1));
-    heads.push_back(nextHead(t, L, r.end, at(j - 1)));
+  std::vector<State> exits;
+  // Zero iterations: the condition fails at the first head.
+  {
+    State zero = before;
+    if (L.isFor) {
+      zero.pc = t.mkAnd(before.pc, t.mkLe(L.hi, L.lo));
+    } else {
+      walkExpr(a, zero, L.st->a);
+      zero.pc = t.mkAnd(zero.pc, t.mkNot(valueOf(a, zero, L.st->a)));
+    }
+    exits.push_back(zero);
   }
-  // The widened head of iteration iter - K (>= lo + 1), constrained by the
-  // invariants (Houdini: assume the candidates that hold at lo + 1, walk the
-  // body, keep those that still hold at the next head; repeat until none
-  // fails — loops nested inside see the assumed invariants), then walked K
-  // times up to the head of `iter` (>= lo + K + 1).
+  // The exact first iterations lo .. lo + K, walked for real (they report):
+  // heads[j] is the head of iteration lo + j; heads[1] is also where the
+  // invariants must first hold.
+  std::vector<State> heads{before};
+  for (unsigned j = 0; j <= K && !a.overBudget(); ++j) {
+    BodyResult r = walkBody(a, L, heads.back(), at(j));
+    exits.insert(exits.end(), r.breaks.begin(), r.breaks.end());
+    exits.push_back(exitAfter(a, L, r.end, at(j)));
+    heads.push_back(nextHead(t, L, r.end, at(j)));
+  }
+  if (a.overBudget()) return;
+  // Every later iteration, iter >= lo + K + 1: the widened head of
+  // iteration iter - K (>= lo + 1), constrained by the invariants (Houdini:
+  // assume the candidates that hold at lo + 1, walk the body, keep those that
+  // still hold at the next head; repeat until none fails — loops nested
+  // inside see the assumed invariants), walked K times up to the head of
+  // `iter`, and then once more, reporting.
+  ++a.silent;
   State widened = widen(a, before, *L.info, L.id);
   Term wIter = t.mkSub(iter, t.intConst(K));
-  std::vector<Candidate> kept;
-  if (heads.size() >= 2 && !a.overBudget()) kept = holdAtBase(a, candidates(a, L, before), heads[1], at(1));
+  std::vector<Candidate> kept = holdAtBase(a, candidates(a, L, before), heads[1], at(1));
   State assumed, afterOne;
   for (int round = 0;; ++round) {
     if (round == 6) kept.clear();
     assumed = widened;
-    assumed.pc = t.mkAnd(assumed.pc, conjunction(t, kept, widened, wIter));
+    assumed.pc = t.mkAnd({assumed.pc, conjunction(t, kept, widened, wIter), t.mkLe(at(1), wIter)});
     BodyResult r = walkBody(a, L, assumed, wIter);
     afterOne = nextHead(t, L, r.end, wIter);
     if (kept.empty() || a.overBudget()) break;
@@ -251,7 +282,6 @@ void runLoop(Analysis& a, State& s, LoopCtx& L) {
   }
   if (std::getenv("VX_DEBUG_LOOPS"))
     std::fprintf(stderr, "loop invariant: %zu candidates kept\n", kept.size());
-  Term inv = t.tru();
   State generic = K == 0 ? assumed : afterOne;
   for (unsigned m = 1; m < K && !a.overBudget(); ++m) {
     Term it = t.mkSub(iter, t.intConst(K - m));
@@ -260,34 +290,11 @@ void runLoop(Analysis& a, State& s, LoopCtx& L) {
   }
   --a.silent;
   if (a.overBudget()) return;
-  generic.pc = t.mkAnd({generic.pc, inv, t.mkLe(at(K + 1), iter)});
-  std::vector<State> parts;
-  for (unsigned j = 0; j <= K && j < heads.size(); ++j) {
-    State h = heads[j];
-    h.pc = t.mkAnd(h.pc, t.mkEq(iter, at(j)));
-    parts.push_back(h);
-  }
-  parts.push_back(generic);
-  State head = joinAll(t, parts, before);
-
-  BodyResult final = walkBody(a, L, head, iter);
+  generic.pc = t.mkAnd(generic.pc, t.mkLe(at(K + 1), iter));
+  BodyResult final = walkBody(a, L, generic, iter);
   if (a.overBudget()) return;
-  std::vector<State> exits = final.breaks;
-  if (L.isFor) {
-    State zero = before;
-    zero.pc = t.mkAnd(before.pc, t.mkLe(L.hi, L.lo));
-    State last = final.end;
-    last.pc = t.mkAnd(last.pc, t.mkLe(L.hi, t.mkAdd(iter, t.intConst(1))));
-    exits.push_back(zero);
-    exits.push_back(last);
-  } else {
-    // The condition fails at a head: the first one, or after an iteration.
-    for (State x : {before, final.end}) {
-      walkExpr(a, x, L.st->a);
-      x.pc = t.mkAnd(x.pc, t.mkNot(valueOf(a, x, L.st->a)));
-      exits.push_back(x);
-    }
-  }
+  exits.insert(exits.end(), final.breaks.begin(), final.breaks.end());
+  exits.push_back(exitAfter(a, L, final.end, iter));
   s = joinAll(t, exits, before);
 }
 

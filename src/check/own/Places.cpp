@@ -82,9 +82,11 @@ std::vector<Alt> placesOf(Analysis& a, State& s, hir::ExprId id) {
       }
       // An index out of bounds traps: nothing after it happens, so from
       // here on the index is in bounds.
+      // (Only for linear index terms: a fact about `x % n` with `n` a
+      // variable would make every later query non-linear, for little gain.)
       if (Term bound = boundOf(a, s, e.a); bound.valid()) {
         Term i = index.valid() ? index : valueOf(a, s, e.b);
-        s.pc = t.mkAnd(s.pc, t.mkAnd(t.mkLe(t.intConst(0), i), t.mkLt(i, bound)));
+        if (t.linear(i)) s.pc = t.mkAnd(s.pc, t.mkAnd(t.mkLe(t.intConst(0), i), t.mkLt(i, bound)));
       }
       return base;
     }

@@ -212,6 +212,9 @@ void leaveFunction(Analysis& a, State& s, const Value& v, base::Span valueSpan, 
   // flight.
   if (v.kind != Value::Kind::None) consume(a, s, v, valueSpan, v.name.empty() ? "the token" : v.name, false);
   endScopes(a, s, 0, at, how);
+  // The reporting walk reaches every exit; walks that only gather facts
+  // (inside loops) do not add theirs.
+  if (a.silent > 0) return;
   a.exits.push_back(s);
   a.exitValues.push_back(v);
 }

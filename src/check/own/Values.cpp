@@ -49,9 +49,12 @@ Term castInt(Analysis& a, Term x, const IntRange& from, const IntRange& to) {
   TermStore& t = a.terms;
   if (from.lo >= to.lo && from.hi <= to.hi) return x;
   Int128 mod = Int128(1) << to.bits;
+  // Values already in range are unchanged: the common case first, so the
+  // solver rarely has to reason about the wrap-around.
+  Term inRange = t.mkAnd(t.mkLe(t.intConst(to.lo), x), t.mkLe(x, t.intConst(to.hi)));
   Term u = t.mkEuclidMod(x, t.intConst(mod));  // in [0, 2^bits)
-  if (!to.isSigned) return u;
-  return t.mkIte(t.mkLe(t.intConst(Int128(1) << (to.bits - 1)), u), t.mkSub(u, t.intConst(mod)), u);
+  if (!to.isSigned) return t.mkIte(inRange, x, u);
+  return t.mkIte(inRange, x, t.mkIte(t.mkLe(t.intConst(Int128(1) << (to.bits - 1)), u), t.mkSub(u, t.intConst(mod)), u));
 }
 
 }  // namespace

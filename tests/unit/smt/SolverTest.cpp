@@ -86,8 +86,21 @@ TEST_CASE("substitution shifts the induction variable") {
   TermStore t;
   Term i = t.var("i", Sort::Int);
   Term slot = t.mkEuclidMod(t.mkAdd(i, t.intConst(1)), t.intConst(2));
-  Term shifted = t.substitute(slot, {i}, {t.mkSub(i, t.intConst(1))});
-  CHECK(t.print(shifted) == "(mod (+ (- |i| 1) 1) 2)");
+  Term shifted = t.substitute(slot, {i}, {t.mkSub(i, t.intConst(2))});
+  CHECK(t.print(shifted) == "(mod (+ |i| (- 1)) 2)");
+}
+
+TEST_CASE("a ring counter stepped k times stays one mod deep") {
+  TermStore t;
+  Term s = t.var("s", Sort::Int);
+  Term r = t.intConst(3);
+  Term x = s;
+  for (int k = 0; k < 5; ++k) x = t.mkEuclidMod(t.mkAdd(x, t.intConst(1)), r);
+  CHECK(t.print(x) == "(mod (+ |s| 5) 3)");
+  CHECK(t.mkEuclidMod(x, r) == x);
+  Solver solver(t);
+  // (s + 5) mod 3 = (s + 2) mod 3 for every s: the rewrite is exact.
+  CHECK(solver.check(t.mkNot(t.mkEq(x, t.mkEuclidMod(t.mkAdd(s, t.intConst(2)), r)))) == Verdict::Unsat);
 }
 
 TEST_CASE("a model reports the values of terms, not only of variables") {

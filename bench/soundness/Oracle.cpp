@@ -1,0 +1,286 @@
+// vx-oracle: the soundness oracle of bench/soundness.py. For every function
+// of one file it prints a JSON line with the checker's verdict and what the
+// simulator says about it:
+//   - accepted: the function runs on the tpu target (vxsim, whose race
+//     detector tracks every DMA until its wait) for several input sizes, in
+//     its asynchronous build and in --sync-baseline; a fault is UNSOUND, a
+//     checksum that differs from the baseline a mismatch;
+//   - rejected with ownership errors only: the function is built anyway (the
+//     oracle's override) and run with each error's counterexample as inputs;
+//     a DMA fault (race, deadlock, DMA left in flight) confirms the error,
+//     a clean run makes it imprecise.
+// usage: vx-oracle FILE [--lens 9,12]
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "codegen/tpu/Tpu.h"
+#include "dialect/Vir.h"
+#include "driver/Pipeline.h"
+#include "sim/Sim.h"
+
+using namespace vx;
+
+namespace {
+
+std::string jsonEscape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20)
+          o += ' ';
+        else
+          o += c;
+    }
+  }
+  return o;
+}
+
+bool dmaFault(sim::FaultKind k) {
+  switch (k) {
+    case sim::FaultKind::ReadDuringDmaWrite:
+    case sim::FaultKind::WriteDuringDma:
+    case sim::FaultKind::DmaOverlapsItself:
+    case sim::FaultKind::Deadlock:
+    case sim::FaultKind::HaltWithDmaInFlight:
+    case sim::FaultKind::TooManyDmas: return true;
+    case sim::FaultKind::OutOfBounds:
+    case sim::FaultKind::Misaligned:
+    case sim::FaultKind::Arithmetic:
+    case sim::FaultKind::MatrixShape:
+    case sim::FaultKind::InstructionLimit: return false;
+  }
+  return false;
+}
+
+struct RunOutcome {
+  std::string status;  // ok, fault:KIND, trap, load, usage:..., build
+  std::vector<uint64_t> checksums;
+};
+
+RunOutcome runOne(const dialect::Vir& vir, base::FileId file, const std::string& fn,
+                  const std::vector<std::string>& kvs, const std::string& path) {
+  RunOutcome out;
+  diag::Sink sink;
+  std::string usage;
+  codegen::tpu::LowerOptions lo;
+  lo.entry = fn;
+  lo.sourceName = path;
+  std::optional<codegen::tpu::Kernel> k = codegen::tpu::lowerKernel(vir, file, lo, sink, usage);
+  if (!k) {
+    out.status = usage.empty() ? "build" : "usage";
+    return out;
+  }
+  sim::Options so;
+  so.seed = 1;
+  if (std::string e = codegen::tpu::kernelArgs(*k, kvs, so.args); !e.empty()) {
+    out.status = "usage";
+    return out;
+  }
+  so.config.maxInstructions = 2'000'000;
+  sim::Result r = sim::run(k->program, so);
+  if (r.status == sim::Status::Ok) {
+    out.status = "ok";
+    for (const sim::Output& o : r.outputs) out.checksums.push_back(o.checksum);
+    return out;
+  }
+  if (r.status == sim::Status::LoadError) {
+    out.status = "load";
+    return out;
+  }
+  if (!codegen::tpu::trapMessage(*k, r).empty()) {
+    out.status = "trap";
+    return out;
+  }
+  out.status = std::string(dmaFault(r.fault->kind) ? "fault:" : "error:") + sim::faultKindName(r.fault->kind);
+  return out;
+}
+
+// `(name value)` pairs of a counterexample note.
+std::vector<std::pair<std::string, std::string>> modelPairs(const std::string& note) {
+  static const std::regex pair(R"(\(\s*([A-Za-z_][\w.]*(?:\(\))?'*)\s+(\(- [0-9]+\)|[^\s()]+)\s*\))");
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::sregex_iterator it(note.begin(), note.end(), pair), end; it != end; ++it)
+    out.emplace_back((*it)[1].str(), (*it)[2].str());
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: vx-oracle FILE [--lens 1,2,5]\n");
+    return 2;
+  }
+  std::string path = argv[1];
+  std::vector<int64_t> lens = {9, 12};
+  for (int i = 2; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--lens") {
+      lens.clear();
+      std::stringstream ss(argv[i + 1]);
+      for (std::string x; std::getline(ss, x, ',');) lens.push_back(std::stoll(x));
+    }
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  base::SourceMap sources;
+  base::FileId id = sources.add(path, buf.str());
+  diag::Sink sink;
+  driver::CheckOptions opts;
+  opts.target = "tpu";
+  opts.overrideOwnership = true;
+  auto t0 = std::chrono::steady_clock::now();
+  driver::CheckOutput checked = driver::checkFile(sources, id, sink, opts);
+  double checkMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (!checked.program) {
+    std::printf("{\"file\":\"%s\",\"fn\":\"*\",\"kind\":\"other\",\"detail\":\"%s\",\"check_ms\":%.3f}\n",
+                jsonEscape(path).c_str(),
+                jsonEscape(sink.diagnostics().empty() ? "" : sink.diagnostics()[0].message).c_str(), checkMs);
+    return 0;
+  }
+  const hir::Program& prog = *checked.program;
+  std::unique_ptr<dialect::Vir> vir, base;
+  {
+    diag::Sink s1, s2;
+    dialect::VirOptions vo;
+    vo.target = "tpu";
+    vir = dialect::buildVir(prog, sources, id, vo, s1);
+    vo.syncBaseline = true;
+    base = dialect::buildVir(prog, sources, id, vo, s2);
+  }
+  unsigned fns = 0;
+  for (const hir::Function& f : prog.fns)
+    if (!f.isExtern && f.body.valid()) ++fns;
+  for (const hir::Function& f : prog.fns) {
+    if (f.isExtern || !f.body.valid()) continue;
+    // The function's diagnostics: those whose primary span is in it.
+    std::vector<const diag::Diagnostic*> diags;
+    for (const diag::Diagnostic& d : sink.diagnostics()) {
+      base::Span s = d.primarySpan();
+      if (s.valid() && s.begin >= f.span.begin && s.end <= f.span.end && d.severity() == diag::Severity::Error)
+        diags.push_back(&d);
+    }
+    std::set<std::string> codes;
+    for (const diag::Diagnostic* d : diags) codes.insert(d->code());
+    std::string kind, result, detail;
+    std::string codeList;
+    for (const std::string& c : codes) codeList += (codeList.empty() ? "" : ",") + std::string("\"") + c + "\"";
+    // Parameters the oracle sets: Vec lengths and scalars.
+    std::vector<std::pair<std::string, std::string>> params;  // name, "vec" or scalar type
+    for (size_t i = 0; i < f.params.size(); ++i) {
+      const hir::TypeTable& tt = prog.types;
+      hir::TypeId t = tt.resolve(f.paramTypes[i]);
+      if (tt.kind(t) == hir::TyKind::Ref) t = tt.resolve(tt.get(t).a);
+      if (tt.kind(t) == hir::TyKind::Vec) params.emplace_back(prog.local(f.params[i]).name, "vec");
+      if (tt.kind(t) == hir::TyKind::Int) params.emplace_back(prog.local(f.params[i]).name, "int");
+      if (tt.kind(t) == hir::TyKind::Bool) params.emplace_back(prog.local(f.params[i]).name, "bool");
+    }
+    if (codes.empty()) {
+      kind = "accepted";
+      result = "ok";
+      if (!vir || !base) {
+        result = "build";
+      } else {
+        for (int64_t len : lens) {
+          for (int variant = 0; variant < 2; ++variant) {
+            std::vector<std::string> kvs;
+            for (const auto& [name, ty] : params) {
+              if (ty == "vec") kvs.push_back(name + "=" + std::to_string(len));
+              if (ty == "int") kvs.push_back(name + "=" + std::to_string(variant ? len - 1 : len));
+              if (ty == "bool") kvs.push_back(name + "=" + std::string(variant ? "true" : "false"));
+            }
+            RunOutcome a = runOne(*vir, id, f.name, kvs, path);
+            if (a.status == "build" || a.status == "usage") {
+              result = a.status;
+              break;
+            }
+            if (a.status.rfind("fault:", 0) == 0) {
+              result = "unsound";
+              detail = a.status + " with len " + std::to_string(len) + " variant " + std::to_string(variant);
+              break;
+            }
+            if (a.status != "ok") continue;  // the program's own trap
+            RunOutcome b = runOne(*base, id, f.name, kvs, path);
+            if (b.status == "ok" && b.checksums != a.checksums) {
+              result = "mismatch";
+              detail = "len " + std::to_string(len);
+              break;
+            }
+          }
+          if (result != "ok") break;
+        }
+      }
+    } else {
+      bool ownership = true;
+      for (const std::string& c : codes) ownership = ownership && (c.rfind("E60", 0) == 0 || c == "W6900");
+      if (!ownership || !vir) {
+        kind = "other";
+        result = "other";
+        detail = diags.empty() ? "" : diags[0]->message;
+      } else {
+        kind = "rejected";
+        result = "imprecise";
+        bool anyRun = false;
+        for (const diag::Diagnostic* d : diags) {
+          std::string code = d->code();
+          std::vector<std::string> kvs;
+          for (const std::string& n : d->notes) {
+            if (n.find("counterexample") == std::string::npos && n.rfind("on the path", 0) != 0) continue;
+            for (const auto& [name, value] : modelPairs(n))
+              for (const auto& [pn, ty] : params) {
+                if (ty == "vec" && name == pn + ".len()") kvs.push_back(pn + "=" + value);
+                if (ty != "vec" && name == pn) kvs.push_back(pn + "=" + value);
+              }
+          }
+          // Inputs the model left open: small defaults.
+          for (const auto& [pn, ty] : params) {
+            bool given = false;
+            for (const std::string& kv : kvs) given = given || kv.rfind(pn + "=", 0) == 0;
+            if (!given) kvs.push_back(pn + "=" + std::string(ty == "bool" ? "false" : ty == "vec" ? "9" : "1"));
+          }
+          RunOutcome a = runOne(*vir, id, f.name, kvs, path);
+          if (a.status == "build" || a.status == "usage" || a.status == "load") {
+            if (!anyRun) result = "unrunnable";
+            continue;
+          }
+          anyRun = true;
+          if (a.status.rfind("fault:", 0) == 0) {
+            result = "confirmed";
+            detail = code + " " + a.status;
+            break;
+          }
+          if (a.status == "trap") {
+            if (result == "imprecise") result = "trapped";
+            continue;
+          }
+          detail = code;
+        }
+        if (result == "imprecise" || result == "trapped") {
+          // Which error was not confirmed.
+          detail = *codes.begin();
+          for (const std::string& c : codes)
+            if (c != "W6900") {
+              detail = c;
+              break;
+            }
+        }
+      }
+    }
+    std::printf("{\"file\":\"%s\",\"fn\":\"%s\",\"kind\":\"%s\",\"codes\":[%s],\"result\":\"%s\",\"detail\":\"%s\","
+                "\"check_ms\":%.3f}\n",
+                jsonEscape(path).c_str(), jsonEscape(f.name).c_str(), kind.c_str(), codeList.c_str(),
+                result.c_str(), jsonEscape(detail).c_str(), checkMs / fns);
+  }
+  return 0;
+}

@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""Random Vx pipelines for the soundness benchmark (bench/soundness.py).
+
+Each program is one kernel (plus the helpers it calls): a ring or a stream
+of copies in flight at a prefetch distance, over `for` or `while` loops,
+nested or not, with the many ways users write the same thing — slot indices
+as `(i + k) % R`, as a counter wrapped by `%` or by a branch, through casts;
+tokens in variables, in tuples, through helpers that start, pass on or wait
+them; references in variables; write-backs with `store_async`; integer
+branches; shadowing; early exits. Then, for half of them, one mutation: a
+wait dropped, duplicated or moved after a read, a slot index shifted, a ring
+too small, an early exit that forgets a token. The generator does not know
+whether a program is right: the oracle (vx-oracle, the simulator's race
+detector) decides.
+
+usage: gen.py SEED COUNT OUT_DIR [--per-file K]
+"""
+import os
+import random
+import sys
+
+TILE = "Tensor<f32, [8, 8]>"
+VMEM = "Memory::VMEM"
+PIN = f"Pinned<{TILE}, {VMEM}>"
+TOK = f"Token<void, {VMEM}>"
+SIG = (f"tiles: &Vec<{TILE}>, out: &mut Vec<{TILE}>, acc: &mut {PIN}, w: &{PIN}, m: usize, flag: bool")
+
+HELPERS = f"""
+fn issue(src: &Vec<{TILE}>, k: usize, dst: &mut {PIN}) -> {TOK} on Topology::TensorCore {{
+  transfer_async_into(src[k], dst)
+}}
+
+fn issue_slot<R>(src: &Vec<{TILE}>, k: usize, ring: &mut Pinned<Tensor<f32, [R, 8, 8]>, {VMEM}>, s: usize) -> {TOK} on Topology::TensorCore {{
+  transfer_async_into(src[k], &mut ring[s])
+}}
+
+fn finish(t: {TOK}) on Topology::TensorCore {{
+  wait(t);
+}}
+
+fn pass(t: {TOK}) -> {TOK} on Topology::TensorCore {{
+  t
+}}
+
+fn compute(x: &{PIN}, acc: &mut {PIN}, w: &{PIN}) on Topology::TensorCore {{
+  mma(acc, x, w);
+}}
+
+fn wait_then_compute(t: {TOK}, x: &{PIN}, acc: &mut {PIN}, w: &{PIN}) on Topology::TensorCore {{
+  wait(t);
+  mma(acc, x, w);
+}}
+"""
+# Generic user functions are not Vx (E0207): one issue_slot per ring size.
+
+
+def slot_helpers(sizes):
+    out = []
+    for r in sorted(sizes):
+        out.append(f"""
+fn issue_slot{r}(src: &Vec<{TILE}>, k: usize, ring: &mut Pinned<Tensor<f32, [{r}, 8, 8]>, {VMEM}>, s: usize) -> {TOK} on Topology::TensorCore {{
+  transfer_async_into(src[k], &mut ring[s])
+}}
+""")
+    return "".join(out)
+
+
+BASE_HELPERS = HELPERS.replace(HELPERS[HELPERS.index("fn issue_slot<R>"):HELPERS.index("fn finish")], "")
+
+
+class Ring:
+    """A ring pipeline: D copies in flight into R slots, one kernel."""
+
+    def __init__(self, rnd, name):
+        self.r = rnd
+        self.name = name
+        self.R = rnd.randint(1, 8)
+        self.D = rnd.randint(1, min(7, max(1, self.R + rnd.choice([0, 0, 0, 1]))))
+        self.loop = rnd.choice(["for", "for", "while"])
+        self.slot_style = rnd.choice(["mod", "mod", "counter", "wrap", "cast"])
+        self.holders = rnd.choice(["vars", "vars", "tuple"]) if 2 <= self.D <= 3 else "vars"
+        self.issue_style = rnd.choice(["direct", "direct", "ref", "helper", "slot_helper"])
+        self.compute_style = rnd.choice(["direct", "direct", "ref", "helper", "fused"])
+        self.wait_style = rnd.choice(["wait", "wait", "finish", "pass"])
+        self.store = rnd.random() < 0.25
+        self.branch = rnd.random() < 0.3
+        self.shadow = rnd.random() < 0.2
+        self.early = rnd.choice([None, None, None, "break", "continue", "return"])
+        self.nested = rnd.random() < 0.2
+        self.lines = []
+        self.sizes = {self.R}
+
+    def emit(self, depth, text, tag=""):
+        self.lines.append("  " * depth + text + (f" // {tag}" if tag else ""))
+
+    def tok(self, j):
+        if self.holders == "tuple":
+            return f"p.{j}"
+        return f"t{j}"
+
+    def slot_expr(self, off):
+        """The slot of the copy `off` iterations ahead of the current one."""
+        R = self.R
+        if self.slot_style == "mod":
+            return f"(i + {off}) % {R}" if off else f"i % {R}"
+        if self.slot_style == "cast":
+            # Cast after the `%`: `i as u32` itself wraps past 2^32, which
+            # breaks the ring for very long Vecs (a real bug, found).
+            return f"((((i + {off}) % {R}) as u32) as usize)" if off else f"(((i % {R}) as u32) as usize)"
+        # counter styles keep `s` = i % R
+        return f"(s + {off}) % {R}" if off else "s"
+
+    def issue(self, depth, src, slot, target, tag="I"):
+        if self.issue_style == "direct":
+            self.emit(depth, f"{target} = transfer_async_into(tiles[{src}], &mut slots[{slot}]);", tag)
+        elif self.issue_style == "ref":
+            self.emit(depth, "{")
+            self.emit(depth + 1, f"let r = &mut slots[{slot}];")
+            self.emit(depth + 1, f"{target} = transfer_async_into(tiles[{src}], r);", tag)
+            self.emit(depth, "}")
+        elif self.issue_style == "helper":
+            self.emit(depth, f"{target} = issue(tiles, {src}, &mut slots[{slot}]);", tag)
+        else:
+            self.emit(depth, f"{target} = issue_slot{self.R}(tiles, {src}, &mut slots, {slot});", tag)
+
+    def wait(self, depth, tok, tag="W"):
+        if self.wait_style == "wait" or tok == "st":
+            self.emit(depth, f"wait({tok});", tag)
+        elif self.wait_style == "finish":
+            self.emit(depth, f"finish({tok});", tag)
+        else:
+            self.emit(depth, f"wait(pass({tok}));", tag)
+
+    def compute(self, depth, slot, tok=None):
+        style = self.compute_style if tok is None else "fused"
+        if style == "fused" and tok is None:
+            style = "direct"
+        if style == "direct":
+            self.emit(depth, f"mma(acc, &slots[{slot}], w);", "C")
+        elif style == "ref":
+            self.emit(depth, f"let x = &slots[{slot}];", "C")
+            self.emit(depth, "mma(acc, x, w);", "C")
+        elif style == "helper":
+            self.emit(depth, f"compute(&slots[{slot}], acc, w);", "C")
+        else:
+            self.emit(depth, f"wait_then_compute({tok}, &slots[{slot}], acc, w);", "W")
+
+    def body(self):
+        R, D = self.R, self.D
+        self.emit(1, f"let mut slots = zeros::<f32, [{R}, 8, 8]>({VMEM});")
+        self.emit(1, "let n = tiles.len();")
+        # Prologue: D copies in flight.
+        if self.holders == "tuple":
+            parts = [f"transfer_async_into(tiles[{j}], &mut slots[{j % R}])" for j in range(D)]
+            self.emit(1, f"let mut p = ({', '.join(parts)});", "I")
+        else:
+            for j in range(D):
+                self.emit(1, f"let mut t{j} = transfer_async_into(tiles[{j}], &mut slots[{j % R}]);", "I")
+        if self.slot_style in ("counter", "wrap"):
+            self.emit(1, "let mut s: usize = 0;")
+        depth = 1
+        if self.nested:
+            self.emit(1, "for _row in 0..2 {")
+            depth = 2
+        if self.loop == "for":
+            self.emit(depth, "for i in 0..n {")
+        else:
+            self.emit(depth, "let mut i: usize = 0;")
+            self.emit(depth, "while i < n {")
+        d = depth + 1
+        if self.shadow and self.loop == "for":
+            self.emit(d, "let i = i + 0;")
+        if self.early == "break":
+            self.emit(d, "if i == m {")
+            self.drain(d + 1)
+            self.refill(d + 1)
+            self.emit(d + 1, "break;")
+            self.emit(d, "}")
+        if self.early == "return":
+            self.emit(d, "if i == m {")
+            self.drain(d + 1)
+            self.emit(d + 1, "return;")
+            self.emit(d, "}")
+        # Wait the oldest copy, compute on its slot.
+        if self.compute_style == "fused" and self.holders != "tuple":
+            self.compute(d, self.slot_expr(0), tok="t0")
+        else:
+            if self.holders == "tuple":
+                self.wait(d, "p.0")
+            else:
+                self.wait(d, "t0")
+            if self.branch:
+                cond = self.r.choice(["flag", f"i % {self.r.randint(2, 4)} == 0", "i + 1 < n"])
+                self.emit(d, f"if {cond} {{")
+                self.compute(d + 1, self.slot_expr(0))
+                self.emit(d, "} else {")
+                self.emit(d + 1, f"mma(acc, w, &slots[{self.slot_expr(0)}]);", "C")
+                self.emit(d, "}")
+            else:
+                self.compute(d, self.slot_expr(0))
+        if self.store:
+            self.emit(d, f"let st = store_async(&slots[{self.slot_expr(0)}], &mut out[i]);", "I")
+            if self.r.random() < 0.5:
+                self.wait(d, "st")
+                stored = True
+            else:
+                stored = False
+        else:
+            stored = True
+        if self.early == "continue":
+            if not stored:
+                self.wait(d, "st")
+                stored = True
+        # Rotate the tokens and issue the next copy.
+        src = f"(i + {D}) % n"
+        if self.holders == "tuple":
+            rest = [f"p.{j}" for j in range(1, D)]
+            new = f"transfer_async_into(tiles[{src}], &mut slots[{self.slot_expr(D)}])"
+            self.emit(d, f"p = ({', '.join(rest + [new])});", "I")
+        else:
+            for j in range(D - 1):
+                self.emit(d, f"t{j} = t{j + 1};")
+            self.issue(d, src, self.slot_expr(D), f"t{D - 1}")
+        if not stored:
+            self.wait(d, "st")
+        if self.slot_style == "counter":
+            self.emit(d, f"s = (s + 1) % {R};")
+        elif self.slot_style == "wrap":
+            self.emit(d, "s += 1;")
+            self.emit(d, f"if s == {R} {{ s = 0; }}")
+        if self.early == "continue":
+            self.emit(d, "if i == m {")
+            if self.loop == "while":
+                self.emit(d + 1, "i += 1;")
+            self.emit(d + 1, "continue;")
+            self.emit(d, "}")
+            self.emit(d, "mma(acc, w, w);")
+        if self.loop == "while":
+            self.emit(d, "i += 1;")
+        self.emit(depth, "}")
+        if self.nested:
+            # The next row starts again from the slots still in flight.
+            self.emit(1, "}")
+        self.drain(1)
+
+    def drain(self, depth):
+        for j in range(self.D):
+            self.wait(depth, self.tok(j))
+
+    def refill(self, depth):
+        """After a drain inside the loop, give every token a copy again (the
+        code after the loop waits them)."""
+        if self.holders == "tuple":
+            parts = [f"transfer_async_into(tiles[{j}], &mut slots[{j % self.R}])" for j in range(self.D)]
+            self.emit(depth, f"p = ({', '.join(parts)});", "I")
+        else:
+            for j in range(self.D):
+                self.emit(depth, f"t{j} = transfer_async_into(tiles[{j}], &mut slots[{j % self.R}]);", "I")
+
+    def source(self):
+        self.body()
+        text = "\n".join(self.lines)
+        return f"#[allow(unused_variables)]\nfn {self.name}({SIG}) on Topology::TensorCore {{\n{text}\n}}\n"
+
+
+class Stream:
+    """Copies into new buffers (`transfer_async`) consumed by the matrix unit."""
+
+    def __init__(self, rnd, name):
+        self.r = rnd
+        self.name = name
+        self.D = rnd.randint(1, 4)
+        self.loop = rnd.choice(["for", "while"])
+        self.lines = []
+        self.sizes = set()
+
+    def emit(self, depth, text, tag=""):
+        self.lines.append("  " * depth + text + (f" // {tag}" if tag else ""))
+
+    def source(self):
+        D = self.D
+        self.emit(1, "let n = tiles.len();")
+        for j in range(D):
+            self.emit(1, f"let mut t{j} = transfer_async(tiles[{j}], {VMEM});", "I")
+        if self.loop == "for":
+            self.emit(1, "for i in 0..n {")
+        else:
+            self.emit(1, "let mut i: usize = 0;")
+            self.emit(1, "while i < n {")
+        self.emit(2, f"let next = transfer_async(tiles[(i + {D}) % n], {VMEM});", "I")
+        self.emit(2, "matmul_acc(wait(t0));", "W")
+        for j in range(D - 1):
+            self.emit(2, f"t{j} = t{j + 1};")
+        self.emit(2, f"t{D - 1} = next;")
+        if self.loop == "while":
+            self.emit(2, "i += 1;")
+        self.emit(1, "}")
+        for j in range(D):
+            self.emit(1, f"matmul_acc(wait(t{j}));", "W")
+        text = "\n".join(self.lines)
+        return f"#[allow(unused_variables)]\nfn {self.name}({SIG}) on Topology::TensorCore {{\n{text}\n}}\n"
+
+
+def mutate(rnd, src):
+    """One mistake of the kinds users make; returns (source, what)."""
+    lines = src.split("\n")
+    waits = [k for k, l in enumerate(lines) if l.endswith("// W")]
+    computes = [k for k, l in enumerate(lines) if l.endswith("// C") and "slots[" in l]
+    issues = [k for k, l in enumerate(lines) if l.endswith("// I") and "slots[" in l]
+    choices = []
+    if waits:
+        choices += ["drop_wait", "drop_wait", "dup_wait", "late_wait"]
+    if issues:
+        choices += ["shift_slot"]
+    if computes:
+        choices += ["shift_read"]
+    if not choices:
+        return src, "none"
+    what = rnd.choice(choices)
+    if what == "drop_wait":
+        k = rnd.choice(waits)
+        del lines[k]
+    elif what == "dup_wait":
+        k = rnd.choice(waits)
+        lines.insert(k, lines[k])
+    elif what == "late_wait":
+        k = rnd.choice(waits)
+        later = [c for c in computes if c > k]
+        if not later:
+            del lines[k]
+        else:
+            c = later[0]
+            line = lines.pop(k)
+            lines.insert(c, line)
+    elif what in ("shift_slot", "shift_read"):
+        k = rnd.choice(issues if what == "shift_slot" else computes)
+        line = lines[k]
+        # The slot index one further along the ring (still in bounds).
+        i = line.index("slots[") + len("slots[")
+        j = line.index("]", i)
+        ring = line[line.index("zeros::<f32, [") + 14:] if False else None
+        lines[k] = line[:i] + "(" + line[i:j] + " + 1) % RING" + line[j:]
+    text = "\n".join(lines)
+    ring = text[text.index("zeros::<f32, [") + 14:].split(",")[0] if "zeros::<f32, [" in text else "1"
+    return text.replace("RING", ring), what
+
+
+def program(rnd, idx):
+    name = f"k{idx}"
+    kind = rnd.choice(["ring", "ring", "ring", "stream"])
+    g = Ring(rnd, name) if kind == "ring" else Stream(rnd, name)
+    src = g.source()
+    what = "none"
+    if rnd.random() < 0.5:
+        src, what = mutate(rnd, src)
+    return src, g.sizes, f"{kind} {what}"
+
+
+def main():
+    seed, count, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    per = 20
+    if "--per-file" in sys.argv:
+        per = int(sys.argv[sys.argv.index("--per-file") + 1])
+    rnd = random.Random(seed)
+    os.makedirs(out, exist_ok=True)
+    made = 0
+    f = 0
+    while made < count:
+        n = min(per, count - made)
+        bodies, sizes, notes = [], set(), []
+        for j in range(n):
+            src, sz, note = program(rnd, made + j)
+            bodies.append(src)
+            sizes |= sz
+            notes.append(f"// k{made + j}: {note}")
+        text = "\n".join(notes) + "\n" + BASE_HELPERS + slot_helpers(sizes) + "\n" + "\n".join(bodies)
+        with open(os.path.join(out, f"gen{seed}_{f}.vx"), "w") as fh:
+            fh.write(text)
+        made += n
+        f += 1
+
+
+if __name__ == "__main__":
+    main()
