@@ -11,6 +11,7 @@
 //     a clean run makes it imprecise.
 // usage: vx-oracle FILE [--lens 9,12]
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -80,6 +81,10 @@ RunOutcome runOne(const dialect::Vir& vir, base::FileId file, const std::string&
   std::optional<codegen::tpu::Kernel> k = codegen::tpu::lowerKernel(vir, file, lo, sink, usage);
   if (!k) {
     out.status = usage.empty() ? "build" : "usage";
+    if (std::getenv("VX_ORACLE_DEBUG")) {
+      std::fprintf(stderr, "%s: %s %s\n", fn.c_str(), out.status.c_str(), usage.c_str());
+      for (const diag::Diagnostic& d : sink.diagnostics()) std::fprintf(stderr, "  %s %s\n", d.code(), d.message.c_str());
+    }
     return out;
   }
   sim::Options so;
@@ -158,6 +163,8 @@ int main(int argc, char** argv) {
     vir = dialect::buildVir(prog, sources, id, vo, s1);
     vo.syncBaseline = true;
     base = dialect::buildVir(prog, sources, id, vo, s2);
+    if (!vir && std::getenv("VX_ORACLE_DEBUG"))
+      std::fputs(driver::renderAll(s1, sources, driver::Format::Human, false).c_str(), stderr);
   }
   unsigned fns = 0;
   for (const hir::Function& f : prog.fns)

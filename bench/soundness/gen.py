@@ -19,6 +19,7 @@ import os
 import random
 import sys
 
+EARLY_EXITS = "--no-early-exits" not in sys.argv
 TILE = "Tensor<f32, [8, 8]>"
 VMEM = "Memory::VMEM"
 PIN = f"Pinned<{TILE}, {VMEM}>"
@@ -86,6 +87,8 @@ class Ring:
         self.branch = rnd.random() < 0.3
         self.shadow = rnd.random() < 0.2
         self.early = rnd.choice([None, None, None, "break", "continue", "return"])
+        if not EARLY_EXITS:
+            self.early = None
         self.nested = rnd.random() < 0.2
         self.lines = []
         self.sizes = {self.R}
@@ -149,19 +152,21 @@ class Ring:
         R, D = self.R, self.D
         self.emit(1, f"let mut slots = zeros::<f32, [{R}, 8, 8]>({VMEM});")
         self.emit(1, "let n = tiles.len();")
+        b = 1
+        if self.nested:
+            # A GEMM-like nest: the whole pipeline runs once per row.
+            self.emit(1, "for _row in 0..2 {")
+            b = 2
         # Prologue: D copies in flight.
         if self.holders == "tuple":
             parts = [f"transfer_async_into(tiles[{j}], &mut slots[{j % R}])" for j in range(D)]
-            self.emit(1, f"let mut p = ({', '.join(parts)});", "I")
+            self.emit(b, f"let mut p = ({', '.join(parts)});", "I")
         else:
             for j in range(D):
-                self.emit(1, f"let mut t{j} = transfer_async_into(tiles[{j}], &mut slots[{j % R}]);", "I")
+                self.emit(b, f"let mut t{j} = transfer_async_into(tiles[{j}], &mut slots[{j % R}]);", "I")
         if self.slot_style in ("counter", "wrap"):
-            self.emit(1, "let mut s: usize = 0;")
-        depth = 1
-        if self.nested:
-            self.emit(1, "for _row in 0..2 {")
-            depth = 2
+            self.emit(b, "let mut s: usize = 0;")
+        depth = b
         if self.loop == "for":
             self.emit(depth, "for i in 0..n {")
         else:
@@ -238,10 +243,9 @@ class Ring:
         if self.loop == "while":
             self.emit(d, "i += 1;")
         self.emit(depth, "}")
+        self.drain(b)
         if self.nested:
-            # The next row starts again from the slots still in flight.
             self.emit(1, "}")
-        self.drain(1)
 
     def drain(self, depth):
         for j in range(self.D):
@@ -288,7 +292,8 @@ class Stream:
             self.emit(1, "let mut i: usize = 0;")
             self.emit(1, "while i < n {")
         self.emit(2, f"let next = transfer_async(tiles[(i + {D}) % n], {VMEM});", "I")
-        self.emit(2, "matmul_acc(wait(t0));", "W")
+        self.emit(2, "let x = wait(t0);", "W")
+        self.emit(2, "mma(acc, &x, w);", "C")
         for j in range(D - 1):
             self.emit(2, f"t{j} = t{j + 1};")
         self.emit(2, f"t{D - 1} = next;")
@@ -296,7 +301,82 @@ class Stream:
             self.emit(2, "i += 1;")
         self.emit(1, "}")
         for j in range(D):
-            self.emit(1, f"matmul_acc(wait(t{j}));", "W")
+            self.emit(1, f"let x{j} = wait(t{j});", "W")
+            self.emit(1, f"mma(acc, &x{j}, w);", "C")
+        text = "\n".join(self.lines)
+        return f"#[allow(unused_variables)]\nfn {self.name}({SIG}) on Topology::TensorCore {{\n{text}\n}}\n"
+
+
+class Flags:
+    """Tokens waited under conditions: wait-once flags, tokens swapped on
+    some iterations, waits on correlated branches."""
+
+    def __init__(self, rnd, name):
+        self.r = rnd
+        self.name = name
+        self.kind = rnd.choice(["once", "swap", "correlated"])
+        self.lines = []
+        self.sizes = set()
+
+    def emit(self, depth, text, tag=""):
+        self.lines.append("  " * depth + text + (f" // {tag}" if tag else ""))
+
+    def source(self):
+        r = self.r
+        self.emit(1, f"let mut slots = zeros::<f32, [2, 8, 8]>({VMEM});")
+        self.emit(1, "let n = tiles.len();")
+        if self.kind == "once":
+            # Wait once, at an iteration chosen by a condition, with a flag.
+            cond = r.choice(["i == 0", "i == m", "i + 1 == n", "flag", "i % 3 == 2"])
+            self.emit(1, "let t = transfer_async_into(tiles[0], &mut slots[0]);", "I")
+            self.emit(1, "let mut pending = true;")
+            self.emit(1, "for i in 0..n {")
+            self.emit(2, f"if pending && {cond} {{")
+            self.emit(3, "wait(t);", "W")
+            self.emit(3, "pending = false;")
+            self.emit(2, "}")
+            self.emit(2, "if !pending {")
+            self.emit(3, "mma(acc, &slots[0], w);", "C")
+            self.emit(2, "}")
+            self.emit(2, "mma(acc, &slots[1], w);", "C")
+            self.emit(1, "}")
+            self.emit(1, "if pending {")
+            self.emit(2, "wait(t);", "W")
+            self.emit(1, "}")
+        elif self.kind == "swap":
+            # Two tokens that trade places on some iterations; each slot is
+            # read only after its own token is waited.
+            cond = r.choice(["i % 2 == 1", "flag", "i == m"])
+            self.emit(1, "let mut a = transfer_async_into(tiles[0], &mut slots[0]);", "I")
+            self.emit(1, "let mut b = transfer_async_into(tiles[1], &mut slots[1]);", "I")
+            self.emit(1, "let mut sa: usize = 0;")
+            self.emit(1, "for i in 0..n {")
+            self.emit(2, f"if {cond} {{")
+            self.emit(3, "let tmp = a;")
+            self.emit(3, "a = b;")
+            self.emit(3, "b = tmp;")
+            self.emit(3, "sa = 1 - sa;")
+            self.emit(2, "}")
+            self.emit(2, "wait(a);", "W")
+            self.emit(2, "mma(acc, &slots[sa], w);", "C")
+            self.emit(2, "a = transfer_async_into(tiles[i], &mut slots[sa]);", "I")
+            self.emit(1, "}")
+            self.emit(1, "wait(a);", "W")
+            self.emit(1, "wait(b);", "W")
+        else:
+            # Waits on branches that are exclusive only by the values.
+            k = r.randint(2, 4)
+            self.emit(1, "let t = transfer_async_into(tiles[0], &mut slots[0]);", "I")
+            self.emit(1, f"let c = m % {k};")
+            self.emit(1, "if c == 0 {")
+            self.emit(2, "wait(t);", "W")
+            self.emit(1, "}")
+            self.emit(1, "if c != 0 {")
+            if r.random() < 0.5:
+                self.emit(2, "mma(acc, &slots[1], w);", "C")
+            self.emit(2, "wait(t);", "W")
+            self.emit(1, "}")
+            self.emit(1, "mma(acc, &slots[0], w);", "C")
         text = "\n".join(self.lines)
         return f"#[allow(unused_variables)]\nfn {self.name}({SIG}) on Topology::TensorCore {{\n{text}\n}}\n"
 
@@ -304,7 +384,7 @@ class Stream:
 def mutate(rnd, src):
     """One mistake of the kinds users make; returns (source, what)."""
     lines = src.split("\n")
-    waits = [k for k, l in enumerate(lines) if l.endswith("// W")]
+    waits = [k for k, l in enumerate(lines) if l.endswith("// W") and not l.strip().startswith("let ")]
     computes = [k for k, l in enumerate(lines) if l.endswith("// C") and "slots[" in l]
     issues = [k for k, l in enumerate(lines) if l.endswith("// I") and "slots[" in l]
     choices = []
@@ -347,8 +427,8 @@ def mutate(rnd, src):
 
 def program(rnd, idx):
     name = f"k{idx}"
-    kind = rnd.choice(["ring", "ring", "ring", "stream"])
-    g = Ring(rnd, name) if kind == "ring" else Stream(rnd, name)
+    kind = rnd.choice(["ring", "ring", "ring", "stream", "flags"])
+    g = Ring(rnd, name) if kind == "ring" else Stream(rnd, name) if kind == "stream" else Flags(rnd, name)
     src = g.source()
     what = "none"
     if rnd.random() < 0.5:
@@ -361,6 +441,9 @@ def main():
     per = 20
     if "--per-file" in sys.argv:
         per = int(sys.argv[sys.argv.index("--per-file") + 1])
+    first = 0  # numbering of the kernels, so that batches do not repeat names
+    if "--first" in sys.argv:
+        first = int(sys.argv[sys.argv.index("--first") + 1])
     rnd = random.Random(seed)
     os.makedirs(out, exist_ok=True)
     made = 0
@@ -369,10 +452,10 @@ def main():
         n = min(per, count - made)
         bodies, sizes, notes = [], set(), []
         for j in range(n):
-            src, sz, note = program(rnd, made + j)
+            src, sz, note = program(rnd, first + made + j)
             bodies.append(src)
             sizes |= sz
-            notes.append(f"// k{made + j}: {note}")
+            notes.append(f"// k{first + made + j}: {note}")
         text = "\n".join(notes) + "\n" + BASE_HELPERS + slot_helpers(sizes) + "\n" + "\n".join(bodies)
         with open(os.path.join(out, f"gen{seed}_{f}.vx"), "w") as fh:
             fh.write(text)

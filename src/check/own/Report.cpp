@@ -178,11 +178,11 @@ void report(Analysis& a, diag::Sink& sink) {
         break;
       }
     Outcome o{i, m, printModel(m), {}};
-    // "On the path ...": when the violation depends on the path taken.
-    if (f.pc.valid()) {
-      Term other = t.mkAnd({a.assumptions, f.pc, t.mkNot(f.condition)});
-      if (!t.isFalse(other) && a.solver.check(other) == smt::Verdict::Sat && !o.cex.empty())
-        o.pathNote = "on the path " + o.cex;
+    // "On the path ...": when the violation depends on the path taken or
+    // on the inputs (it does not happen in every execution).
+    if (f.pc.valid() && !o.cex.empty()) {
+      Term other = t.mkAnd(a.assumptions, t.mkNot(f.bad));
+      if (!t.isFalse(other) && a.solver.check(other) == smt::Verdict::Sat) o.pathNote = "on the path " + o.cex;
     }
     sat.push_back(std::move(o));
   }

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The soundness benchmark: the checker against the simulator on generated
+programs (docs/checker.md, "Soundness at scale").
+
+    bench/soundness.py N [--seed S] [--jobs J] [--per-file K] [--keep DIR] [--minutes M]
+
+Generates N kernels (bench/soundness/gen.py, seeded), checks each file and
+runs every function through vx-oracle (bench/soundness/Oracle.cpp), then
+prints:
+
+  accepted   kernels the checker accepts (each ran on vxsim for two input
+             sizes, async and --sync-baseline)
+  rejected   kernels rejected with ownership errors (E6001-E6008, W6900)
+  unsound    accepted kernels that fault on vxsim (must be 0)
+  mismatch   accepted kernels whose checksums differ from --sync-baseline
+  imprecise  rejected kernels that run clean with every counterexample, by
+             error code (rate of the rejected ones)
+  check time mean per kernel
+
+Unsound, mismatching and crashing cases are copied to --keep (default
+build/soundness-failures) to become UI tests. With --minutes M it stops
+generating after M minutes (CI runs a two-minute slice with a fixed seed).
+Exit status 1 when anything is unsound, mismatches or crashes.
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def oracle_run(oracle, path):
+    try:
+        p = subprocess.run([oracle, str(path)], capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        return path, None, "timeout"
+    if p.returncode != 0:
+        return path, None, f"exit {p.returncode}: {p.stderr[-2000:]}"
+    rows = []
+    for line in p.stdout.splitlines():
+        if line.startswith("{"):
+            rows.append(json.loads(line))
+    return path, rows, None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("n", type=int)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--per-file", type=int, default=25)
+    ap.add_argument("--keep", default=str(ROOT / "build" / "soundness-failures"))
+    ap.add_argument("--minutes", type=float, default=0)
+    ap.add_argument("--oracle", default=str(ROOT / "build" / "bench" / "vx-oracle"))
+    ap.add_argument("--no-early-exits", action="store_true", help="generate no break/continue/return")
+    args = ap.parse_args()
+
+    work = pathlib.Path(tempfile.mkdtemp(prefix="vx-soundness-"))
+    files_per_batch = max(1, args.jobs * 2)
+    batch_kernels = files_per_batch * args.per_file
+    counts = collections.Counter()
+    imprecise = collections.Counter()
+    results = collections.Counter()
+    failures = []
+    check_ms = []
+    start = time.time()
+    made = 0
+    seed = args.seed
+    keep = pathlib.Path(args.keep)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        while made < args.n:
+            if args.minutes and time.time() - start > args.minutes * 60:
+                break
+            n = min(batch_kernels, args.n - made)
+            out = work / f"batch{seed}"
+            subprocess.run([sys.executable, str(ROOT / "bench" / "soundness" / "gen.py"), str(seed), str(n), str(out),
+                            "--per-file", str(args.per_file), "--first", str(made)] +
+                           (["--no-early-exits"] if args.no_early_exits else []), check=True)
+            files = sorted(out.glob("*.vx"))
+            for path, rows, err in pool.map(lambda f: oracle_run(args.oracle, f), files):
+                if err is not None:
+                    counts["crash"] += 1
+                    failures.append((path, "*", "crash", err))
+                    continue
+                for r in rows:
+                    if r["fn"] in ("issue", "finish", "pass", "compute", "wait_then_compute") or \
+                            r["fn"].startswith("issue_slot"):
+                        continue  # the helpers, not kernels
+                    counts["kernels"] += 1
+                    check_ms.append(r.get("check_ms", 0.0))
+                    kind, res = r["kind"], r.get("result", "other")
+                    results[f"{kind}:{res}"] += 1
+                    if res in ("build", "unrunnable"):
+                        counts["unsupported"] += 1  # the tpu target cannot build it (E0206)
+                    if kind == "accepted":
+                        counts["accepted"] += 1
+                        if res == "unsound":
+                            counts["unsound"] += 1
+                            failures.append((path, r["fn"], "unsound", r.get("detail", "")))
+                        elif res == "mismatch":
+                            counts["mismatch"] += 1
+                            failures.append((path, r["fn"], "mismatch", r.get("detail", "")))
+                    elif kind == "rejected":
+                        counts["rejected"] += 1
+                        if res == "imprecise":
+                            imprecise[r.get("detail") or "?"] += 1
+                            counts["imprecise"] += 1
+                        elif res == "confirmed":
+                            counts["confirmed"] += 1
+                        else:
+                            counts["inconclusive"] += 1
+                    else:
+                        counts["other"] += 1
+                        failures.append((path, r["fn"], "ill-typed", r.get("detail", "")))
+            made += n
+            seed += 1
+    elapsed = time.time() - start
+    for path, fn, what, detail in failures:
+        if what == "ill-typed" and counts["other"] > 20:
+            continue
+        keep.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, keep / path.name)
+    shutil.rmtree(work, ignore_errors=True)
+
+    k = counts["kernels"] or 1
+    rej = counts["rejected"] or 1
+    print(f"kernels       {counts['kernels']}  ({made} generated, seed {args.seed}, {elapsed:.0f} s)")
+    print(f"accepted      {counts['accepted']}")
+    print(f"rejected      {counts['rejected']}  (confirmed on vxsim {counts['confirmed']}, "
+          f"inconclusive {counts['inconclusive']}: not buildable for tpu, or the counterexample traps or needs "
+          f"inputs vxsim cannot take)")
+    print(f"unsound       {counts['unsound']}")
+    print(f"mismatch      {counts['mismatch']}")
+    print(f"imprecise     {counts['imprecise']}  ({100.0 * counts['imprecise'] / rej:.2f}% of the rejected, "
+          f"{100.0 * counts['imprecise'] / k:.2f}% of all)")
+    for code, c in imprecise.most_common():
+        print(f"  {code:10s}  {c}")
+    print(f"unsupported   {counts['unsupported']}  (accepted or rejected, but the tpu target cannot build them: "
+          f"not run)")
+    print(f"other         {counts['other']}  (not well typed: generator bugs)")
+    print(f"crash         {counts['crash']}")
+    print(f"check time    {sum(check_ms) / max(1, len(check_ms)):.1f} ms per kernel (mean)")
+    print("results:", ", ".join(f"{key} {v}" for key, v in sorted(results.items())))
+    for path, fn, what, detail in failures[:20]:
+        print(f"FAIL {what}: {path.name} {fn}: {detail[:300]}")
+    return 1 if counts["unsound"] or counts["mismatch"] or counts["crash"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
