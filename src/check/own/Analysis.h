@@ -110,6 +110,7 @@ struct Analysis {
   std::vector<Value> exitValues;    // what each exit returns
   std::vector<std::vector<hir::LocalId>> scopes;  // locals per open block
   Term assumptions;                 // ranges of the variables of the walk
+  Term trapFacts;                   // what holds of executions that did not trap (indices in bounds)
   std::map<uint32_t, Term> lens;    // root local -> its length (Vec)
   std::map<uint32_t, int> paramOf;  // parameter local -> its index
   std::map<int, TransferId> paramCopy;  // token parameter index -> its copy
@@ -132,6 +133,7 @@ struct Analysis {
       : prog(p), sources(s), target(t), terms(ts), solver(sv), summaries(sums), fn(f), fnIndex(index),
         summary(sums[index]) {
     assumptions = ts.tru();
+    trapFacts = ts.tru();
   }
   const hir::TypeTable& types() const { return prog.types; }
   bool reporting() const { return silent == 0 && !exhausted; }

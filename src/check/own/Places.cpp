@@ -86,7 +86,11 @@ std::vector<Alt> placesOf(Analysis& a, State& s, hir::ExprId id) {
       // variable would make every later query non-linear, for little gain.)
       if (Term bound = boundOf(a, s, e.a); bound.valid()) {
         Term i = index.valid() ? index : valueOf(a, s, e.b);
-        if (t.linear(i)) s.pc = t.mkAnd(s.pc, t.mkAnd(t.mkLe(t.intConst(0), i), t.mkLt(i, bound)));
+        if (t.linear(i)) {
+          Term fact = t.mkAnd(t.mkLe(t.intConst(0), i), t.mkLt(i, bound));
+          s.pc = t.mkAnd(s.pc, fact);
+          a.trapFacts = t.mkAnd(a.trapFacts, fact);
+        }
       }
       return base;
     }

@@ -181,7 +181,8 @@ void report(Analysis& a, diag::Sink& sink) {
     // "On the path ...": when the violation depends on the path taken or
     // on the inputs (it does not happen in every execution).
     if (f.pc.valid() && !o.cex.empty()) {
-      Term other = t.mkAnd(a.assumptions, t.mkNot(f.bad));
+      // (Executions that trapped before the point do not count.)
+      Term other = t.mkAnd({a.assumptions, a.trapFacts, t.mkNot(f.bad)});
       if (!t.isFalse(other) && a.solver.check(other) == smt::Verdict::Sat) o.pathNote = "on the path " + o.cex;
     }
     sat.push_back(std::move(o));
