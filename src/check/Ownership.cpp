@@ -163,7 +163,17 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
   walkBlock(a, s, f.body);
   a.scopes.pop_back();
   if (!a.exhausted) finishSummary(a, joinAll(terms, a.exits, s), Value{});
+  // A function not decided gives its callers the summary that allows
+  // anything: its walk stopped early, and what it saw is not all it does.
+  size_t before = sink.diagnostics().size();
   report(a, sink);
+  bool gaveUp = false;
+  for (size_t i = before; i < sink.diagnostics().size(); ++i)
+    gaveUp = gaveUp || std::string(sink.diagnostics()[i].code()) == "W6900";
+  if (gaveUp) {
+    makeTopSummary(prog, terms, summaries[index], f, index);
+    if (options.unproved) options.unproved->push_back(index);
+  }
   checkFootprint(a, sink);
 }
 

@@ -21,6 +21,7 @@ struct OwnershipOptions {
   unsigned functionBudgetMs = 5000;   // wall-clock budget of one function's walk
   uint64_t rlimitPerFunction = 50'000'000;
   std::vector<std::string>* proofLog = nullptr;  // --explain-proof
+  std::vector<uint32_t>* unproved = nullptr;     // out: functions reported W6900 (FnId indices)
 };
 
 struct OwnershipStats {

@@ -76,6 +76,7 @@ bool declareFunctions(Lower& l) {
     if (results.size() == 1 && isUnsignedInt(l.types(), fn.ret) && !results[0].isIndex())
       f.setResultAttr(0, kUnsignedAttr, l.b.getUnitAttr());
     if (fn.topology == hir::Topology::TensorCore) f->setAttr("vx.tensorcore", l.b.getUnitAttr());
+    if (fn.runtimeChecks) f->setAttr("vx.runtime_checks", l.b.getUnitAttr());
     l.fns[i] = f;
   }
   return ok;

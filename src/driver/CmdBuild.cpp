@@ -37,6 +37,7 @@ const char* kBuildHelp =
     "  --debug-info                    with --emit=mlir: print source locations\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
     "  --color=auto|always|never       colours in human output\n"
+    "  --solver-rlimit=N               Z3 resource limit per query of the checker (default 2000000)\n"
     "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
     "                                  `-D warnings` makes every warning an error\n";
 
@@ -79,6 +80,7 @@ int compileToCpu(const FrontOptions& opts, CpuProgram& out) {
   CheckOptions check;
   check.target = opts.target;
   check.lints = opts.lints;
+  check.solverRlimit = opts.solverRlimit;
   CheckOutput checked = checkFile(sources, id, sink, check);
   std::unique_ptr<dialect::Vir> vir;
   if (checked.program) {
@@ -149,6 +151,7 @@ int cmdBuild(const std::vector<std::string>& args) {
                             {"--unchecked", false, {}},  // hidden: tests only (CmdTpu.cpp)
                             {"--error-format", true, {"human", "json", "sarif"}},
                             {"--color", true, {"auto", "always", "never"}},
+                            {"--solver-rlimit", true, {}},
                             {"-D", true, {}},
                             {"-W", true, {}},
                             {"-A", true, {}}});
@@ -163,6 +166,12 @@ int cmdBuild(const std::vector<std::string>& args) {
   if (a.positional.size() != 1) return usageError("`vxc build` needs exactly one file");
   FrontOptions fo;
   fo.lints = lints;
+  if (a.has("--solver-rlimit")) {
+    std::string v = a.get("--solver-rlimit", "");
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9)
+      return usageError("`--solver-rlimit` takes a number, e.g. `--solver-rlimit=2000000`");
+    fo.solverRlimit = static_cast<unsigned>(std::stoul(v));
+  }
   fo.file = a.positional[0];
   fo.target = a.get("--target", "cpu");
   fo.syncBaseline = a.has("--sync-baseline");

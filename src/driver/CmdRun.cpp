@@ -38,6 +38,7 @@ const char* kRunHelp =
     "  --repeat N                      run N times, report the fastest (default 1)\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
     "  --color=auto|always|never       colours in human output\n"
+    "  --solver-rlimit=N               Z3 resource limit per query of the checker (default 2000000)\n"
     "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
     "                                  `-D warnings` makes every warning an error\n"
     "\n"
@@ -174,6 +175,7 @@ int cmdRun(const std::vector<std::string>& args) {
                             {"--unchecked", false, {}},  // hidden: tests only (CmdTpu.cpp)
                             {"--error-format", true, {"human", "json", "sarif"}},
                             {"--color", true, {"auto", "always", "never"}},
+                            {"--solver-rlimit", true, {}},
                             {"-D", true, {}},
                             {"-W", true, {}},
                             {"-A", true, {}}});
@@ -197,6 +199,12 @@ int cmdRun(const std::vector<std::string>& args) {
 
   FrontOptions fo;
   fo.lints = lints;
+  if (a.has("--solver-rlimit")) {
+    std::string v = a.get("--solver-rlimit", "");
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9)
+      return usageError("`--solver-rlimit` takes a number, e.g. `--solver-rlimit=2000000`");
+    fo.solverRlimit = static_cast<unsigned>(std::stoul(v));
+  }
   fo.file = a.positional[0];
   fo.syncBaseline = a.has("--sync-baseline");
   std::string fmt = a.get("--error-format", "human");

@@ -26,6 +26,7 @@ int compileToTpu(const FrontOptions& opts, const std::string& entry, codegen::tp
   check.target = "tpu";
   check.overrideHazards = opts.unchecked;
   check.lints = opts.lints;
+  check.solverRlimit = opts.solverRlimit;
   CheckOutput checked = checkFile(sources, id, sink, check);
   std::optional<codegen::tpu::Kernel> kernel;
   std::string usage;

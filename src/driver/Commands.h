@@ -35,6 +35,7 @@ struct FrontOptions {
   bool color = false;
   bool unchecked = false;  // hidden --unchecked (tests only): build despite E6004/E6005
   diag::LintOptions lints;  // -D/-W/-A
+  unsigned solverRlimit = 2'000'000;  // --solver-rlimit
 };
 struct CpuProgram {
   std::string mlir;

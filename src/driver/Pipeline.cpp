@@ -50,6 +50,8 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   // otherwise be reported again as its consequences.
   if (sink.errorCount() > before || options.stopAfterTypes) return out;
   check::OwnershipOptions own;
+  std::vector<uint32_t> unproved;
+  own.unproved = &unproved;
   own.proofLog = options.proofLog;
   own.rlimitPerQuery = options.solverRlimit;
   start = Clock::now();
@@ -60,6 +62,9 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   bool onlyHazards = options.overrideHazards || options.overrideOwnership;
   for (size_t i = mark; i < sink.diagnostics().size(); ++i)
     if (!overridable(sink.diagnostics()[i], options)) onlyHazards = false;
+  // Unproved functions that get built (the lint allowed or warned) are
+  // checked at run time instead.
+  for (uint32_t f : unproved) prog->fns[f].runtimeChecks = true;
   checked = std::move(prog);
   onlyHazardsOut = onlyHazards;
   return out;

@@ -139,6 +139,9 @@ struct Function {
     Span span;
   };
   std::vector<LintAttr> lints;
+  // The ownership checker could not prove it and the user allowed that:
+  // the cpu target checks its tokens at run time (set by the driver).
+  bool runtimeChecks = false;
   // The level an attribute gives the lint of `code`; -1 if none.
   int lintLevel(std::string_view code, Span* where = nullptr) const {
     int level = -1;

@@ -189,6 +189,7 @@ std::string signature(mlir::func::FuncOp f, bool names) {
 void emitFunction(Emitter& e, mlir::func::FuncOp f) {
   e.names.clear();
   e.next = 0;
+  e.checkAccesses = f->hasAttr("vx.runtime_checks");
   e.line(signature(f, true) + " {");
   ++e.indent;
   for (unsigned i = 0; i < f.getNumArguments(); ++i) e.alias(f.getArgument(i), argName(f, i));
@@ -229,6 +230,8 @@ CppUnit emitCpp(const dialect::Vir& vir, const std::string& headerName, const st
   e.line("#include <cstdint>");
   e.line("#include <tuple>");
   e.line("#include \"vx/runtime.h\"");
+  for (mlir::func::FuncOp f : module.getOps<mlir::func::FuncOp>()) e.checkedTokens = e.checkedTokens || f->hasAttr("vx.runtime_checks");
+  if (e.checkedTokens) e.line("#include \"vx/checked.h\"");
   e.line("#include \"" + headerName + "\"");
   e.line("");
   e.line("namespace vxgen {");

@@ -169,6 +169,8 @@ void emitEntry(Emitter& e, std::string& header, mlir::func::FuncOp f, const Entr
   std::string call = "vxf_" + entry.name + "(" + args + ")";
   if (entry.result.empty()) e.line(call + ";");
   else e.line("auto r = " + call + ";");
+  // Run-time token checks: no copy may be pending when the kernel returns.
+  if (e.checkedTokens) e.line("vx::rt::checked::leave(" + locLiteral(f.getLoc()) + ");");
   for (const Param& p : entry.params)
     if (p.kind == Param::Kind::Pinned && p.mut) e.line("vx::rt::unpin(b_" + cName(p) + ", (" + rtElem(p.type) + "*)(" + cName(p) + "));");
   if (!entry.result.empty()) e.line("return (" + ret + ")r;");

@@ -17,6 +17,11 @@ struct Emitter {
   int indent = 0;
   llvm::DenseMap<mlir::Value, std::string> names;
   unsigned next = 0;
+  // Run-time token checks (vx/checked.h): every copy of the unit is
+  // registered when some function needs them; that function's own accesses
+  // are checked against the copies pending.
+  bool checkedTokens = false;
+  bool checkAccesses = false;
 
   void line(const std::string& text) {
     out.append(static_cast<size_t>(indent) * 2, ' ');

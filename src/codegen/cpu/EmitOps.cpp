@@ -160,6 +160,13 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
   if (mlir::isa<StoreElemOp>(op)) return x(1) + ".store(" + x(2) + ", " + x(0) + ", " + at + ")";
   if (mlir::isa<TransferOp>(op)) return "vx::rt::transfer(vx_inv.arena, " + x(0) + ", " + at + ")";
   if (mlir::isa<TransferIntoOp>(op)) return "vx::rt::transfer_into(" + x(0) + ", " + x(1) + ")";
+  if (e.checkedTokens) {
+    if (mlir::isa<TransferAsyncOp>(op)) return "vx::rt::checked::transfer_async(vx_inv.arena, " + x(0) + ", " + at + ")";
+    if (mlir::isa<TransferAsyncIntoOp>(op))
+      return "vx::rt::checked::transfer_async_into(" + x(0) + ", " + x(1) + ", " + at + ")";
+    if (mlir::isa<StoreAsyncOp>(op)) return "vx::rt::checked::store_async(" + x(0) + ", " + x(1) + ", " + at + ")";
+    if (mlir::isa<WaitOp>(op)) return "vx::rt::checked::wait(" + x(0) + ", " + at + ")";
+  }
   if (mlir::isa<TransferAsyncOp>(op)) return "vx::rt::transfer_async(vx_inv.arena, " + x(0) + ", " + at + ")";
   if (mlir::isa<TransferAsyncIntoOp>(op)) return "vx::rt::transfer_async_into(" + x(0) + ", " + x(1) + ")";
   if (mlir::isa<WaitOp>(op)) return "vx::rt::wait(" + x(0) + ")";
@@ -197,7 +204,24 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
 
 }  // namespace
 
+// The buffers an op reads (false) and writes (true), for run-time checks.
+std::vector<std::pair<unsigned, bool>> bufferAccesses(mlir::Operation* op) {
+  if (mlir::isa<MmaOp>(op)) return {{0, true}, {1, false}, {2, false}};
+  if (mlir::isa<MatmulAccOp, LoadWeightsOp, TransferOp, ReluOp, ScaleOp, LoadElemOp>(op)) return {{0, false}};
+  if (mlir::isa<StoreAccOp>(op)) return {{0, true}};
+  if (mlir::isa<StoreOp, TransferIntoOp>(op)) return {{0, false}, {1, true}};
+  if (mlir::isa<AddOp, SubOp, MulOp>(op)) return {{0, false}, {1, false}};
+  if (mlir::isa<StoreElemOp>(op)) return {{1, true}};
+  return {};
+}
+
 void emitSimpleOp(Emitter& e, mlir::Operation* op) {
+  if (e.checkAccesses)
+    for (const auto& [i, write] : bufferAccesses(op)) {
+      std::string b = e.name(op->getOperand(i));
+      e.line("vx::rt::checked::access(" + b + ".data, " + b + ".n * sizeof(*" + b + ".data), " +
+             (write ? "true" : "false") + ", " + locLiteral(op->getLoc()) + ");");
+    }
   if (auto call = mlir::dyn_cast<mlir::func::CallOp>(op)) {
     std::string args = "vx_inv";
     for (mlir::Value v : call.getOperands()) args += ", " + e.name(v);
