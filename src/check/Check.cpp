@@ -1,15 +1,23 @@
 #include "check/Check.h"
 
+#include <cstring>
 #include <stdexcept>
 
 #include "check/Sema.h"
+#include "check/StdlibEmbed.h"
 #include "parse/Parse.h"
 
 namespace vx::check {
 
+const char* preludeSource() {
+  for (unsigned i = 0; i < kStdlibCount; ++i)
+    if (std::strcmp(kStdlib[i].name, "prelude") == 0) return kStdlib[i].text;
+  return "";
+}
+
 std::unique_ptr<hir::Program> checkTypes(base::SourceMap& sources, const ast::Module& user,
                                          const ast::Interner& names, diag::Sink& sink,
-                                         const Target& target) {
+                                         target::TargetKind target) {
   base::FileId preludeFile = sources.add("<prelude>", preludeSource());
   ast::Interner preludeNames;
   diag::Sink preludeSink;

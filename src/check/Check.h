@@ -6,7 +6,7 @@
 
 #include "ast/Ast.h"
 #include "base/Source.h"
-#include "check/Targets.h"
+#include "target/Target.h"
 #include "diag/Sink.h"
 #include "hir/Hir.h"
 
@@ -16,6 +16,9 @@ namespace vx::check {
 // Returns the HIR of prelude and user functions together.
 std::unique_ptr<hir::Program> checkTypes(base::SourceMap& sources, const ast::Module& user,
                                          const ast::Interner& names, diag::Sink& sink,
-                                         const Target& target);
+                                         target::TargetKind target);
+
+// The embedded prelude (stdlib/prelude.vx).
+const char* preludeSource();
 
 }  // namespace vx::check

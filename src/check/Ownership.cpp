@@ -179,7 +179,7 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
 
 }  // namespace
 
-void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, const Target& target,
+void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, target::TargetKind kind,
                     const OwnershipOptions& options, OwnershipStats* stats) {
   smt::SolverLimits limits;
   limits.timeoutMs = options.timeoutMs;
@@ -188,7 +188,6 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
   TermStore terms;
   smt::Solver solver(terms, limits);
   solver.setLog(options.proofLog);
-  target::TargetKind kind = target::targetByName(target.name).value_or(target::TargetKind::Cpu);
   std::vector<Summary> summaries(prog.fns.size());
   std::vector<std::vector<uint32_t>> graph = callGraph(prog);
   for (const std::vector<uint32_t>& comp : components(graph)) {

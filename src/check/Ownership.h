@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/Source.h"
-#include "check/Targets.h"
+#include "target/Target.h"
 #include "diag/Sink.h"
 #include "hir/Hir.h"
 
@@ -30,6 +30,6 @@ struct OwnershipStats {
 };
 
 void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink,
-                    const Target& target, const OwnershipOptions& options, OwnershipStats* stats);
+                    target::TargetKind target, const OwnershipOptions& options, OwnershipStats* stats);
 
 }  // namespace vx::check

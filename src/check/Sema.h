@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ast/Ast.h"
-#include "check/Targets.h"
+#include "target/Target.h"
 #include "diag/Sink.h"
 #include "hir/Hir.h"
 
@@ -29,7 +29,7 @@ struct Scope {
 struct Sema {
   hir::Program& prog;
   diag::Sink& sink;
-  const Target& target;
+  target::TargetKind target;
   std::unordered_map<std::string, hir::FnId> fnByName;
   std::unordered_map<std::string, hir::ConstId> constByName;
 
@@ -46,7 +46,7 @@ struct Sema {
   // argument of the call that made it), for E0202's secondary label.
   std::unordered_map<uint32_t, base::Span> placement;
 
-  Sema(hir::Program& p, diag::Sink& s, const Target& t) : prog(p), sink(s), target(t) {}
+  Sema(hir::Program& p, diag::Sink& s, target::TargetKind t) : prog(p), sink(s), target(t) {}
 
   hir::TypeTable& types() { return prog.types; }
   std::string name(ast::NameId id) const { return std::string(names->str(id)); }

@@ -68,15 +68,13 @@ void checkAvailability(Sema& s, const hir::Function& f, base::Span at) {
                                                     hir::topologyName(caller.topology) + "`")
                     .help("declare the function `on Topology::" + std::string(hir::topologyName(f.topology)) + "`"));
   }
-  if (!s.target.implements(f.name)) {
-    diag::Diagnostic d = diag::UnavailableOnTarget(f.name, s.target.name);
-    d.primary(at, "not implemented by target `" + s.target.name + "`");
-    auto it = s.target.implementers.find(f.name);
-    if (it != s.target.implementers.end()) {
-      std::string list;
-      for (const auto& n : it->second) list += (list.empty() ? "" : ", ") + n;
-      d.note("`" + f.name + "` is implemented on: " + list + " (stdlib/targets.txt)");
-    }
+  if (f.builtin != hir::Builtin::None && !target::available(f.builtin, s.target)) {
+    std::string name = target::info(s.target).name;
+    diag::Diagnostic d = diag::UnavailableOnTarget(f.name, name);
+    d.primary(at, "not implemented by target `" + name + "`");
+    std::string list = target::targetsWith(f.builtin);
+    d.note("`" + f.name + "` is implemented on: " + (list.empty() ? "no target" : list) +
+           " (src/target/Builtins.def, docs/language/builtins.md)");
     s.sink.emit(std::move(d));
   }
 }

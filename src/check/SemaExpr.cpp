@@ -64,15 +64,12 @@ hir::ExprId checkPath(Sema& s, const ast::Expr& e, base::Span at) {
     he.type = t;
     if (he.kind == ExprKind::MemConst) {
       std::string space = tt.print(t);
-      if (!s.target.implements(space)) {
-        diag::Diagnostic d = diag::UnavailableOnTarget(space, s.target.name);
-        d.primary(at, "no such memory on `" + s.target.name + "`");
-        auto it = s.target.implementers.find(space);
-        if (it != s.target.implementers.end()) {
-          std::string list;
-          for (const auto& n : it->second) list += (list.empty() ? "" : ", ") + n;
-          d.note("`" + space + "` exists on: " + list + " (stdlib/targets.txt)");
-        }
+      auto m = static_cast<hir::MemSpace>(tt.get(t).sub);
+      if (!target::available(m, s.target)) {
+        std::string name = target::info(s.target).name;
+        diag::Diagnostic d = diag::UnavailableOnTarget(space, name);
+        d.primary(at, "no such memory on `" + name + "`");
+        d.note("`" + space + "` exists on: " + target::targetsWith(m) + " (src/target/MemSpaces.def)");
         s.sink.emit(std::move(d));
       }
     }

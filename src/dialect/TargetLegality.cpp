@@ -1,10 +1,10 @@
 // --target-legality: what a target lacks, reported as E0206 at the source
-// location the lowering kept. The table of builtins and memories is the
-// checker's (stdlib/targets.txt), so `vxc check` and this pass agree; the
-// element types a backend can store are this pass's own knowledge.
+// location the lowering kept. Builtins, memory spaces and tensor element
+// types per target come from the one table (src/target/), which Sema reads
+// too, so `vxc check --target T` and this pass agree.
 #include <set>
 
-#include "check/Targets.h"
+#include "target/Target.h"
 #include "dialect/Passes.h"
 #include "dialect/VxDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,22 +14,32 @@ namespace vx::dialect {
 
 namespace {
 
-// The builtin an op implements; empty for ops every target has.
-llvm::StringRef builtinOf(mlir::Operation* op) {
-  if (mlir::isa<TransferOp>(op)) return "transfer";
-  if (mlir::isa<TransferAsyncOp>(op)) return "transfer_async";
-  if (mlir::isa<TransferAsyncIntoOp, TransferIntoOp>(op)) return "transfer_async_into";
-  if (mlir::isa<WaitOp>(op)) return "wait";
-  if (mlir::isa<StoreOp>(op)) return "store";
-  if (mlir::isa<StoreAsyncOp>(op)) return "store_async";
-  if (mlir::isa<ZerosOp>(op)) return "zeros";
-  if (mlir::isa<MatmulAccOp>(op)) return "matmul_acc";
-  if (mlir::isa<LoadWeightsOp>(op)) return "load_weights";
-  if (mlir::isa<StoreAccOp>(op)) return "store_acc";
-  if (mlir::isa<MmaOp>(op)) return "mma";
-  if (mlir::isa<ReluOp>(op)) return "relu";
-  if (mlir::isa<ScaleOp>(op)) return "scale";
-  return {};
+// The builtin an op implements; None for ops every target has.
+target::Builtin builtinOf(mlir::Operation* op) {
+  using B = target::Builtin;
+  if (mlir::isa<TransferOp>(op)) return B::Transfer;
+  if (mlir::isa<TransferAsyncOp>(op)) return B::TransferAsync;
+  if (mlir::isa<TransferAsyncIntoOp, TransferIntoOp>(op)) return B::TransferAsyncInto;
+  if (mlir::isa<WaitOp>(op)) return B::Wait;
+  if (mlir::isa<StoreOp>(op)) return B::Store;
+  if (mlir::isa<StoreAsyncOp>(op)) return B::StoreAsync;
+  if (mlir::isa<ZerosOp>(op)) return B::Zeros;
+  if (mlir::isa<MatmulAccOp>(op)) return B::MatmulAcc;
+  if (mlir::isa<LoadWeightsOp>(op)) return B::LoadWeights;
+  if (mlir::isa<StoreAccOp>(op)) return B::StoreAcc;
+  if (mlir::isa<MmaOp>(op)) return B::Mma;
+  if (mlir::isa<ReluOp>(op)) return B::Relu;
+  if (mlir::isa<ScaleOp>(op)) return B::Scale;
+  return B::None;
+}
+
+std::optional<target::ScalarKind> scalarOf(mlir::Type t) {
+  using S = target::ScalarKind;
+  if (t.isF32()) return S::F32;
+  if (t.isF64()) return S::F64;
+  if (t.isF16()) return S::F16;
+  if (t.isBF16()) return S::Bf16;
+  return std::nullopt;
 }
 
 std::string elemName(mlir::Type t) {
@@ -60,9 +70,8 @@ struct TargetLegalityPass : mlir::PassWrapper<TargetLegalityPass, mlir::Operatio
   }
 
   void runOnOperation() override {
-    bool known = false;
-    check::Target table = check::loadTarget(target, known);
-    if (!known) {
+    std::optional<target::TargetKind> kind = target::targetByName(target);
+    if (!kind) {
       getOperation().emitError() << "unknown target `" << target << "`";
       return signalPassFailure();
     }
@@ -84,16 +93,18 @@ struct TargetLegalityPass : mlir::PassWrapper<TargetLegalityPass, mlir::Operatio
       if (auto x = t.dyn_cast<TokenType>()) elem = x.getElementType(), space = x.getSpace();
       if (auto x = t.dyn_cast<TensorType>()) elem = x.getElementType();
       if (auto x = t.dyn_cast<VecType>()) return;  // its element type is checked where used
-      if (space && !table.implements("Memory::" + memorySpaceName(*space).str()))
-        report(loc, "Memory::" + memorySpaceName(*space).str());
-      // The cpu runtime stores f32, f64 and bf16 tensors.
-      if (elem && target == "cpu" && !elem.isa<mlir::NoneType>() && !elem.isF32() && !elem.isF64() &&
-          !elem.isBF16())
-        report(loc, "Tensor<" + elemName(elem) + ", _>");
+      if (space) {
+        std::optional<target::MemSpace> m = target::memSpaceByName(memorySpaceName(*space));
+        if (m && !target::available(*m, *kind)) report(loc, "Memory::" + memorySpaceName(*space).str());
+      }
+      if (elem && !elem.isa<mlir::NoneType>()) {
+        std::optional<target::ScalarKind> e = scalarOf(elem);
+        if (!e || !target::tensorElementAvailable(*e, *kind)) report(loc, "Tensor<" + elemName(elem) + ", _>");
+      }
     };
     getOperation().walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
-      llvm::StringRef b = builtinOf(op);
-      if (!b.empty() && !table.implements(b.str())) report(op->getLoc(), b.str());
+      target::Builtin b = builtinOf(op);
+      if (b != target::Builtin::None && !target::available(b, *kind)) report(op->getLoc(), target::info(b).name);
       for (mlir::Type t : op->getOperandTypes()) checkType(op->getLoc(), t);
       for (mlir::Type t : op->getResultTypes()) checkType(op->getLoc(), t);
       if (auto f = mlir::dyn_cast<mlir::func::FuncOp>(op))

@@ -20,17 +20,23 @@ const MemSpaceInfo kSpaces[] = {
 #undef MEMSPACE
 };
 
-const ScalarInfo kScalars[] = {
-#define SCALAR(K, N, B, F, S, C, V) {ScalarKind::K, N, B, F, S, C, V},
-#include "target/ScalarTypes.def"
-#undef SCALAR
-};
-
 constexpr TargetMask maskOf(std::initializer_list<TargetKind> ts) {
   TargetMask m = 0;
   for (TargetKind t : ts) m |= bit(t);
   return m;
 }
+
+const ScalarInfo kScalars[] = {
+#define T(...) maskOf({__VA_ARGS__})
+#define SCALAR(K, N, B, F, S, C, V, TT)                                       \
+  {ScalarKind::K, N, B, F, S, C, V, [] {                                      \
+     using TargetKind::Cpu, TargetKind::Tpu, TargetKind::B200, TargetKind::H100; \
+     return TT;                                                               \
+   }()},
+#include "target/ScalarTypes.def"
+#undef SCALAR
+#undef T
+};
 
 const BuiltinInfo kBuiltins[] = {
 #define T(...) maskOf({__VA_ARGS__})
@@ -116,6 +122,7 @@ Builtin builtinByName(std::string_view name) {
 
 bool available(Builtin b, TargetKind t) { return (info(b).targets & bit(t)) != 0; }
 bool available(MemSpace m, TargetKind t) { return memory(t, m).exists; }
+bool tensorElementAvailable(ScalarKind s, TargetKind t) { return (info(s).tensorTargets & bit(t)) != 0; }
 
 namespace {
 template <typename F>
@@ -129,6 +136,9 @@ std::string listTargets(F&& has) {
 
 std::string targetsWith(Builtin b) { return listTargets([&](TargetKind t) { return available(b, t); }); }
 std::string targetsWith(MemSpace m) { return listTargets([&](TargetKind t) { return available(m, t); }); }
+std::string targetsWithTensorsOf(ScalarKind s) {
+  return listTargets([&](TargetKind t) { return tensorElementAvailable(s, t); });
+}
 std::string targetNameList() { return listTargets([](TargetKind) { return true; }); }
 
 const char* effectName(ArgEffect e) {

@@ -32,7 +32,7 @@ enum class MemSpace : uint8_t {
 };
 
 enum class ScalarKind : uint8_t {
-#define SCALAR(K, N, B, F, S, C, V) K,
+#define SCALAR(K, N, B, F, S, C, V, TT) K,
 #include "target/ScalarTypes.def"
 #undef SCALAR
 };
@@ -80,6 +80,7 @@ struct ScalarInfo {
   bool isSigned;
   const char* cType;    // C/C++/CUDA spelling in generated code
   const char* virType;  // the MLIR type VIR gives it
+  TargetMask tensorTargets;  // targets that store tensors of this element type
 };
 
 struct BuiltinInfo {
@@ -114,6 +115,9 @@ Builtin builtinByName(std::string_view name);  // None if not a builtin
 
 bool available(Builtin b, TargetKind t);
 bool available(MemSpace m, TargetKind t);
+// Tensors of element type `s` on target `t`.
+bool tensorElementAvailable(ScalarKind s, TargetKind t);
+std::string targetsWithTensorsOf(ScalarKind s);
 // The targets that have it, comma-separated in table order: "cpu, tpu".
 std::string targetsWith(Builtin b);
 std::string targetsWith(MemSpace m);

@@ -2,7 +2,7 @@
 // and the capabilities: UTF-16 positions, incremental sync, quick fixes.
 #include <algorithm>
 
-#include "check/Targets.h"
+#include "target/Target.h"
 #include "driver/Pipeline.h"
 #include "lsp/Methods.h"
 
@@ -14,8 +14,7 @@ json initialize(State& s, const json& params) {
     if (o.is_object() && o.contains("target")) {
       if (!o["target"].is_string()) throw BadParams{"`initializationOptions.target` is not a string"};
       std::string t = o["target"].get<std::string>();
-      const auto& names = check::targetNames();
-      if (std::find(names.begin(), names.end(), t) == names.end()) throw BadParams{"unknown target `" + t + "`"};
+      if (!target::targetByName(t)) throw BadParams{"unknown target `" + t + "`"};
       s.options.target = t;
     }
   }

@@ -1,5 +1,5 @@
 // --target-legality reports, with code E0206, the builtins, memory spaces and
-// element types a target does not implement (stdlib/targets.txt).
+// element types a target does not implement (src/target/).
 // RUN: %vx-opt %s -split-input-file --target-legality=target=cpu -verify-diagnostics
 // The table is per target: b200 has TMEM, not SMEM, and its element types
 // are not the cpu's concern.

@@ -29,10 +29,9 @@ std::unique_ptr<Checked> checkText(const std::string& text, const std::string& t
   base::FileId id = c->sources.add("t.vx", text);
   ast::Interner names;
   ast::Module m = parse::parseFile(c->sources, id, names, c->sink);
-  bool ok = false;
-  check::Target t = check::loadTarget(target, ok);
-  REQUIRE(ok);
-  c->prog = check::checkTypes(c->sources, m, names, c->sink, t);
+  std::optional<vx::target::TargetKind> t = vx::target::targetByName(target);
+  REQUIRE(t.has_value());
+  c->prog = check::checkTypes(c->sources, m, names, c->sink, *t);
   return c;
 }
 }  // namespace
