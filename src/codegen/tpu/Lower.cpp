@@ -511,6 +511,18 @@ void lowerFor(Lowering& l, mlir::scf::ForOp f) {
   for (size_t i = 0; i < args.size(); ++i) l.define(f.getResult(i), args[i]);
 }
 
+// Whether region block `b` of `op` yields a value known, before `op` is
+// lowered, to have none on that path: made by vx.undef, or from outside `op`
+// and undefined (or a token consumed) there.
+bool yieldsUndef(Lowering& l, mlir::scf::IfOp op, mlir::Block& b) {
+  mlir::Operation* term = b.getTerminator();
+  for (mlir::Value v : term->getOperands()) {
+    if (v.getDefiningOp<dialect::UndefOp>()) return true;
+    if (!op->isAncestor(v.getParentRegion()->getParentOp()) && l.incoming(v, term).undef) return true;
+  }
+  return false;
+}
+
 void lowerIf(Lowering& l, mlir::scf::IfOp op) {
   mlir::Location at = op.getLoc();
   Val c = l.lookup(op.getCondition());
@@ -525,24 +537,30 @@ void lowerIf(Lowering& l, mlir::scf::IfOp op) {
     return;
   }
   int r = l.reg(c);
-  int elseL = l.newLabel(), endL = l.newLabel();
-  l.emit(Op::Bz, {R(r), Lbl(elseL)});
-  l.lowerBlock(*op.thenBlock());
+  // The merge's registers take the shape of the branch lowered first: the
+  // else branch, when only the then branch yields `vx.undef` (a function
+  // that returns early, on the path that has not returned).
+  bool elseFirst = op.elseBlock() && yieldsUndef(l, op, *op.thenBlock()) && !yieldsUndef(l, op, *op.elseBlock());
+  mlir::Block* first = elseFirst ? op.elseBlock() : op.thenBlock();
+  mlir::Block* second = elseFirst ? op.thenBlock() : op.elseBlock();
+  int secondL = l.newLabel(), endL = l.newLabel();
+  l.emit(elseFirst ? Op::Bnz : Op::Bz, {R(r), Lbl(secondL)});
+  l.lowerBlock(*first);
   if (l.failed) return;
   l.setLoc(at);
-  std::vector<Val> ys = yields(l, *op.thenBlock()), results;
+  std::vector<Val> ys = yields(l, *first), results;
   for (size_t i = 0; i < ys.size(); ++i) results.push_back(l.mergedLike(ys[i], op.getResult(i).getType(), at));
   l.moves(results, ys, at, -1);
-  if (op.elseBlock()) {
+  if (second) {
     l.emit(Op::Jmp, {Lbl(endL)});
-    l.bind(elseL);
-    l.lowerBlock(*op.elseBlock());
+    l.bind(secondL);
+    l.lowerBlock(*second);
     if (l.failed) return;
     l.setLoc(at);
-    l.moves(results, yields(l, *op.elseBlock()), at, -1);
+    l.moves(results, yields(l, *second), at, -1);
     l.bind(endL);
   } else {
-    l.bind(elseL);
+    l.bind(secondL);
   }
   for (size_t i = 0; i < results.size(); ++i) l.define(op.getResult(i), results[i]);
 }
