@@ -113,6 +113,11 @@ void lowerExitStmt(Lower& l, const hir::Stmt& s, mlir::Location at) {
     case StmtKind::Continue:
       // Sema reports `break` outside a loop; a checked program has none.
       if (l.loops.empty()) return unsupported(l, s.span, "break", "not inside a loop");
+      if (s.kind == StmtKind::Break)
+        for (const Lower::LoopExits::Split& x : l.loops.back().splits) {
+          l.locals[x.exit] = l.locals[x.local];
+          l.locals[x.local] = x.init;
+        }
       setFlag(l, s.kind == StmtKind::Break ? l.loops.back().broke : l.loops.back().continued, true, at);
       return;
     case StmtKind::Return:
@@ -121,7 +126,11 @@ void lowerExitStmt(Lower& l, const hir::Stmt& s, mlir::Location at) {
       if (!l.earlyReturn) return unsupported(l, s.span, "return", "not the function's last statement");
       if (s.a.valid()) lowerReturnValue(l, s.a, at);
       else l.locals[l.returnValue] = {};
-      if (!l.failed) setFlag(l, l.returned, true, at);
+      if (l.failed) return;
+      setFlag(l, l.returned, true, at);
+      // Nothing the loops carry is read again.
+      for (const Lower::LoopExits& loop : l.loops)
+        for (const Lower::LoopExits::Split& x : loop.splits) l.locals[x.local] = x.init;
       return;
     case StmtKind::Let:
     case StmtKind::Assign:
@@ -134,7 +143,7 @@ void lowerExitStmt(Lower& l, const hir::Stmt& s, mlir::Location at) {
 }
 
 Lower::LoopExits beginTrip(Lower& l, uint8_t exits, mlir::Location at) {
-  Lower::LoopExits own{newSlot(l), newSlot(l)};
+  Lower::LoopExits own{newSlot(l), newSlot(l), {}};
   if (exits & kExitBreak) setFlag(l, own.broke, false, at);
   if (exits & kExitContinue) setFlag(l, own.continued, false, at);
   l.loops.push_back(own);
@@ -149,19 +158,24 @@ void endTrip(Lower& l, const Lower::LoopExits& own) {
 // `for i in a..b { body }` and `while c { body }` whose body may `break` or
 // `return`:
 //
-//   %r:n = scf.while (%i = %a, %x = %x0, %keep = %true, %ret = %false, %v = %placeholder)
-//       : (index, T, i1, i1, R) -> (index, T, i1, R) {
+//   %r:n = scf.while (%i = %a, %x = %x0, %keep = %true, %ret = %false, %v = %u, %xe = %u)
+//       : (index, T, i1, i1, R, T) -> (index, T, i1, R, T) {
 //     %go = arith.andi %keep, (arith.cmpi slt, %i, %b)   // `while`: scf.if %keep { c } else { false }
-//     scf.condition(%go) %i, %x, %ret, %v
+//     %xf = scf.if %keep -> (T) { scf.yield %x } else { scf.yield %xe }
+//     scf.condition(%go) %i, %x, %ret, %v, %xf
 //   } do {
-//   ^bb0(%i, %x, %ret, %v):
+//   ^bb0(%i, %x, %ret, %v, %xf):
 //     body, its exits setting flags
-//     scf.yield %i + 1, %x', !(broke || returned), returned, %v'
+//     scf.yield %i + 1, %x', !(broke || returned), returned, %v', %xe'
 //   }
 //
 // The condition is not evaluated again once an exit ran. What a trip returns
 // leaves through the condition; the next trip starts with fresh flags and the
-// placeholder, so a returned token is never carried into a later trip.
+// placeholder %u, so a returned token is never carried into a later trip.
+// Likewise a token or buffer the loop carries (%x: `inflight`) leaves a
+// `break` as %xe, the loop's result being %xf; on a path that leaves, %x is
+// %u. The tpu target sizes its rings by how many trips a copy is carried, and
+// would otherwise see one yielded into every later trip.
 void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at) {
   bool isFor = s.kind == StmtKind::For;
   Vals inits;
@@ -182,14 +196,28 @@ void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at) {
   Carried c = carried(l, assigned);
   Vals carriedInit = currentValues(l, c);
   inits.append(carriedInit.begin(), carriedInit.end());
+  uint8_t exits = exitsOfBlock(l, s.body);
+  bool returns = (exits & kExitReturn) && l.earlyReturn, breaks = exits & kExitBreak;
+  std::vector<Lower::LoopExits::Split> splits;
+  Vals exitInit;
+  for (uint32_t local : c.locals) {
+    bool site = false;
+    for (mlir::Value v : l.locals[local]) site = site || v.getType().isa<TokenType, PinnedType>();
+    if (!site) continue;
+    Lower::LoopExits::Split x{local, newSlot(l), {}};
+    for (mlir::Value v : l.locals[local]) x.init.push_back(placeholder(l, v.getType(), at));
+    if (breaks) exitInit.append(x.init.begin(), x.init.end());
+    splits.push_back(std::move(x));
+  }
   unsigned off = isFor ? 1 : 0, keepAt = static_cast<unsigned>(inits.size());
   inits.push_back(boolConstant(l, true, at));
-  uint8_t exits = exitsOfBlock(l, s.body);
-  bool returns = (exits & kExitReturn) && l.earlyReturn;
   if (returns) {
     inits.push_back(boolConstant(l, false, at));
     inits.append(l.returnInit.begin(), l.returnInit.end());
   }
+  unsigned exitAt = static_cast<unsigned>(inits.size());
+  inits.append(exitInit.begin(), exitInit.end());
+  // Results: the state without `keep`, the exits' values replaced by the finals.
   llvm::SmallVector<mlir::Type> state, results;
   for (mlir::Value v : inits) state.push_back(v.getType());
   for (unsigned i = 0; i < state.size(); ++i)
@@ -217,14 +245,31 @@ void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at) {
       go = test.getResult(0);
     }
     Vals forward;
-    for (unsigned i = 0; i < args.size(); ++i)
+    for (unsigned i = 0; i < exitAt; ++i)
       if (i != keepAt) forward.push_back(args[i]);
+    if (!exitInit.empty()) {
+      Vals running;
+      for (const Lower::LoopExits::Split& x : splits) running.append(l.locals[x.local].begin(), l.locals[x.local].end());
+      auto fin = l.b.create<mlir::scf::IfOp>(at, mlir::TypeRange(mlir::ValueRange(exitInit)), keep, true);
+      l.b.setInsertionPointToStart(fin.thenBlock());
+      l.b.create<mlir::scf::YieldOp>(at, running);
+      l.b.setInsertionPointToStart(fin.elseBlock());
+      l.b.create<mlir::scf::YieldOp>(at, args.drop_front(exitAt));
+      l.b.setInsertionPointAfter(fin);
+      forward.append(fin.getResults().begin(), fin.getResults().end());
+    }
     l.b.create<mlir::scf::ConditionOp>(at, go, forward);
 
     mlir::Block* after = l.b.createBlock(&loop.getAfter(), {}, results, resultLocs);
     mlir::ValueRange trip = after->getArguments();
     rebind(l, c, trip.slice(off, keepAt - off));
     Lower::LoopExits own = beginTrip(l, exits, at);
+    l.loops.back().splits = splits;
+    if (breaks)
+      for (const Lower::LoopExits::Split& x : splits) {
+        l.locals[x.exit] = x.init;
+        l.bound[x.exit] = true;
+      }
     if (returns) {
       setFlag(l, l.returned, false, at);
       l.locals[l.returnValue] = l.returnInit;
@@ -234,6 +279,12 @@ void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at) {
       l.bound[s.var.index] = true;
     }
     lowerBlock(l, s.body);
+    Vals exitNow;
+    if (breaks)
+      for (const Lower::LoopExits::Split& x : splits) {
+        exitNow.append(l.locals[x.exit].begin(), l.locals[x.exit].end());
+        l.bound[x.exit] = false;
+      }
     endTrip(l, own);
     if (l.failed) return;
     Vals yields;
@@ -243,7 +294,7 @@ void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at) {
     }
     Vals now = currentValues(l, c);
     yields.append(now.begin(), now.end());
-    mlir::Value stop = (exits & kExitBreak) ? l.locals[own.broke][0] : mlir::Value();
+    mlir::Value stop = breaks ? l.locals[own.broke][0] : mlir::Value();
     if (returns) {
       mlir::Value r = l.locals[l.returned][0];
       stop = stop ? l.b.create<mlir::arith::OrIOp>(at, stop, r).getResult() : r;
@@ -253,14 +304,21 @@ void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at) {
       yields.push_back(l.locals[l.returned][0]);
       yields.append(l.locals[l.returnValue].begin(), l.locals[l.returnValue].end());
     }
+    yields.append(exitNow.begin(), exitNow.end());
     l.b.create<mlir::scf::YieldOp>(at, yields);
   }
   mlir::ValueRange r = loop.getResults();
   rebind(l, c, r.slice(off, keepAt - off));
   if (returns) {
     l.locals[l.returned] = {r[keepAt]};
-    l.locals[l.returnValue] = Vals(r.begin() + keepAt + 1, r.end());
+    l.locals[l.returnValue] = Vals(r.begin() + keepAt + 1, r.begin() + (exitAt - 1));
   }
+  unsigned at2 = exitAt - 1;
+  if (breaks)
+    for (const Lower::LoopExits::Split& x : splits) {
+      l.locals[x.local] = Vals(r.begin() + at2, r.begin() + at2 + x.init.size());
+      at2 += static_cast<unsigned>(x.init.size());
+    }
 }
 
 }  // namespace vx::dialect

@@ -39,6 +39,14 @@ struct Lower {
   struct LoopExits {
     uint32_t broke;      // i1: this loop's `break` ran
     uint32_t continued;  // i1: this trip's `continue` ran
+    // Carried tokens and buffers: on a path that leaves the loop their
+    // running value becomes `init` (vx.undef), and a `break` moves it to
+    // `exit`, so that what leaves is never yielded into a next trip.
+    struct Split {
+      uint32_t local, exit;
+      Vals init;
+    };
+    std::vector<Split> splits;
   };
   std::vector<LoopExits> loops;  // innermost last
   bool earlyReturn = false;      // the function being lowered returns early

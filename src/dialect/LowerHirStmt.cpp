@@ -32,9 +32,17 @@ void collectAssignedStmt(Lower& l, hir::StmtId id, std::set<uint32_t>& out, bool
         out.insert(l.returned);
         out.insert(l.returnValue);
       }
+      for (const Lower::LoopExits& loop : l.loops)
+        for (const Lower::LoopExits::Split& x : loop.splits) out.insert(x.local);
       break;
     case StmtKind::Break:
-      if (!ownLoop && !l.loops.empty()) out.insert(l.loops.back().broke);
+      if (!ownLoop && !l.loops.empty()) {
+        out.insert(l.loops.back().broke);
+        for (const Lower::LoopExits::Split& x : l.loops.back().splits) {
+          out.insert(x.local);
+          out.insert(x.exit);
+        }
+      }
       break;
     case StmtKind::Continue:
       if (!ownLoop && !l.loops.empty()) out.insert(l.loops.back().continued);
@@ -271,8 +279,23 @@ void lowerRest(Lower& l, hir::BlockId id, uint32_t from, uint8_t exits, bool tai
   for (uint32_t i = from; i < b.stmts.count; ++i)
     collectAssignedStmt(l, hir::StmtId{l.prog.listAt(b.stmts, i)}, assigned, false);
   if (tailReturns && b.tail.valid()) assigned.insert(l.returnValue);
+  // Where the rest does not run, a token or buffer a loop carries is
+  // undefined if every exit that skips it leaves that loop: say so, rather
+  // than pass on the value from before the exit.
+  std::vector<const Lower::LoopExits::Split*> gone;
+  if (!(exits & kExitContinue) && !l.loops.empty()) {
+    size_t first = (exits & kExitBreak) ? l.loops.size() - 1 : 0;
+    for (size_t k = first; k < l.loops.size(); ++k)
+      for (const Lower::LoopExits::Split& x : l.loops[k].splits) {
+        assigned.insert(x.local);
+        gone.push_back(&x);
+      }
+  }
   Carried c = carried(l, assigned);
   Vals before = currentValues(l, c);
+  for (size_t i = 0, at = 0; i < c.locals.size(); at += c.sizes[i++])
+    for (const Lower::LoopExits::Split* x : gone)
+      if (x->local == c.locals[i]) std::copy(x->init.begin(), x->init.end(), before.begin() + at);
   mlir::Value keep = l.b.create<mlir::arith::XOrIOp>(at, exitedFlag(l, exits, at), boolConstant(l, true, at));
   auto op = l.b.create<mlir::scf::IfOp>(at, c.types, keep, !c.locals.empty());
   {
