@@ -249,7 +249,8 @@ void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at) {
       if (i != keepAt) forward.push_back(args[i]);
     if (!exitInit.empty()) {
       Vals running;
-      for (const Lower::LoopExits::Split& x : splits) running.append(l.locals[x.local].begin(), l.locals[x.local].end());
+      for (const Lower::LoopExits::Split& x : splits)
+        running.append(l.locals[x.local].begin(), l.locals[x.local].end());
       auto fin = l.b.create<mlir::scf::IfOp>(at, mlir::TypeRange(mlir::ValueRange(exitInit)), keep, true);
       l.b.setInsertionPointToStart(fin.thenBlock());
       l.b.create<mlir::scf::YieldOp>(at, running);

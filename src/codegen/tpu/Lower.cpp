@@ -205,7 +205,8 @@ bool Lowering::tokensReady() {
   if (tokensReady_ < 0) {
     tokensReady_ = 1;
     module.walk([&](mlir::Operation* op) {
-      if (mlir::isa<dialect::TransferAsyncOp, dialect::TransferAsyncIntoOp, dialect::StoreAsyncOp>(op)) tokensReady_ = 0;
+      if (mlir::isa<dialect::TransferAsyncOp, dialect::TransferAsyncIntoOp, dialect::StoreAsyncOp>(op))
+        tokensReady_ = 0;
     });
   }
   return tokensReady_ == 1;
