@@ -249,10 +249,12 @@ Val Lowering::mergedOfType(mlir::Type t, mlir::Location at) {
 }
 
 Val Lowering::failedMerge(mlir::Type t, mlir::Location at) {
-  std::string what;
-  llvm::raw_string_ostream os(what);
-  os << "a `" << t << "` that only some paths define";
-  fail(at, os.str(), "the path that defines it decides which buffer it is, and it is lowered later");
+  std::string type;
+  llvm::raw_string_ostream os(type);
+  os << t;
+  bool hbm = t.isa<dialect::TensorType>();
+  fail(at, hbm ? "a tensor in HBM that only some paths define" : "a value that only some paths define",
+       "which buffer it is (" + os.str() + ") depends on a path lowered after this merge");
   return {};
 }
 
