@@ -2,7 +2,7 @@
 // function. VIR keeps control flow structured, so an exit sets an i1 flag
 // (a slot of `Lower::locals`, carried like an assigned local), the rest of
 // each enclosing block runs under `scf.if` while no flag is set, and a loop
-// that contains an exit becomes an `scf.while` that stops when one is set.
+// that may `break` or `return` becomes an `scf.while` that stops when one is.
 // A function that returns early carries its return value out of every loop
 // and branch; where no path has set it yet, it holds a placeholder
 // (`arith.constant 0` for scalars, `vx.undef` for the rest) that no path reads.
@@ -102,7 +102,7 @@ mlir::Value exitedFlag(Lower& l, uint8_t exits, mlir::Location at) {
   return any ? any : boolConstant(l, false, at);
 }
 
-void lowerReturnValue(Lower& l, hir::ExprId value, mlir::Location) {
+void lowerReturnValue(Lower& l, hir::ExprId value) {
   Vals v = lowerExpr(l, value);
   if (!l.failed) l.locals[l.returnValue] = v;
 }
@@ -112,7 +112,8 @@ void lowerExitStmt(Lower& l, const hir::Stmt& s, mlir::Location at) {
     case StmtKind::Break:
     case StmtKind::Continue:
       // Sema reports `break` outside a loop; a checked program has none.
-      if (l.loops.empty()) return unsupported(l, s.span, "break", "not inside a loop");
+      if (l.loops.empty())
+        return unsupported(l, s.span, s.kind == StmtKind::Break ? "break" : "continue", "not inside a loop");
       if (s.kind == StmtKind::Break)
         for (const Lower::LoopExits::Split& x : l.loops.back().splits) {
           l.locals[x.exit] = l.locals[x.local];
@@ -124,7 +125,7 @@ void lowerExitStmt(Lower& l, const hir::Stmt& s, mlir::Location at) {
       // Without earlier returns, the last statement is the plain func.return
       // (lowerFunction); any other `return` made `earlyReturn` true.
       if (!l.earlyReturn) return unsupported(l, s.span, "return", "not the function's last statement");
-      if (s.a.valid()) lowerReturnValue(l, s.a, at);
+      if (s.a.valid()) lowerReturnValue(l, s.a);
       else l.locals[l.returnValue] = {};
       if (l.failed) return;
       setFlag(l, l.returned, true, at);

@@ -132,7 +132,7 @@ mlir::Value exitedFlag(Lower& l, uint8_t exits, mlir::Location at);
 mlir::Value boolConstant(Lower& l, bool v, mlir::Location at);
 // `break;`, `continue;`, `return e;` and a returning function's tail value.
 void lowerExitStmt(Lower& l, const hir::Stmt& s, mlir::Location at);
-void lowerReturnValue(Lower& l, hir::ExprId value, mlir::Location at);
+void lowerReturnValue(Lower& l, hir::ExprId value);
 // A `for` or `while` whose body may `break` or `return`.
 void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at);
 // A trip of a loop body with the exits `exits`: its flags start false.

@@ -325,7 +325,7 @@ void lowerStmts(Lower& l, hir::BlockId id, uint32_t from, bool tailReturns) {
     return;
   }
   if (!b.tail.valid() || l.failed) return;
-  if (tailReturns) lowerReturnValue(l, b.tail, loc(l, l.prog.expr(b.tail).span));
+  if (tailReturns) lowerReturnValue(l, b.tail);
   else lowerExpr(l, b.tail);
 }
 

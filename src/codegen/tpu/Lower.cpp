@@ -189,11 +189,12 @@ Val Lowering::lookup(mlir::Value v) {
 Val Lowering::incoming(mlir::Value v, mlir::Operation* at) {
   Val x = lookup(v);
   if (!v.getType().isa<dialect::TokenType>()) return x;
-  // A token a wait (or a call) consumed before `at` is carried only on a
-  // path that never reads it again (the checker's E6002): nothing to move,
-  // and no edge that would keep its buffer and semaphore live.
+  // A token a wait consumed before `at` is carried only on a path that never
+  // reads it again (the checker's E6002): nothing to move, and no edge that
+  // would keep its buffer and semaphore live. (A call may take it by
+  // reference, which VIR does not tell apart, so only waits count.)
   for (mlir::Operation* user : v.getUsers())
-    if (mlir::isa<dialect::WaitOp, mlir::func::CallOp>(user) && dominance.properlyDominates(user, at)) {
+    if (mlir::isa<dialect::WaitOp>(user) && dominance.properlyDominates(user, at)) {
       Val u;
       u.undef = true;
       return u;

@@ -161,7 +161,7 @@ struct Lowering {
   Val mergedOfType(mlir::Type t, mlir::Location at);
   Val failedMerge(mlir::Type t, mlir::Location at);
   // What a yield, condition or return at `at` passes on for `v`: its value,
-  // or `undef` for a token already consumed on every path to `at`.
+  // or `undef` for a token already waited on every path to `at`.
   Val incoming(mlir::Value v, mlir::Operation* at);
   mlir::DominanceInfo dominance;
   bool tokensReady();
