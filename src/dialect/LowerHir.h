@@ -12,8 +12,8 @@
 
 namespace vx::dialect {
 
-// Unsupported constructs (`break`, an early `return`, ...) are reported to
-// `sink` (E0206 for target `target`); the module is null then.
+// Unsupported constructs (`&mut` of a scalar, a `Vec` of scalars, ...) are
+// reported to `sink` (E0206 for target `target`); the module is null then.
 mlir::OwningOpRef<mlir::ModuleOp> lowerHir(mlir::MLIRContext& context, const hir::Program& program,
                                            const base::SourceMap& sources, base::FileId file,
                                            const std::string& target, diag::Sink& sink);

@@ -1,6 +1,8 @@
 // Expressions: scalars to arith, places to vx views, calls to func.call or to
 // the builtin's vx op. Rust's integer semantics (trapping overflow, `as`
 // wrapping) are the backend's: arith ops carry `vx.unsigned` for the sign.
+#include <stdexcept>
+
 #include "dialect/LowerHirImpl.h"
 
 namespace vx::dialect {
@@ -218,10 +220,13 @@ Vals lowerExpr(Lower& l, hir::ExprId id) {
     case ExprKind::Float: return one(constantOf(l, e, at));
     case ExprKind::Bool: return {l.b.create<arith::ConstantIntOp>(at, e.value ? 1 : 0, 1)};
     case ExprKind::Local:
-      if (!l.bound[e.local.index]) {
-        unsupported(l, e.span, l.prog.local(e.local).name, "used before it has a value");
-        return {};
-      }
+      // Every local gets its value where it is declared (`let` has an
+      // initializer, parameters and loop variables are bound on entry) and
+      // is visible only after that, so a read of an unbound one is a bug
+      // here, not in the program.
+      if (!l.bound[e.local.index])
+        throw std::logic_error("HIR -> VIR: `" + l.prog.local(e.local).name +
+                               "` is read before its declaration was lowered");
       return l.locals[e.local.index];
     case ExprKind::Const: return lowerExpr(l, l.prog.consts[e.constant.index].value);
     case ExprKind::MemConst:

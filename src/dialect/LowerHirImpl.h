@@ -2,6 +2,7 @@
 // holds the data; behaviour lives in free functions, one file per construct.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,28 @@ struct Lower {
   std::vector<bool> bound;
   std::vector<mlir::func::FuncOp> fns;  // by FnId; null for extern fns
   bool failed = false;
+
+  // Early exits (LowerHirExits.cpp). Their flags and the return value are
+  // slots of `locals` past the program's locals, so that loops and branches
+  // carry them like any assigned local.
+  struct LoopExits {
+    uint32_t broke;      // i1: this loop's `break` ran
+    uint32_t continued;  // i1: this trip's `continue` ran
+    // Carried tokens and buffers: on a path that leaves the loop their
+    // running value becomes `init` (vx.undef), and a `break` moves it to
+    // `exit`, so that what leaves is never yielded into a next trip.
+    struct Split {
+      uint32_t local, exit;
+      Vals init;
+    };
+    std::vector<Split> splits;
+  };
+  std::vector<LoopExits> loops;  // innermost last
+  bool earlyReturn = false;      // the function being lowered returns early
+  uint32_t returned = 0;         // i1 slot: a `return` ran
+  uint32_t returnValue = 0;      // slot: what it returned
+  Vals returnInit;               // placeholders of the return value
+  std::vector<uint8_t> exitMemo;  // by StmtId: exitsOf, or kExitUnknown
 
   Lower(mlir::MLIRContext& c, const hir::Program& p, const base::SourceMap& s, base::FileId f, std::string t,
         diag::Sink& k)
@@ -72,5 +95,48 @@ Vals lowerBuiltin(Lower& l, const hir::Expr& call, const hir::Function& fn);
 void lowerBlock(Lower& l, hir::BlockId block);
 // Lowers a function body; false after an error.
 bool lowerFunction(Lower& l, hir::FnId id);
+
+// The locals (and exit slots) that the statements of a construct assign.
+// `ownLoop`: `break`/`continue` at this level belong to the loop being
+// lowered, not to `l.loops.back()`.
+void collectAssigned(Lower& l, hir::BlockId b, std::set<uint32_t>& out, bool ownLoop);
+void collectAssignedStmt(Lower& l, hir::StmtId id, std::set<uint32_t>& out, bool ownLoop);
+// The locals a construct carries: assigned inside, bound before it.
+struct Carried {
+  std::vector<uint32_t> locals;
+  llvm::SmallVector<mlir::Type> types;
+  llvm::SmallVector<unsigned> sizes;
+};
+Carried carried(Lower& l, const std::set<uint32_t>& assigned);
+Vals currentValues(Lower& l, const Carried& c);
+void rebind(Lower& l, const Carried& c, mlir::ValueRange values);
+// Places the builder in `block`, before the terminator the op builders add
+// when a construct has no results.
+void enter(Lower& l, mlir::Block* block);
+// Ends `block` with `scf.yield yields` (replacing an implicit terminator).
+void finish(Lower& l, mlir::Block* block, mlir::ValueRange yields, mlir::Location at);
+
+// ---- early exits (LowerHirExits.cpp) ----
+// What can leave a statement before its end: a bit set of kExit*. `break` and
+// `continue` count up to their loop; `return` up to the function.
+enum : uint8_t { kExitBreak = 1, kExitContinue = 2, kExitReturn = 4, kExitUnknown = 0xFF };
+uint8_t exitsOf(Lower& l, hir::StmtId id);
+uint8_t exitsOfBlock(Lower& l, hir::BlockId id);
+// Whether `fn` has a `return` other than its body's last statement.
+bool returnsEarly(Lower& l, const hir::Function& fn);
+// Sets up the returned flag and the return value's placeholders at the
+// function's entry; `results` are its result types.
+void beginEarlyReturn(Lower& l, mlir::TypeRange results, mlir::Location at);
+// The `i1` "something in `exits` ran": the rest of a block runs when it is false.
+mlir::Value exitedFlag(Lower& l, uint8_t exits, mlir::Location at);
+mlir::Value boolConstant(Lower& l, bool v, mlir::Location at);
+// `break;`, `continue;`, `return e;` and a returning function's tail value.
+void lowerExitStmt(Lower& l, const hir::Stmt& s, mlir::Location at);
+void lowerReturnValue(Lower& l, hir::ExprId value);
+// A `for` or `while` whose body may `break` or `return`.
+void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at);
+// A trip of a loop body with the exits `exits`: its flags start false.
+Lower::LoopExits beginTrip(Lower& l, uint8_t exits, mlir::Location at);
+void endTrip(Lower& l, const Lower::LoopExits& own);
 
 }  // namespace vx::dialect

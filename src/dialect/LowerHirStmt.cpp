@@ -1,6 +1,8 @@
 // Statements and structured control flow. A mutable local that a loop or a
 // branch assigns, and that lives outside it, is carried: an scf.for/scf.while
 // iteration argument or an scf.if result (the canonical program's `inflight`).
+// After a statement that may exit early (LowerHirExits.cpp), the rest of its
+// block runs under scf.if.
 #include <set>
 
 #include "dialect/LowerHirImpl.h"
@@ -10,43 +12,51 @@ namespace vx::dialect {
 using hir::ExprKind;
 using hir::StmtKind;
 
-namespace {
-
-void collectAssigned(const hir::Program& p, hir::BlockId b, std::set<uint32_t>& out);
-
-void collectAssignedStmt(const hir::Program& p, hir::StmtId id, std::set<uint32_t>& out) {
+void collectAssignedStmt(Lower& l, hir::StmtId id, std::set<uint32_t>& out, bool ownLoop) {
   if (!id.valid()) return;
+  const hir::Program& p = l.prog;
   const hir::Stmt& s = p.stmt(id);
   switch (s.kind) {
     case StmtKind::Assign:
       if (p.expr(s.a).kind == ExprKind::Local) out.insert(p.expr(s.a).local.index);
       break;
     case StmtKind::For:
-    case StmtKind::While:
-    case StmtKind::Block: collectAssigned(p, s.body, out); break;
+    case StmtKind::While: collectAssigned(l, s.body, out, true); break;
+    case StmtKind::Block: collectAssigned(l, s.body, out, ownLoop); break;
     case StmtKind::If:
-      collectAssigned(p, s.body, out);
-      collectAssignedStmt(p, s.elseStmt, out);
+      collectAssigned(l, s.body, out, ownLoop);
+      collectAssignedStmt(l, s.elseStmt, out, ownLoop);
+      break;
+    case StmtKind::Return:
+      if (l.earlyReturn) {
+        out.insert(l.returned);
+        out.insert(l.returnValue);
+      }
+      for (const Lower::LoopExits& loop : l.loops)
+        for (const Lower::LoopExits::Split& x : loop.splits) out.insert(x.local);
+      break;
+    case StmtKind::Break:
+      if (!ownLoop && !l.loops.empty()) {
+        out.insert(l.loops.back().broke);
+        for (const Lower::LoopExits::Split& x : l.loops.back().splits) {
+          out.insert(x.local);
+          out.insert(x.exit);
+        }
+      }
+      break;
+    case StmtKind::Continue:
+      if (!ownLoop && !l.loops.empty()) out.insert(l.loops.back().continued);
       break;
     case StmtKind::Let:
-    case StmtKind::Return:
-    case StmtKind::Break:
-    case StmtKind::Continue:
     case StmtKind::Expr: break;
   }
 }
 
-void collectAssigned(const hir::Program& p, hir::BlockId b, std::set<uint32_t>& out) {
-  const hir::Block& blk = p.block(b);
-  for (uint32_t i = 0; i < blk.stmts.count; ++i) collectAssignedStmt(p, hir::StmtId{p.listAt(blk.stmts, i)}, out);
+void collectAssigned(Lower& l, hir::BlockId b, std::set<uint32_t>& out, bool ownLoop) {
+  const hir::Block& blk = l.prog.block(b);
+  for (uint32_t i = 0; i < blk.stmts.count; ++i)
+    collectAssignedStmt(l, hir::StmtId{l.prog.listAt(blk.stmts, i)}, out, ownLoop);
 }
-
-// The locals a construct carries: assigned inside, bound before it.
-struct Carried {
-  std::vector<uint32_t> locals;
-  llvm::SmallVector<mlir::Type> types;
-  llvm::SmallVector<unsigned> sizes;
-};
 
 Carried carried(Lower& l, const std::set<uint32_t>& assigned) {
   Carried c;
@@ -73,8 +83,6 @@ void rebind(Lower& l, const Carried& c, mlir::ValueRange values) {
   }
 }
 
-// Places the builder in `block`, before the terminator the op builders add
-// when a construct has no results.
 void enter(Lower& l, mlir::Block* block) {
   if (!block->empty() && block->back().hasTrait<mlir::OpTrait::IsTerminator>())
     l.b.setInsertionPoint(&block->back());
@@ -87,6 +95,8 @@ void finish(Lower& l, mlir::Block* block, mlir::ValueRange yields, mlir::Locatio
   l.b.setInsertionPointToEnd(block);
   l.b.create<mlir::scf::YieldOp>(at, yields);
 }
+
+namespace {
 
 // How many values pattern `id` binds (tuples flatten).
 unsigned patternWidth(Lower& l, hir::PatId id) {
@@ -159,7 +169,7 @@ void lowerFor(Lower& l, const hir::Stmt& s, mlir::Location at) {
   lo = toIndex(l, lo, varTy, at);
   hi = toIndex(l, hi, varTy, at);
   std::set<uint32_t> assigned;
-  collectAssigned(l.prog, s.body, assigned);
+  collectAssigned(l, s.body, assigned, true);
   Carried c = carried(l, assigned);
   mlir::Value one = l.b.create<mlir::arith::ConstantIndexOp>(at, 1);
   auto loop = l.b.create<mlir::scf::ForOp>(at, lo, hi, one, currentValues(l, c));
@@ -170,7 +180,9 @@ void lowerFor(Lower& l, const hir::Stmt& s, mlir::Location at) {
     rebind(l, c, loop.getRegionIterArgs());
     l.locals[s.var.index] = {fromIndex(l, loop.getInductionVar(), varTy, at)};
     l.bound[s.var.index] = true;
+    Lower::LoopExits own = beginTrip(l, exitsOfBlock(l, s.body), at);  // `continue` only
     lowerBlock(l, s.body);
+    endTrip(l, own);
     if (l.failed) return;
     finish(l, body, currentValues(l, c), at);
   }
@@ -179,7 +191,7 @@ void lowerFor(Lower& l, const hir::Stmt& s, mlir::Location at) {
 
 void lowerWhile(Lower& l, const hir::Stmt& s, mlir::Location at) {
   std::set<uint32_t> assigned;
-  collectAssigned(l.prog, s.body, assigned);
+  collectAssigned(l, s.body, assigned, true);
   Carried c = carried(l, assigned);
   auto loop = l.b.create<mlir::scf::WhileOp>(at, c.types, currentValues(l, c));
   llvm::SmallVector<mlir::Location> locs(c.types.size(), at);
@@ -191,7 +203,9 @@ void lowerWhile(Lower& l, const hir::Stmt& s, mlir::Location at) {
   l.b.create<mlir::scf::ConditionOp>(at, cond, before->getArguments());
   mlir::Block* after = l.b.createBlock(&loop.getAfter(), {}, c.types, locs);
   rebind(l, c, after->getArguments());
+  Lower::LoopExits own = beginTrip(l, exitsOfBlock(l, s.body), at);  // `continue` only
   lowerBlock(l, s.body);
+  endTrip(l, own);
   if (l.failed) return;
   l.b.create<mlir::scf::YieldOp>(at, currentValues(l, c));
   l.b.setInsertionPointAfter(loop);
@@ -202,8 +216,8 @@ void lowerIf(Lower& l, const hir::Stmt& s, mlir::Location at) {
   mlir::Value cond = lowerValue(l, s.a);
   if (!cond) return;
   std::set<uint32_t> assigned;
-  collectAssigned(l.prog, s.body, assigned);
-  collectAssignedStmt(l.prog, s.elseStmt, assigned);
+  collectAssigned(l, s.body, assigned, false);
+  collectAssignedStmt(l, s.elseStmt, assigned, false);
   Carried c = carried(l, assigned);
   Vals before = currentValues(l, c);
   auto op = l.b.create<mlir::scf::IfOp>(at, c.types, cond, s.elseStmt.valid() || !c.locals.empty());
@@ -235,29 +249,89 @@ void lowerStmt(Lower& l, hir::StmtId id) {
       return;
     }
     case StmtKind::Assign: lowerAssign(l, s, at); return;
-    case StmtKind::For: lowerFor(l, s, at); return;
-    case StmtKind::While: lowerWhile(l, s, at); return;
+    // A loop that may stop early counts on a flag; `continue` alone only
+    // skips the rest of a trip, which its scf.for or scf.while body can do.
+    case StmtKind::For:
+      if (exitsOfBlock(l, s.body) & (kExitBreak | kExitReturn)) lowerExitLoop(l, s, at);
+      else lowerFor(l, s, at);
+      return;
+    case StmtKind::While:
+      if (exitsOfBlock(l, s.body) & (kExitBreak | kExitReturn)) lowerExitLoop(l, s, at);
+      else lowerWhile(l, s, at);
+      return;
     case StmtKind::If: lowerIf(l, s, at); return;
     case StmtKind::Block: lowerBlock(l, s.body); return;
     case StmtKind::Expr: lowerExpr(l, s.a); return;
     case StmtKind::Return:
-      unsupported(l, s.span, "return", "VIR keeps control flow structured: `return` must be a function's last statement");
-      return;
     case StmtKind::Break:
-    case StmtKind::Continue:
-      unsupported(l, s.span, s.kind == StmtKind::Break ? "break" : "continue",
-                  "VIR keeps loops structured (scf.for, scf.while): leave the loop through its condition instead");
-      return;
+    case StmtKind::Continue: lowerExitStmt(l, s, at); return;
   }
+}
+
+void lowerStmts(Lower& l, hir::BlockId id, uint32_t from, bool tailReturns);
+
+// The statements of `id` from `from` on, after a statement that may have
+// left the block (`exits`): they run under `scf.if` when no exit flag is set.
+// A local they assign is carried out as a result, unchanged on the other path.
+void lowerRest(Lower& l, hir::BlockId id, uint32_t from, uint8_t exits, bool tailReturns, mlir::Location at) {
+  const hir::Block& b = l.prog.block(id);
+  std::set<uint32_t> assigned;
+  for (uint32_t i = from; i < b.stmts.count; ++i)
+    collectAssignedStmt(l, hir::StmtId{l.prog.listAt(b.stmts, i)}, assigned, false);
+  if (tailReturns && b.tail.valid()) assigned.insert(l.returnValue);
+  // Where the rest does not run, a token or buffer a loop carries is
+  // undefined if every exit that skips it leaves that loop: say so, rather
+  // than pass on the value from before the exit.
+  std::vector<const Lower::LoopExits::Split*> gone;
+  if (!(exits & kExitContinue) && !l.loops.empty()) {
+    size_t first = (exits & kExitBreak) ? l.loops.size() - 1 : 0;
+    for (size_t k = first; k < l.loops.size(); ++k)
+      for (const Lower::LoopExits::Split& x : l.loops[k].splits) {
+        assigned.insert(x.local);
+        gone.push_back(&x);
+      }
+  }
+  Carried c = carried(l, assigned);
+  Vals before = currentValues(l, c);
+  for (size_t i = 0, at = 0; i < c.locals.size(); at += c.sizes[i++])
+    for (const Lower::LoopExits::Split* x : gone)
+      if (x->local == c.locals[i]) std::copy(x->init.begin(), x->init.end(), before.begin() + at);
+  mlir::Value keep = l.b.create<mlir::arith::XOrIOp>(at, exitedFlag(l, exits, at), boolConstant(l, true, at));
+  auto op = l.b.create<mlir::scf::IfOp>(at, c.types, keep, !c.locals.empty());
+  {
+    mlir::OpBuilder::InsertionGuard guard(l.b);
+    enter(l, op.thenBlock());
+    lowerStmts(l, id, from, tailReturns);
+    if (l.failed) return;
+    finish(l, op.thenBlock(), currentValues(l, c), at);
+    if (op.elseBlock()) finish(l, op.elseBlock(), before, at);
+  }
+  rebind(l, c, op.getResults());
+}
+
+// `tailReturns`: the block is the body of a function that returns early, so
+// its tail value is the return value.
+void lowerStmts(Lower& l, hir::BlockId id, uint32_t from, bool tailReturns) {
+  const hir::Block& b = l.prog.block(id);
+  for (uint32_t i = from; i < b.stmts.count && !l.failed; ++i) {
+    hir::StmtId sid{l.prog.listAt(b.stmts, i)};
+    lowerStmt(l, sid);
+    uint8_t exits = exitsOf(l, sid);
+    if (!exits || l.failed) continue;
+    const hir::Stmt& s = l.prog.stmt(sid);
+    // After `break;`, `continue;` or `return;` itself nothing in the block runs.
+    if (s.kind == StmtKind::Break || s.kind == StmtKind::Continue || s.kind == StmtKind::Return) return;
+    if (i + 1 < b.stmts.count || b.tail.valid()) lowerRest(l, id, i + 1, exits, tailReturns, loc(l, s.span));
+    return;
+  }
+  if (!b.tail.valid() || l.failed) return;
+  if (tailReturns) lowerReturnValue(l, b.tail);
+  else lowerExpr(l, b.tail);
 }
 
 }  // namespace
 
-void lowerBlock(Lower& l, hir::BlockId id) {
-  const hir::Block& b = l.prog.block(id);
-  for (uint32_t i = 0; i < b.stmts.count && !l.failed; ++i) lowerStmt(l, hir::StmtId{l.prog.listAt(b.stmts, i)});
-  if (b.tail.valid() && !l.failed) lowerExpr(l, b.tail);
-}
+void lowerBlock(Lower& l, hir::BlockId id) { lowerStmts(l, id, 0, false); }
 
 bool lowerFunction(Lower& l, hir::FnId id) {
   const hir::Function& fn = l.prog.fn(id);
@@ -272,6 +346,17 @@ bool lowerFunction(Lower& l, hir::FnId id) {
     at += n;
   }
   const hir::Block& body = l.prog.block(fn.body);
+  mlir::Location end = loc(l, body.closeBrace);
+  l.loops.clear();
+  l.earlyReturn = returnsEarly(l, fn);
+  if (l.earlyReturn) {
+    // Every path ends at the one func.return, with the value it returned.
+    beginEarlyReturn(l, f.getFunctionType().getResults(), loc(l, fn.nameSpan));
+    lowerStmts(l, fn.body, 0, true);
+    if (l.failed) return false;
+    l.b.create<mlir::func::ReturnOp>(end, l.locals[l.returnValue]);
+    return true;
+  }
   Vals result;
   for (uint32_t i = 0; i < body.stmts.count && !l.failed; ++i) {
     hir::StmtId sid{l.prog.listAt(body.stmts, i)};
@@ -284,7 +369,7 @@ bool lowerFunction(Lower& l, hir::FnId id) {
   }
   if (body.tail.valid() && !l.failed) result = lowerExpr(l, body.tail);
   if (l.failed) return false;
-  l.b.create<mlir::func::ReturnOp>(loc(l, body.closeBrace), result);
+  l.b.create<mlir::func::ReturnOp>(end, result);
   return true;
 }
 

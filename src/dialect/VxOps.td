@@ -137,6 +137,22 @@ def Vx_StoreElemOp : Vx_Op<"store_elem"> {
   let hasVerifier = 1;
 }
 
+// ---- placeholders ----
+
+def Vx_UndefOp : Vx_Op<"undef", [Pure]> {
+  let summary = "a placeholder that no path reads";
+  let description = [{
+    `%r = vx.undef : !vx.token<128x128xf32, vmem>`. What a function that
+    returns early carries as its return value on the paths that have not
+    returned yet (docs/dialect.md, Early exits): it fills a loop's or a
+    branch's result where the value does not exist, and is never an operand
+    of anything but a yield, a loop's condition or the function's return on
+    such a path.
+  }];
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
 // ---- transfers and tokens ----
 
 def Vx_TransferOp : Vx_Op<"transfer"> {

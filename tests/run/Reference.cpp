@@ -2,6 +2,7 @@
 // vx_fill inputs, naive loops, the checksum lines `vxc run` prints. The
 // differential test (differential.sh) compares the three.
 //   vx_reference NAME [--seed N] [--arg name=value]...
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -95,6 +96,15 @@ int main(int argc, char** argv) {
       acc[e] = y > 0.0f ? y : 0.0f;
     }
     print("out", acc);
+  } else if (name == "early_exit") {  // sum of tiles[i] @ w over i < limit, i % 3 != 2
+    size_t n = arg("tiles", 8), limit = arg("limit", 0);
+    std::vector<float> tiles = fill(seed, 0, n * TT), w = fill(seed, 1, TT), out = fill(seed, 2, TT);
+    if (limit > 0) {  // limit 0 returns early: `out` keeps what it was filled with
+      std::fill(out.begin(), out.end(), 0.0f);
+      for (size_t i = 0; i < n && i < limit; ++i)
+        if (i % 3 != 2) matmulAcc(out.data(), &tiles[i * TT], w.data());
+    }
+    print("out", out);
   } else {
     std::fprintf(stderr, "no reference for `%s`\n", name.c_str());
     return 2;

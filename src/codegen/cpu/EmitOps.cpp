@@ -153,6 +153,8 @@ std::string shapeDim(mlir::Type t, unsigned i) {
 std::string vxExpr(Emitter& e, mlir::Operation* op) {
   auto x = [&](unsigned i) { return e.name(op->getOperand(i)); };
   std::string at = locLiteral(op->getLoc());
+  // Default-constructed: an empty token or buffer that no path reads.
+  if (mlir::isa<UndefOp>(op)) return cppType(op->getResult(0).getType()) + "{}";
   if (mlir::isa<VecLenOp>(op)) return x(0) + ".len";
   if (mlir::isa<VecGetOp>(op)) return x(0) + ".get(" + x(1) + ", " + at + ")";
   if (mlir::isa<SlotOp>(op)) return x(0) + ".slot(" + x(1) + ", " + shapeDim(op->getOperand(0).getType(), 0) + ", " + at + ")";

@@ -186,7 +186,81 @@ Val Lowering::lookup(mlir::Value v) {
 
 // ---- merges ----
 
+Val Lowering::incoming(mlir::Value v, mlir::Operation* at) {
+  Val x = lookup(v);
+  if (!v.getType().isa<dialect::TokenType>()) return x;
+  // A token a wait consumed before `at` is carried only on a path that never
+  // reads it again (the checker's E6002): nothing to move, and no edge that
+  // would keep its buffer and semaphore live. (A call may take it by
+  // reference, which VIR does not tell apart, so only waits count.)
+  for (mlir::Operation* user : v.getUsers())
+    if (mlir::isa<dialect::WaitOp>(user) && dominance.properlyDominates(user, at)) {
+      Val u;
+      u.undef = true;
+      return u;
+    }
+  return x;
+}
+
+bool Lowering::tokensReady() {
+  if (tokensReady_ < 0) {
+    tokensReady_ = 1;
+    module.walk([&](mlir::Operation* op) {
+      if (mlir::isa<dialect::TransferAsyncOp, dialect::TransferAsyncIntoOp, dialect::StoreAsyncOp>(op))
+        tokensReady_ = 0;
+    });
+  }
+  return tokensReady_ == 1;
+}
+
+// A merge none of whose sources so far has a value: registers from the type.
+// Tokens are in flight unless --sync-baseline made every one of them ready.
+Val Lowering::mergedOfType(mlir::Type t, mlir::Location at) {
+  Val v;
+  auto buffer = [&](mlir::Type payload, dialect::MemorySpace space) {
+    isa::DType dt;
+    int64_t eb;
+    if (!tensorInfo(*this, payload, at, dt, eb)) return -1;
+    if (space != dialect::MemorySpace::VMEM && space != dialect::MemorySpace::SMEM) return -1;
+    return static_cast<int>(arena(space == dialect::MemorySpace::VMEM ? isa::Space::Vmem : isa::Space::Smem, dt));
+  };
+  if (t.isIntOrIndex()) {
+    v.kind = Val::Kind::Int;
+    v.vreg = fresh();
+    return v;
+  }
+  if (auto k = t.dyn_cast<dialect::TokenType>()) {
+    v.kind = Val::Kind::Token;
+    v.ready = tokensReady();
+    v.hasPayload = !k.isVoid();
+    if (v.hasPayload && (v.buffer = buffer(k.getPayload(), k.getSpace())) < 0) return failedMerge(t, at);
+    if (!v.ready) v.semVreg = fresh();
+    if (v.hasPayload) v.offVreg = fresh();
+    v.pseudo = newPseudo();
+    return v;
+  }
+  if (auto p = t.dyn_cast<dialect::PinnedType>()) {
+    v.kind = Val::Kind::Place;
+    if ((v.buffer = buffer(p, p.getSpace())) < 0) return failedMerge(t, at);
+    v.offVreg = fresh();
+    v.pseudo = newPseudo();
+    return v;
+  }
+  return failedMerge(t, at);
+}
+
+Val Lowering::failedMerge(mlir::Type t, mlir::Location at) {
+  std::string type;
+  llvm::raw_string_ostream os(type);
+  os << t;
+  bool hbm = t.isa<dialect::TensorType>();
+  fail(at, hbm ? "a tensor in HBM that only some paths define" : "a value that only some paths define",
+       "which buffer it is (" + os.str() + ") depends on a path lowered after this merge");
+  return {};
+}
+
 Val Lowering::mergedLike(const Val& p, mlir::Type t, mlir::Location at) {
+  if (p.undef) return mergedOfType(t, at);
   Val v;
   v.kind = p.kind;
   switch (p.kind) {
@@ -242,7 +316,23 @@ void Lowering::moves(const std::vector<Val>& dst, const std::vector<Val>& src, m
   };
   for (size_t i = 0; i < dst.size() && i < src.size(); ++i) {
     const Val& d = dst[i];
-    const Val& s = src[i];
+    if (d.undef) {
+      if (src[i].undef) continue;
+      fail(at, "a value that only some paths define",
+           "its registers take the shape of the first path lowered, which has none (vx.undef)");
+      return;
+    }
+    // An undefined source: zero into the merge's registers, so that they are
+    // defined on every path (liveness stops here, as for a real source).
+    Val zero;
+    if (src[i].undef) {
+      zero.kind = d.kind;
+      zero.buffer = d.buffer;
+      zero.ready = d.ready;
+      zero.hasPayload = d.hasPayload;
+      zero.isConst = true;
+    }
+    const Val& s = src[i].undef ? zero : src[i];
     bool same = d.kind == s.kind && d.buffer == s.buffer && d.ready == s.ready && d.hasPayload == s.hasPayload;
     if (!same) {
       fail(at, "a merge of values in different buffers",
@@ -314,7 +404,8 @@ namespace {
 
 std::vector<Val> yields(Lowering& l, mlir::Block& b) {
   std::vector<Val> out;
-  for (mlir::Value v : b.getTerminator()->getOperands()) out.push_back(l.lookup(v));
+  mlir::Operation* term = b.getTerminator();
+  for (mlir::Value v : term->getOperands()) out.push_back(l.incoming(v, term));
   return out;
 }
 
@@ -424,6 +515,18 @@ void lowerFor(Lowering& l, mlir::scf::ForOp f) {
   for (size_t i = 0; i < args.size(); ++i) l.define(f.getResult(i), args[i]);
 }
 
+// Whether region block `b` of `op` yields a value known, before `op` is
+// lowered, to have none on that path: made by vx.undef, or from outside `op`
+// and undefined (or a token consumed) there.
+bool yieldsUndef(Lowering& l, mlir::scf::IfOp op, mlir::Block& b) {
+  mlir::Operation* term = b.getTerminator();
+  for (mlir::Value v : term->getOperands()) {
+    if (v.getDefiningOp<dialect::UndefOp>()) return true;
+    if (!op->isAncestor(v.getParentRegion()->getParentOp()) && l.incoming(v, term).undef) return true;
+  }
+  return false;
+}
+
 void lowerIf(Lowering& l, mlir::scf::IfOp op) {
   mlir::Location at = op.getLoc();
   Val c = l.lookup(op.getCondition());
@@ -438,24 +541,30 @@ void lowerIf(Lowering& l, mlir::scf::IfOp op) {
     return;
   }
   int r = l.reg(c);
-  int elseL = l.newLabel(), endL = l.newLabel();
-  l.emit(Op::Bz, {R(r), Lbl(elseL)});
-  l.lowerBlock(*op.thenBlock());
+  // The merge's registers take the shape of the branch lowered first: the
+  // else branch, when only the then branch yields `vx.undef` (a function
+  // that returns early, on the path that has not returned).
+  bool elseFirst = op.elseBlock() && yieldsUndef(l, op, *op.thenBlock()) && !yieldsUndef(l, op, *op.elseBlock());
+  mlir::Block* first = elseFirst ? op.elseBlock() : op.thenBlock();
+  mlir::Block* second = elseFirst ? op.thenBlock() : op.elseBlock();
+  int secondL = l.newLabel(), endL = l.newLabel();
+  l.emit(elseFirst ? Op::Bnz : Op::Bz, {R(r), Lbl(secondL)});
+  l.lowerBlock(*first);
   if (l.failed) return;
   l.setLoc(at);
-  std::vector<Val> ys = yields(l, *op.thenBlock()), results;
+  std::vector<Val> ys = yields(l, *first), results;
   for (size_t i = 0; i < ys.size(); ++i) results.push_back(l.mergedLike(ys[i], op.getResult(i).getType(), at));
   l.moves(results, ys, at, -1);
-  if (op.elseBlock()) {
+  if (second) {
     l.emit(Op::Jmp, {Lbl(endL)});
-    l.bind(elseL);
-    l.lowerBlock(*op.elseBlock());
+    l.bind(secondL);
+    l.lowerBlock(*second);
     if (l.failed) return;
     l.setLoc(at);
-    l.moves(results, yields(l, *op.elseBlock()), at, -1);
+    l.moves(results, yields(l, *second), at, -1);
     l.bind(endL);
   } else {
-    l.bind(elseL);
+    l.bind(secondL);
   }
   for (size_t i = 0; i < results.size(); ++i) l.define(op.getResult(i), results[i]);
 }
@@ -478,7 +587,7 @@ void lowerWhile(Lowering& l, mlir::scf::WhileOp w) {
   l.setLoc(cond.getLoc());
   Val c = l.lookup(cond.getCondition());
   std::vector<Val> cargs;
-  for (mlir::Value v : cond.getArgs()) cargs.push_back(l.lookup(v));
+  for (mlir::Value v : cond.getArgs()) cargs.push_back(l.incoming(v, cond));
   for (size_t i = 0; i < cargs.size(); ++i) after.push_back(l.mergedLike(cargs[i], w.getAfterArguments()[i].getType(), at));
   l.moves(after, cargs, at, -1);
   if (l.failed) return;

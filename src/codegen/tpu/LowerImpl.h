@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Operation.h"
 
 namespace vx::codegen::tpu {
@@ -26,6 +27,9 @@ namespace vx::codegen::tpu {
 struct Val {
   enum class Kind : uint8_t { None, Int, Float, Vec, Place, Token };
   Kind kind = Kind::None;
+  // `vx.undef`: no value on this path. A merge takes its shape from the
+  // other sources and only defines its registers (zero) on this path.
+  bool undef = false;
   // Int (also i1): a constant, a register, or a `.param` loaded where used.
   bool isConst = false;
   int64_t c = 0;
@@ -154,6 +158,14 @@ struct Lowering {
   // A merge point's value (iteration argument, if result): fresh registers
   // shaped like `proto`, and the moves that fill them.
   Val mergedLike(const Val& proto, mlir::Type t, mlir::Location at);
+  Val mergedOfType(mlir::Type t, mlir::Location at);
+  Val failedMerge(mlir::Type t, mlir::Location at);
+  // What a yield, condition or return at `at` passes on for `v`: its value,
+  // or `undef` for a token already waited on every path to `at`.
+  Val incoming(mlir::Value v, mlir::Operation* at);
+  mlir::DominanceInfo dominance;
+  bool tokensReady();
+  int tokensReady_ = -1;
   void moves(const std::vector<Val>& dst, const std::vector<Val>& src, mlir::Location at, int backLoop);
 };
 

@@ -469,6 +469,12 @@ void lowerVxOp(Lowering& l, mlir::Operation* op) {
     l.define(n.getLen(), lengthOf(l.lookup(n.getVec())));
     return;
   }
+  if (auto u = mlir::dyn_cast<UndefOp>(op)) {
+    Val v;
+    v.undef = true;
+    l.define(u.getResult(), v);
+    return;
+  }
   if (mlir::isa<VecGetOp, SlotOp>(op)) return lowerView(l, op);
   if (mlir::isa<LoadElemOp, StoreElemOp>(op))
     return l.fail(at, "tensor element access",

@@ -36,6 +36,8 @@ func.func @all_ops(%tiles: !vx.vec<!vx.tensor<128x128xf32>>, %out: !vx.tensor<12
   %r = vx.ready %x : !vx.pinned<128x128xf32, vmem> -> !vx.token<128x128xf32, vmem>
   // CHECK: vx.ready -> !vx.token<vmem>
   %rv = vx.ready -> !vx.token<vmem>
+  // CHECK: vx.undef : !vx.token<128x128xf32, vmem>
+  %u = vx.undef : !vx.token<128x128xf32, vmem>
   %x2 = vx.wait %r : !vx.token<128x128xf32, vmem> -> !vx.pinned<128x128xf32, vmem>
   vx.wait %rv : !vx.token<vmem>
   // CHECK: vx.load_weights %{{.*}} : !vx.pinned<128x128xf32, vmem>
