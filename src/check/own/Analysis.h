@@ -71,6 +71,7 @@ struct LoopInfo {
   Changed changed;                        // what the loop may change of the outside
   std::vector<hir::ExprId> sites;         // calls in it that start copies or return tokens
   std::map<uint32_t, std::vector<smt::Int128>> constants;  // int local -> constants it meets
+  std::map<uint32_t, std::vector<uint32_t>> partners;      // int local -> unchanged locals it is compared with
   unsigned carried = 0;                   // token locations it carries across iterations
 };
 

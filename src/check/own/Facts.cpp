@@ -62,6 +62,7 @@ struct Effects {
   std::set<uint32_t> movedOrUsed;        // locals used by value
   std::vector<hir::ExprId> sites;
   std::map<uint32_t, std::set<Int128>> constants;
+  std::map<uint32_t, std::set<uint32_t>> partners;
 };
 
 struct Scan {
@@ -98,9 +99,15 @@ struct Scan {
     const hir::Expr* l = localOf(x);
     if (l && y.kind == ExprKind::Int)
       for (Effects* e : effects) e->constants[l->local.index].insert(static_cast<Int128>(y.value));
-    l = localOf(y);
-    if (l && x.kind == ExprKind::Int)
-      for (Effects* e : effects) e->constants[l->local.index].insert(static_cast<Int128>(x.value));
+    const hir::Expr* r = localOf(y);
+    if (r && x.kind == ExprKind::Int)
+      for (Effects* e : effects) e->constants[r->local.index].insert(static_cast<Int128>(x.value));
+    // Two locals compared (`i == m`, `k < n`): each is the other's partner.
+    if (l && r && l->local != r->local && x.kind == ExprKind::Local && y.kind == ExprKind::Local)
+      for (Effects* e : effects) {
+        e->partners[l->local.index].insert(r->local.index);
+        e->partners[r->local.index].insert(l->local.index);
+      }
   }
 
   void useLocal(const hir::Expr& e, bool byValue) {
@@ -311,6 +318,9 @@ struct Scan {
     info.sites = ef.sites;
     for (const auto& [l, cs] : ef.constants)
       info.constants[l] = std::vector<Int128>(cs.begin(), cs.end());
+    for (const auto& [l, ps] : ef.partners)
+      for (uint32_t q : ps)
+        if (!ef.assigned.count(q)) info.partners[l].push_back(q);  // unchanged by the loop
   }
 };
 

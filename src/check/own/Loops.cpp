@@ -145,6 +145,46 @@ std::vector<Candidate> candidates(Analysis& a, const LoopCtx& L, const State& be
     });
   for (uint32_t m : ch.moved)
     relate([&a, m](const State& s) { return lookup(s.moved, m, a.terms.fls()); });
+  // A loop that leaves when its index meets a bound it does not change
+  // (`if i == m { break; }`): the iterations reached are those before the
+  // bound. Likewise for a counter compared with such a bound.
+  auto partnerValue = [&](uint32_t y) -> Term {
+    auto it = before.scalars.find(y);
+    return it == before.scalars.end() ? Term{} : it->second;
+  };
+  if (L.isFor) {
+    auto ps = L.info->partners.find(L.var.index);
+    if (ps != L.info->partners.end())
+      for (uint32_t y : ps->second) {
+        Term e = partnerValue(y);
+        if (!e.valid()) continue;
+        Term lo = L.lo;
+        out.push_back([&t, e, lo](const State&, Term iter) {
+          return t.mkNot(t.mkAnd(t.mkLe(lo, e), t.mkLt(e, iter)));
+        });
+        out.push_back([&t, e](const State&, Term iter) { return t.mkLe(iter, e); });
+      }
+  }
+  for (size_t i = 0; i < ch.scalars.size(); ++i) {
+    if (ch.scalarIsBool[i]) continue;
+    uint32_t l = ch.scalars[i];
+    auto ps = L.info->partners.find(l);
+    if (ps == L.info->partners.end() || !before.scalars.count(l)) continue;
+    Term initial = before.scalars.at(l);
+    for (uint32_t y : ps->second) {
+      Term e = partnerValue(y);
+      if (!e.valid()) continue;
+      out.push_back([&t, l, e, initial](const State& s, Term) {
+        auto x = s.scalars.find(l);
+        if (x == s.scalars.end()) return Term{};
+        return t.mkNot(t.mkAnd(t.mkLe(initial, e), t.mkLt(e, x->second)));
+      });
+      out.push_back([&t, l, e](const State& s, Term) {
+        auto x = s.scalars.find(l);
+        return x == s.scalars.end() ? Term{} : t.mkLe(x->second, e);
+      });
+    }
+  }
   // Ranges of integer counters, and counters that step with the iteration.
   for (size_t i = 0; i < ch.scalars.size(); ++i) {
     if (ch.scalarIsBool[i] || !before.scalars.count(ch.scalars[i])) continue;
