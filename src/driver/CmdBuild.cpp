@@ -10,6 +10,7 @@
 #include "codegen/cpu/Toolchain.h"
 #include "dialect/Vir.h"
 #include "driver/Args.h"
+#include "driver/Backends.h"
 #include "driver/Commands.h"
 #include "driver/Pipeline.h"
 
@@ -79,6 +80,8 @@ int compileToCpu(const FrontOptions& opts, CpuProgram& out) {
   base::FileId id = sources.add(opts.file, std::move(r.text));
   CheckOptions check;
   check.target = opts.target;
+  // The build lowers the program itself and reports the same diagnostics.
+  check.targetLegality = false;
   check.lints = opts.lints;
   check.solverRlimit = opts.solverRlimit;
   CheckOutput checked = checkFile(sources, id, sink, check);
@@ -191,7 +194,7 @@ int cmdBuild(const std::vector<std::string>& args) {
   if (emit == "vxdma") return usageError("`--emit=vxdma` needs `--target tpu`");
   if (fo.unchecked) return usageError("`--unchecked` is for `--target tpu` test builds only");
   // ---- end tpu ----
-  if (fo.target != "cpu" && emit != "mlir")
+  if (!backendFor(*target::targetByName(fo.target)).builds && emit != "mlir")
     return usageError("`vxc build --target " + fo.target + "` is not available in this version; `--emit=mlir` is, "
                       "and `--target cpu` builds everything (see docs/status.md)");
 

@@ -13,6 +13,7 @@
 
 #include "base/Text.h"
 #include "driver/Args.h"
+#include "driver/Backends.h"
 #include "driver/Commands.h"
 
 namespace vx::driver {
@@ -189,7 +190,7 @@ int cmdRun(const std::vector<std::string>& args) {
   }
   if (a.positional.size() != 1) return usageError("`vxc run` needs exactly one file");
   std::string target = a.get("--target", "cpu");
-  if (target != "cpu" && target != "tpu")
+  if (!backendFor(*target::targetByName(target)).runs)
     return usageError("`vxc run --target " + a.get("--target", "") +
                       "` is not available in this version; `--target cpu` is (see docs/status.md)");
   uint64_t seed = 0, repeat = 1;

@@ -25,6 +25,8 @@ int compileToTpu(const FrontOptions& opts, const std::string& entry, codegen::tp
   CheckOptions check;
   check.target = "tpu";
   check.overrideHazards = opts.unchecked;
+  // The build lowers the program itself and reports the same diagnostics.
+  check.targetLegality = false;
   check.lints = opts.lints;
   check.solverRlimit = opts.solverRlimit;
   CheckOutput checked = checkFile(sources, id, sink, check);

@@ -20,6 +20,11 @@ std::string version() {
 
 namespace {
 
+TargetLegality& legalityHook() {
+  static TargetLegality hook = nullptr;
+  return hook;
+}
+
 // An error the test-only overrides let through (--unchecked, the oracle).
 bool overridable(const diag::Diagnostic& d, const CheckOptions& options) {
   if (d.severity() != diag::Severity::Error) return true;
@@ -64,12 +69,21 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   // Unproved functions that get built (the lint allowed or warned) are
   // checked at run time instead.
   for (uint32_t f : unproved) prog->fns[f].runtimeChecks = true;
+  // What the target's backend cannot build is reported now, with the code
+  // and span `vxc build` would give it.
+  if (sink.errorCount() == before && options.targetLegality && legalityHook()) {
+    start = Clock::now();
+    legalityHook()(target, *prog, sources, file, sink);
+    out.legalitySeconds = seconds(start);
+  }
   checked = std::move(prog);
   onlyHazardsOut = onlyHazards;
   return out;
 }
 
 }  // namespace
+
+void setTargetLegality(TargetLegality legality) { legalityHook() = legality; }
 
 CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& sink,
                       const CheckOptions& options) {

@@ -13,6 +13,7 @@
 #include "driver/Args.h"
 #include "check/Ownership.h"
 #include "hir/Hir.h"
+#include "target/Target.h"
 
 namespace vx::driver {
 
@@ -34,7 +35,18 @@ struct CheckOptions {
   bool overrideOwnership = false;
   // -D/-W/-A NAME and -D warnings (docs/diagnostics.md, Lint levels).
   diag::LintOptions lints;
+  // Run the target's legality (what its backend cannot build, E0206) after
+  // the checks, so that `vxc check --target T` accepts exactly what `vxc
+  // build --target T` builds. Off only for the front end's own benchmarks.
+  bool targetLegality = true;
 };
+
+// What a target cannot build, reported into the sink (E0206): the backend
+// registry's (Backends.h), installed by the `vxc` executable; the front end
+// alone (unit tests, fuzzers) runs without it.
+using TargetLegality = void (*)(target::TargetKind, const hir::Program&, const base::SourceMap&, base::FileId,
+                                diag::Sink&);
+void setTargetLegality(TargetLegality legality);
 
 // The lint flags of a command line (`-D NAME`, `-W NAME`, `-A NAME`), and
 // the specs that accept them; `error` is set for an unknown lint.
@@ -44,7 +56,7 @@ diag::LintOptions lintOptions(const ParsedArgs& args, std::string& error);
 struct CheckOutput {
   std::string emitted;  // what --emit asked for, for stdout
   // Seconds spent per phase, for `vxc check --stats` and benchmarks.
-  double parseSeconds = 0, typeSeconds = 0, ownershipSeconds = 0;
+  double parseSeconds = 0, typeSeconds = 0, ownershipSeconds = 0, legalitySeconds = 0;
   // The checked HIR, set only when every phase passed without errors: what
   // the backends lower ("only checked HIR goes on").
   std::unique_ptr<hir::Program> program;

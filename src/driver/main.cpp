@@ -6,6 +6,7 @@
 
 #include "base/Text.h"
 #include "driver/Args.h"
+#include "driver/Backends.h"
 #include "driver/Commands.h"
 #include "driver/Pipeline.h"
 
@@ -40,6 +41,9 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = args[0];
   std::vector<std::string> rest(args.begin() + 1, args.end());
+  // `vxc check`, `vxc lsp` and `vxc test-ui` report what the target's
+  // backend cannot build, as `vxc build` would.
+  vx::driver::registerBackends();
   try {
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       std::fputs(kHelp, stdout);

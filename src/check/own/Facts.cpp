@@ -136,7 +136,20 @@ struct Scan {
       case ExprKind::Field:
       case ExprKind::Deref:
       case ExprKind::Borrow: place(e.a); return;
-      default: expr(id); return;
+      case ExprKind::Error:
+      case ExprKind::Int:
+      case ExprKind::Float:
+      case ExprKind::Bool:
+      case ExprKind::Const:
+      case ExprKind::MemConst:
+      case ExprKind::TopoConst:
+      case ExprKind::Unit:
+      case ExprKind::Tuple:
+      case ExprKind::Call:
+      case ExprKind::Len:
+      case ExprKind::Unary:
+      case ExprKind::Cast:
+      case ExprKind::Binary: expr(id); return;
     }
   }
 

@@ -109,8 +109,22 @@ std::vector<Alt> placesOf(Analysis& a, State& s, hir::ExprId id) {
       }
       return out;
     }
-    default: return {};
+    // Not places of a buffer.
+    case ExprKind::Error:
+    case ExprKind::Int:
+    case ExprKind::Float:
+    case ExprKind::Bool:
+    case ExprKind::Const:
+    case ExprKind::MemConst:
+    case ExprKind::TopoConst:
+    case ExprKind::Unit:
+    case ExprKind::Tuple:
+    case ExprKind::Len:
+    case ExprKind::Unary:
+    case ExprKind::Cast:
+    case ExprKind::Binary: return {};
   }
+  return {};
 }
 
 Term alias(TermStore& t, const Place& x, const Place& y) {

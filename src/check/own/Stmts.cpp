@@ -116,7 +116,24 @@ void assignScalar(Analysis& a, State& s, hir::LocalId l, const hir::Stmt& st) {
     case ast::Op::MulAssign: rhs = t.mkMul(old, rhs); break;
     case ast::Op::DivAssign: rhs = uns ? t.mkEuclidDiv(old, rhs) : t.mkTruncDiv(old, rhs); break;
     case ast::Op::RemAssign: rhs = uns ? t.mkEuclidMod(old, rhs) : t.mkTruncRem(old, rhs); break;
-    default: break;
+    case ast::Op::Assign: break;
+    case ast::Op::None:
+    case ast::Op::Neg:
+    case ast::Op::Not:
+    case ast::Op::Deref:
+    case ast::Op::Mul:
+    case ast::Op::Div:
+    case ast::Op::Rem:
+    case ast::Op::Add:
+    case ast::Op::Sub:
+    case ast::Op::Eq:
+    case ast::Op::Ne:
+    case ast::Op::Lt:
+    case ast::Op::Gt:
+    case ast::Op::Le:
+    case ast::Op::Ge:
+    case ast::Op::And:
+    case ast::Op::Or: break;  // not an assignment operator
   }
   s.scalars[l.index] = rhs;
 }

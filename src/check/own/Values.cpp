@@ -191,11 +191,34 @@ Term value(Analysis& a, State& s, hir::ExprId id, int depth) {
         case ast::Op::Ge: return t.mkLe(y, x);
         case ast::Op::And: return t.mkAnd(x, y);
         case ast::Op::Or: return t.mkOr(x, y);
-        default: return opaque();
+        case ast::Op::None:
+        case ast::Op::Neg:
+        case ast::Op::Not:
+        case ast::Op::Deref:
+        case ast::Op::Assign:
+        case ast::Op::AddAssign:
+        case ast::Op::SubAssign:
+        case ast::Op::MulAssign:
+        case ast::Op::DivAssign:
+        case ast::Op::RemAssign: return opaque();
       }
+      return opaque();
     }
-    default: return opaque();
+    // Values that are not integers or bools, or that no formula describes
+    // (a call's result, a tensor element): a fresh unknown of the type.
+    case ExprKind::Error:
+    case ExprKind::Float:
+    case ExprKind::MemConst:
+    case ExprKind::TopoConst:
+    case ExprKind::Unit:
+    case ExprKind::Tuple:
+    case ExprKind::Call:
+    case ExprKind::Field:
+    case ExprKind::Index:
+    case ExprKind::Borrow:
+    case ExprKind::Deref: return opaque();
   }
+  return opaque();
 }
 
 Term constValue(Analysis& a, State& s, const hir::Const& c, int depth) {
