@@ -17,7 +17,7 @@ prints:
              error code (rate of the rejected ones)
   check time mean per kernel
 
-Unsound, mismatching and crashing cases are copied to --keep (default
+Unsound, mismatching, imprecise and crashing cases are copied to --keep (default
 build/soundness-failures) to become UI tests. With --minutes M it stops
 generating after M minutes (CI runs a two-minute slice with a fixed seed).
 Exit status 1 when anything is unsound, mismatches or crashes.
@@ -113,6 +113,7 @@ def main():
                         if res == "imprecise":
                             imprecise[r.get("detail") or "?"] += 1
                             counts["imprecise"] += 1
+                            failures.append((path, r["fn"], "imprecise", r.get("detail", "")))
                         elif res == "confirmed":
                             counts["confirmed"] += 1
                         else:

@@ -7,11 +7,25 @@ namespace vx::dialect {
 
 mlir::Location loc(Lower& l, base::Span span) {
   if (!span.valid()) return l.b.getUnknownLoc();
+  uint64_t key = (uint64_t{span.begin} << 32) | span.end;
+  if (span.file.index == l.locFile)
+    if (auto it = l.locCache.find(key); it != l.locCache.end()) return it->second;
+  if (l.spanOnlyLocations) {
+    if (!l.locFileName) l.locFileName = mlir::StringAttr::get(&l.ctx, kSpanLocFile);
+    return mlir::FileLineColLoc::get(l.locFileName, span.begin, span.end);
+  }
   const base::SourceFile& f = l.sources.file(span.file);
   base::LineCol lc = f.lineCol(span.begin);
-  mlir::Location file = mlir::FileLineColLoc::get(&l.ctx, f.path(), lc.line, lc.col);
+  if (l.locFile != span.file.index) {
+    l.locFile = span.file.index;
+    l.locFileName = mlir::StringAttr::get(&l.ctx, f.path());
+    l.locCache.clear();
+  }
+  mlir::Location file = mlir::FileLineColLoc::get(l.locFileName, lc.line, lc.col);
   int32_t range[] = {static_cast<int32_t>(span.begin), static_cast<int32_t>(span.end)};
-  return mlir::FusedLoc::get(&l.ctx, {file}, mlir::DenseI32ArrayAttr::get(&l.ctx, range));
+  mlir::Location made = mlir::FusedLoc::get(&l.ctx, {file}, mlir::DenseI32ArrayAttr::get(&l.ctx, range));
+  l.locCache.try_emplace(key, made);
+  return made;
 }
 
 base::Span spanOf(mlir::Location loc, base::FileId file) {
@@ -21,6 +35,8 @@ base::Span spanOf(mlir::Location loc, base::FileId file) {
         return base::Span{file, static_cast<uint32_t>(range[0]), static_cast<uint32_t>(range[1])};
     }
   }
+  if (auto spanOnly = loc.dyn_cast<mlir::FileLineColLoc>())
+    if (spanOnly.getFilename() == kSpanLocFile) return base::Span{file, spanOnly.getLine(), spanOnly.getColumn()};
   return base::Span{};
 }
 
@@ -86,8 +102,10 @@ bool declareFunctions(Lower& l) {
 
 mlir::OwningOpRef<mlir::ModuleOp> lowerHir(mlir::MLIRContext& context, const hir::Program& program,
                                            const base::SourceMap& sources, base::FileId file,
-                                           const std::string& target, diag::Sink& sink) {
+                                           const std::string& target, diag::Sink& sink,
+                                           bool spanOnlyLocations) {
   Lower l(context, program, sources, file, target, sink);
+  l.spanOnlyLocations = spanOnlyLocations;
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc(l, base::Span{}));
   l.module = *module;
   l.locals.assign(program.locals.size(), {});

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
 #include "mlir/IR/Builders.h"
 
 namespace vx::dialect {
@@ -32,6 +33,12 @@ struct Lower {
   std::vector<bool> bound;
   std::vector<mlir::func::FuncOp> fns;  // by FnId; null for extern fns
   bool failed = false;
+  // The last source file a location named, and its name as an attribute.
+  uint32_t locFile = UINT32_MAX;
+  mlir::StringAttr locFileName;
+  // Locations made so far, by span (one expression lowers to several ops).
+  llvm::DenseMap<uint64_t, mlir::Location> locCache;
+  bool spanOnlyLocations = false;  // lowerHir's flag (LowerHir.h)
 
   // Early exits (LowerHirExits.cpp). Their flags and the return value are
   // slots of `locals` past the program's locals, so that loops and branches

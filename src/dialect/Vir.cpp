@@ -44,11 +44,13 @@ std::unique_ptr<Vir> buildVir(const hir::Program& program, const base::SourceMap
     if (d.getSeverity() == mlir::DiagnosticSeverity::Error) internal += d.str() + "\n";
     return mlir::success();
   });
-  impl->module = lowerHir(impl->context, program, sources, file, options.target, sink);
+  impl->module = lowerHir(impl->context, program, sources, file, options.target, sink, options.spanOnlyLocations);
   if (!impl->module) return nullptr;
   if (mlir::failed(mlir::verify(*impl->module)))
     throw std::runtime_error("the lowered VIR does not verify:\n" + internal);
   mlir::PassManager pm(&impl->context);
+  // The module was verified above; only a rewriting pass needs it again.
+  pm.enableVerifier(options.syncBaseline);
   if (options.syncBaseline) pm.addPass(createSyncBaselinePass());
   bool illegal = false;
   pm.addPass(createTargetLegalityPass(options.target, [&](mlir::Location loc, const std::string& what) {

@@ -15,6 +15,9 @@ namespace vx::dialect {
 struct VirOptions {
   std::string target = "cpu";
   bool syncBaseline = false;  // run --sync-baseline after lowering
+  // Locations keep only byte spans (LowerHir.h): for `vxc check`'s target
+  // legality, which reports diagnostics and never prints the module.
+  bool spanOnlyLocations = false;
 };
 
 class Vir {

@@ -9,7 +9,8 @@
 namespace vx::dialect {
 
 struct Vir::Impl {
-  mlir::MLIRContext context;
+  // One thread lowers and checks a program: no locks in the uniquer.
+  mlir::MLIRContext context{mlir::MLIRContext::Threading::DISABLED};
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 

@@ -25,6 +25,7 @@ std::unique_ptr<dialect::Vir> virFor(target::TargetKind t, const hir::Program& p
                                      const base::SourceMap& sources, base::FileId file, diag::Sink& sink) {
   dialect::VirOptions vo;
   vo.target = target::info(t).name;
+  vo.spanOnlyLocations = true;
   return dialect::buildVir(program, sources, file, vo, sink);
 }
 

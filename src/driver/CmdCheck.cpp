@@ -26,6 +26,13 @@ const char* kCheckHelp =
     "  --stats                         print phase times and solver statistics to stderr\n";
 }  // namespace
 
+namespace {
+std::vector<std::unique_ptr<hir::Program>>& keptUntilExit() {
+  static auto* kept = new std::vector<std::unique_ptr<hir::Program>>();
+  return *kept;
+}
+}  // namespace
+
 int cmdCheck(const std::vector<std::string>& args) {
   ParsedArgs a = parseArgs("check", args,
                            {{"--help", false, {}},
@@ -83,6 +90,10 @@ int cmdCheck(const std::vector<std::string>& args) {
     typeS += out.typeSeconds;
     ownS += out.ownershipSeconds;
     legalS += out.legalitySeconds;
+    // The checked program is not needed any more, and the process ends
+    // soon: it stays allocated (reachable) instead of being freed piece by
+    // piece, as compilers skip freeing before exit.
+    if (out.program) keptUntilExit().push_back(std::move(out.program));
     std::fputs(out.emitted.c_str(), stdout);
     for (size_t q = 0; q < proofLog.size(); ++q)
       std::printf("; query %zu (%s)\n%s\n\n", q + 1, path.c_str(), proofLog[q].c_str());

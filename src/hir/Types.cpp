@@ -57,17 +57,24 @@ TypeTable::TypeTable() {
 TypeId TypeTable::intern(const TyData& d, const std::vector<TypeId>& list) {
   // Variables are never shared: each one is its own type.
   bool isVariable = d.kind == TyKind::Var || d.kind == TyKind::IntVar || d.kind == TyKind::FloatVar;
-  std::string key;
+  uint64_t h = 0;
   if (!isVariable) {
-    key.reserve(32 + list.size() * 4);
-    key += static_cast<char>(d.kind);
-    key += static_cast<char>(d.sub);
-    key.append(reinterpret_cast<const char*>(&d.a.index), 4);
-    key.append(reinterpret_cast<const char*>(&d.b.index), 4);
-    key.append(reinterpret_cast<const char*>(&d.value), 8);
-    for (TypeId t : list) key.append(reinterpret_cast<const char*>(&t.index), 4);
-    auto it = index_.find(key);
-    if (it != index_.end()) return TypeId{it->second};
+    auto mix = [&](uint64_t v) { h = (h ^ v) * 0x100000001b3ull + (h >> 29); };
+    mix(static_cast<uint64_t>(d.kind) << 8 | d.sub);
+    mix(uint64_t{d.a.index} << 32 | d.b.index);
+    mix(d.value);
+    mix(list.size());
+    for (TypeId t : list) mix(t.index);
+    auto [from, to] = index_.equal_range(h);
+    for (auto it = from; it != to; ++it) {
+      const TyData& o = types_[it->second];
+      if (o.kind != d.kind || o.sub != d.sub || o.a != d.a || o.b != d.b || o.value != d.value ||
+          o.listCount != list.size())
+        continue;
+      bool same = true;
+      for (size_t i = 0; i < list.size() && same; ++i) same = list_[o.listBegin + i] == list[i].index;
+      if (same) return TypeId{it->second};
+    }
   }
   TyData copy = d;
   copy.listBegin = static_cast<uint32_t>(list_.size());
@@ -75,7 +82,7 @@ TypeId TypeTable::intern(const TyData& d, const std::vector<TypeId>& list) {
   for (TypeId t : list) list_.push_back(t.index);
   types_.push_back(copy);
   uint32_t id = static_cast<uint32_t>(types_.size() - 1);
-  if (!isVariable) index_.emplace(std::move(key), id);
+  if (!isVariable) index_.emplace(h, id);
   return TypeId{id};
 }
 

@@ -113,7 +113,8 @@ class TypeTable {
   // A deque: references from get() stay valid while interning appends.
   std::deque<TyData> types_;
   std::vector<uint32_t> list_;
-  std::unordered_map<std::string, uint32_t> index_;
+  // Structural types by a hash of their fields (variables are never here).
+  std::unordered_multimap<uint64_t, uint32_t> index_;
   std::vector<TypeId> bindings_;  // per variable index
   TypeId error_, void_, bool_;
 };

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "check/Ownership.h"
@@ -117,6 +118,9 @@ struct Analysis {
   std::map<int, TransferId> paramCopy;  // token parameter index -> its copy
   std::vector<smt::Shown> inputs;   // parameters' values and lengths, for counterexamples
   std::set<std::string> usedNames;  // variable names already given out in this function
+
+  // Statements known to be plain scalar code (see plainStmt in Stmts.cpp).
+  std::unordered_map<uint32_t, bool> plain;
 
   // Budget: statements walked, formula size, wall clock.
   uint64_t steps = 0, stepLimit = 200'000;

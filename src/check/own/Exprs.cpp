@@ -100,6 +100,7 @@ void useLocal(Analysis& a, State& s, hir::LocalId l, base::Span at, bool moves) 
         continue;
       }
       f.earlier.push_back(site.span);
+      f.earlierGuards.push_back(site.guard);
     }
     addFinding(a, s, std::move(f), moved);
   }
@@ -224,8 +225,10 @@ void consume(Analysis& a, State& s, const Value& v, base::Span at, const std::st
       if (t.isFalse(site.guard)) continue;
       if (site.span.begin == at.begin && site.span.end == at.end)
         f.earlierIteration = true;
-      else
+      else {
         f.earlier.push_back(site.span);
+        f.earlierGuards.push_back(t.mkAnd(site.guard, g));
+      }
     }
   }
   if (!v.name.empty()) {
@@ -234,8 +237,10 @@ void consume(Analysis& a, State& s, const Value& v, base::Span at, const std::st
       // The move out of the variable for this very consumption is not an
       // earlier one.
       for (const Site& site : sites)
-        if (!t.isFalse(site.guard) && !(site.span.begin == at.begin && site.span.end == at.end))
+        if (!t.isFalse(site.guard) && !(site.span.begin == at.begin && site.span.end == at.end)) {
           f.earlier.push_back(site.span);
+          f.earlierGuards.push_back(site.guard);
+        }
     }
   }
   addFinding(a, s, std::move(f), t.mkNot(liveF));

@@ -46,6 +46,7 @@ struct Finding {
   base::Span related;             // a secondary span (a callee's access, the other borrow)
   std::string relatedLabel;
   std::vector<base::Span> earlier;  // where it was consumed or moved before (E6001, E6002)
+  std::vector<Term> earlierGuards;  // ... each when it happened: the one on the counterexample's path is shown
   bool earlierIteration = false;  // ... in an earlier iteration of a loop
   bool inLoop = false;
   std::string type;               // E6001: the moved value's type

@@ -151,6 +151,8 @@ void report(Analysis& a, diag::Sink& sink) {
     }
     for (size_t h = 0; h < f.holders.size() && f.holders.size() > 1; ++h)
       show.push_back(Shown{"$holder" + std::to_string(h), f.holders[h].second});
+    for (size_t e = 0; e < f.earlierGuards.size() && f.earlier.size() > 1; ++e)
+      show.push_back(Shown{"$earlier" + std::to_string(e), f.earlierGuards[e]});
     smt::Model m;
     smt::Verdict v = a.solver.check(query, &m, show);
     if (v == smt::Verdict::Sat) {
@@ -175,6 +177,12 @@ void report(Analysis& a, diag::Sink& sink) {
     for (size_t h = 0; h < f.holders.size() && f.holders.size() > 1; ++h)
       if (modelValue(m, "$holder" + std::to_string(h)) == "true") {
         a.findings[i].holder = f.holders[h].first;
+        break;
+      }
+    // The earlier consumption or move on the counterexample's path first.
+    for (size_t e = 0; e < f.earlierGuards.size() && f.earlier.size() > 1; ++e)
+      if (modelValue(m, "$earlier" + std::to_string(e)) == "true") {
+        std::swap(a.findings[i].earlier[0], a.findings[i].earlier[e]);
         break;
       }
     Outcome o{i, m, printModel(m), {}};

@@ -196,6 +196,89 @@ void walkAssign(Analysis& a, State& s, const hir::Stmt& st) {
   if (!p.empty()) access(a, s, p, AccessHow::Write, place.span);
 }
 
+// Plain scalar code: integers, floats and booleans read, computed and
+// written to local variables, in `if`s and blocks; no call, index, borrow,
+// dereference, token, loop or early exit. Nothing in it can be a finding or
+// change a token, a buffer or the path condition, so walking such an arm
+// when it cannot be taken is exact (its writes join in under a condition
+// that is false) and needs no solver query: a long `else if` chain over
+// scalars costs no query per arm.
+bool scalarType(const Analysis& a, hir::TypeId t) {
+  const hir::TypeTable& ty = a.types();
+  return ty.isNumeric(t) || ty.kind(ty.resolve(t)) == hir::TyKind::Bool;
+}
+
+bool plainExpr(const Analysis& a, hir::ExprId id) {
+  if (!id.valid()) return true;
+  const hir::Expr& e = a.prog.expr(id);
+  switch (e.kind) {
+    case ExprKind::Int:
+    case ExprKind::Float:
+    case ExprKind::Bool:
+    case ExprKind::Local:
+    case ExprKind::Const: return scalarType(a, e.type);
+    case ExprKind::Unary:
+    case ExprKind::Cast: return scalarType(a, e.type) && plainExpr(a, e.a);
+    case ExprKind::Binary: return scalarType(a, e.type) && plainExpr(a, e.a) && plainExpr(a, e.b);
+    case ExprKind::Error:
+    case ExprKind::MemConst:
+    case ExprKind::TopoConst:
+    case ExprKind::Unit:
+    case ExprKind::Tuple:
+    case ExprKind::Call:
+    case ExprKind::Len:
+    case ExprKind::Field:
+    case ExprKind::Index:
+    case ExprKind::Borrow:
+    case ExprKind::Deref: return false;
+  }
+  return false;
+}
+
+bool plainStmt(Analysis& a, hir::StmtId id);
+
+bool plainBlock(Analysis& a, hir::BlockId id) {
+  const hir::Block& b = a.prog.block(id);
+  for (uint32_t i = 0; i < b.stmts.count; ++i)
+    if (!plainStmt(a, hir::StmtId{a.prog.listAt(b.stmts, i)})) return false;
+  return !b.tail.valid() || plainExpr(a, b.tail);
+}
+
+bool plainStmt(Analysis& a, hir::StmtId id) {
+  auto known = a.plain.find(id.index);
+  if (known != a.plain.end()) return known->second;
+  const hir::Stmt& st = a.prog.stmt(id);
+  bool yes = false;
+  switch (st.kind) {
+    case StmtKind::Let:
+      yes = st.a.valid() && plainExpr(a, st.a) && a.prog.pat(st.pat).kind == hir::PatKind::Bind;
+      break;
+    case StmtKind::Assign: {
+      const hir::Expr& place = a.prog.expr(st.a);
+      yes = place.kind == ExprKind::Local && scalarType(a, place.type) && plainExpr(a, st.b);
+      break;
+    }
+    case StmtKind::If:
+      yes = plainExpr(a, st.a) && plainBlock(a, st.body) && (!st.elseStmt.valid() || plainStmt(a, st.elseStmt));
+      break;
+    case StmtKind::Block: yes = plainBlock(a, st.body); break;
+    case StmtKind::Expr: yes = plainExpr(a, st.a); break;
+    case StmtKind::For:
+    case StmtKind::While:
+    case StmtKind::Return:
+    case StmtKind::Break:
+    case StmtKind::Continue: yes = false; break;
+  }
+  a.plain.emplace(id.index, yes);
+  return yes;
+}
+
+// An `else if`: its own arms are asked whether they can be taken, so the
+// `else` before it is not (a chain of n arms makes n queries, not n^2).
+bool elseIf(const Analysis& a, const hir::Stmt& st) {
+  return st.elseStmt.valid() && a.prog.stmt(st.elseStmt).kind == StmtKind::If;
+}
+
 void walkIf(Analysis& a, State& s, const hir::Stmt& st) {
   TermStore& t = a.terms;
   walkExpr(a, s, st.a);
@@ -207,11 +290,12 @@ void walkIf(Analysis& a, State& s, const hir::Stmt& st) {
   // (Walks that only gather facts skip the solver here: an infeasible arm
   // joins in under a false condition.)
   bool exact = a.silent == 0;
-  if (!t.isFalse(thenS.pc) && (!exact || possible(a, thenS, t.tru())))
+  if (!t.isFalse(thenS.pc) && (!exact || plainBlock(a, st.body) || possible(a, thenS, t.tru())))
     walkBlock(a, thenS, st.body);
   else
     thenS = bottom(t, s);
-  if (st.elseStmt.valid() && !t.isFalse(elseS.pc) && (!exact || possible(a, elseS, t.tru())))
+  if (st.elseStmt.valid() && !t.isFalse(elseS.pc) &&
+      (!exact || plainStmt(a, st.elseStmt) || elseIf(a, st) || possible(a, elseS, t.tru())))
     walkStmt(a, elseS, st.elseStmt);
   else if (st.elseStmt.valid())
     elseS = bottom(t, s);
