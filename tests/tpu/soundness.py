@@ -78,6 +78,10 @@ def main():
     for f in files:
         text = f.read_text(errors="replace")
         rc, out, err = run([vxc, "check", "--target", "tpu", "--error-format=json", str(f)])
+        if rc not in (0, 1):
+            # A crash (or a sanitizer's abort) would otherwise read as "no errors".
+            failures.append(f"{f}: `vxc check --target tpu` exited {rc}:\n{err}")
+            continue
         diags = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
         errors = [d for d in diags if d.get("level") == "error"]
         if any((d.get("code") or {}).get("code") not in HAZARDS for d in errors):
