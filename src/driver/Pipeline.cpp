@@ -1,7 +1,9 @@
 #include "driver/Pipeline.h"
 
 #include <chrono>
+#include <optional>
 
+#include "base/Thread.h"
 #include "check/Check.h"
 #include "check/Ownership.h"
 #include "diag/Render.h"
@@ -58,23 +60,44 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   own.unproved = &unproved;
   own.proofLog = options.proofLog;
   own.rlimitPerQuery = options.solverRlimit;
+  // What the target's backend cannot build is reported with the code and
+  // span `vxc build` would give it. The legality pass reads the typed
+  // program only, so it runs on a second thread while the ownership
+  // checker runs here; its findings count when the checker reports no
+  // error (as if it had run after it).
+  bool legality = options.targetLegality && legalityHook();
+  diag::Sink legalSink;
+  double legalSeconds = 0;
+  std::optional<base::Thread> legalThread;
+  const hir::Program& typed = *prog;
+  if (legality)
+    legalThread.emplace([&, target] {
+      Clock::time_point t0 = Clock::now();
+      legalityHook()(target, typed, sources, file, legalSink);
+      legalSeconds = seconds(t0);
+    });
   start = Clock::now();
   size_t mark = sink.diagnostics().size();
   check::checkOwnership(*prog, sources, sink, target, own, options.ownershipStats);
   out.ownershipSeconds = seconds(start);
+  if (legalThread) legalThread->join();
+  out.legalitySeconds = legalSeconds;
   // --unchecked (tests only): go on when every new error is E6004 or E6005.
   bool onlyHazards = options.overrideHazards || options.overrideOwnership;
   for (size_t i = mark; i < sink.diagnostics().size(); ++i)
     if (!overridable(sink.diagnostics()[i], options)) onlyHazards = false;
   // Unproved functions that get built (the lint allowed or warned) are
-  // checked at run time instead.
+  // checked at run time instead, which the backend sees: legality runs
+  // again on the program it will build.
   for (uint32_t f : unproved) prog->fns[f].runtimeChecks = true;
-  // What the target's backend cannot build is reported now, with the code
-  // and span `vxc build` would give it.
-  if (sink.errorCount() == before && options.targetLegality && legalityHook()) {
-    start = Clock::now();
-    legalityHook()(target, *prog, sources, file, sink);
-    out.legalitySeconds = seconds(start);
+  if (legality && sink.errorCount() == before) {
+    if (unproved.empty()) {
+      for (const diag::Diagnostic& d : legalSink.diagnostics()) sink.emit(d);
+    } else {
+      start = Clock::now();
+      legalityHook()(target, *prog, sources, file, sink);
+      out.legalitySeconds += seconds(start);
+    }
   }
   checked = std::move(prog);
   onlyHazardsOut = onlyHazards;

@@ -1,12 +1,11 @@
 // `vxc`: the compiler driver. Subcommands live in Cmd*.cpp.
-#include <pthread.h>
-
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "base/Text.h"
+#include "base/Thread.h"
 #include "driver/Args.h"
 #include "driver/Backends.h"
 #include "driver/Commands.h"
@@ -35,39 +34,14 @@ const char* kHelp =
 
 int run(const std::vector<std::string>& args);
 
-// The phases recurse over the tree (an `else if` chain of 1,024 arms, the
-// limit, is 1,024 frames deep in each), so the compiler runs on a thread
-// with a large stack, as rustc does, instead of the main thread's 8 MiB:
-// the same input must not overflow in an instrumented or debug build
-// whose frames are larger. The stack is reserved, not committed.
-constexpr size_t kStackBytes = size_t{1} << 30;
-
-struct Job {
-  const std::vector<std::string>* args;
-  int status;
-};
-
-void* runJob(void* p) {
-  Job* job = static_cast<Job*>(p);
-  job->status = run(*job->args);
-  return nullptr;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  Job job{&args, 2};
-  pthread_attr_t attr;
-  pthread_t thread;
-  if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, kStackBytes) == 0 &&
-      pthread_create(&thread, &attr, runJob, &job) == 0) {
-    pthread_join(thread, nullptr);
-    pthread_attr_destroy(&attr);
-    return job.status;
-  }
-  // No thread (a tight address-space limit): run on this one.
-  return run(args);
+  // Every command runs on a thread with a large stack (base/Thread.h).
+  int status = 2;
+  vx::base::Thread([&] { status = run(args); }).join();
+  return status;
 }
 
 namespace {

@@ -131,7 +131,7 @@ struct Printer {
 }  // namespace
 
 std::string printProgram(const Program& p) {
-  Printer pr{p, {}};
+  Printer pr{p, {}, {}};
   for (const auto& c : p.consts) pr.out += "const " + c.name + " : " + pr.ty(c.type) + " = " + pr.expr(c.value) + "\n";
   for (const auto& f : p.fns) {
     if (f.fromPrelude || f.isExtern) continue;

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # `vxc check --target T` accepts a file only if `vxc build --target T`
-# builds it: for every .vx file of the repository (tests, examples, the
+# builds it: for every .vx file of the repository (tests, examples, docs, the
 # shared examples), on every target. cpu builds an object (the generated C++
 # compiled); tpu builds every TensorCore function as an entry (a function
 # that cannot be one is a usage error, not a diagnostic); b200 and h100
 # build `--emit=mlir`, all they build in this version. The check also must
 # never crash, and a build never report diagnostics the check did not.
 source "$(dirname "$0")/lib.bash"
-FILES=$(cd "$ROOT" && { find tests examples -name '*.vx'; ls ../shared/examples/*.vx 2>/dev/null; } | sort)
+FILES=$(cd "$ROOT" && { find tests examples docs -name '*.vx'; if [ -d ../shared/examples ]; then find ../shared/examples -name '*.vx'; fi; } | sort)
 [ -n "$FILES" ] || fail "no .vx files under $ROOT"
 checked=0 built=0
 for rel in $FILES; do

@@ -66,7 +66,9 @@ std::string cParams(const Entry& entry) {
       if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     switch (p.kind) {
       case Param::Kind::Scalar: s += cScalar(p.type) + " " + cn; break;
-      case Param::Kind::Vec: s += "const " + cElem(p.type) + "* " + cn + ", uint64_t " + cn + "_len"; break;
+      case Param::Kind::Vec:
+        s += (p.mut ? "" : "const ") + cElem(p.type) + "* " + cn + ", uint64_t " + cn + "_len";
+        break;
       case Param::Kind::Tensor:
       case Param::Kind::Pinned: s += (p.mut ? "" : "const ") + cElem(p.type) + "* " + cn; break;
     }

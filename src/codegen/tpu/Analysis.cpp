@@ -19,8 +19,13 @@ bool definesFirst(Op op) {
     case Op::And: case Op::Or: case Op::Xor: case Op::Shl: case Op::Shr:
     case Op::Seq: case Op::Sne: case Op::Slt: case Op::Sle: case Op::Sgt: case Op::Sge:
       return true;
-    default: return false;
+    case Op::Nop: case Op::StSmem: case Op::Jmp: case Op::Bnz: case Op::Bz: case Op::Beq: case Op::Bne:
+    case Op::Blt: case Op::Bge: case Op::Halt: case Op::DmaStart: case Op::DmaWait: case Op::MxuLatch:
+    case Op::MxuMatmul: case Op::MxuPop: case Op::VecAdd: case Op::VecSub: case Op::VecMul: case Op::VecMax:
+    case Op::VecRelu: case Op::VecScale: case Op::VecCopy: case Op::VecZero: case Op::Count_:
+      return false;
   }
+  return false;
 }
 
 bool isBranch(Op op) {
