@@ -22,6 +22,11 @@ llvm::StringRef memorySpaceKeyword(MemorySpace m);  // "vmem"
 llvm::StringRef memorySpaceName(MemorySpace m);     // "VMEM"
 std::optional<MemorySpace> memorySpaceFromKeyword(llvm::StringRef s);
 
+// The source name of a scalar VIR type ("f32", "u64", "usize", "bool") from
+// the scalar table (target/ScalarTypes.def); "" if it is none. Integers are
+// signless in VIR: `isUnsigned` (a `vx.unsigned` attribute) picks u32 over i32.
+std::string scalarName(mlir::Type t, bool isUnsigned);
+
 }  // namespace vx::dialect
 
 #include "dialect/VxOpsDialect.h.inc"

@@ -6,6 +6,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "target/Target.h"
 
 namespace vx::dialect {
 
@@ -120,6 +121,20 @@ void VxDialect::registerTypes() {
 #define GET_TYPEDEF_LIST
 #include "dialect/VxOpsTypes.cpp.inc"
       >();
+}
+
+std::string scalarName(mlir::Type t, bool isUnsigned) {
+  if (t.isInteger(1)) return "bool";
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  t.print(os);
+  os.flush();
+  for (target::ScalarKind k : target::allScalars()) {
+    const target::ScalarInfo& s = target::info(k);
+    bool index = printed == "index";
+    if (printed == s.virType && (s.isFloat || index || s.isSigned != isUnsigned)) return s.name;
+  }
+  return "";
 }
 
 }  // namespace vx::dialect

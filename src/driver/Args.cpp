@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "base/Text.h"
+#include "target/Target.h"
 
 namespace vx::driver {
 
@@ -75,6 +76,12 @@ ParsedArgs parseArgs(const std::string& command, const std::vector<std::string>&
 int usageError(const std::string& message) {
   std::fprintf(stderr, "error: %s\n", message.c_str());
   return 2;
+}
+
+std::vector<std::string> targetNames() {
+  std::vector<std::string> out;
+  for (target::TargetKind t : target::allTargets()) out.push_back(target::info(t).name);
+  return out;
 }
 
 }  // namespace vx::driver

@@ -29,6 +29,9 @@ struct ParsedArgs {
 ParsedArgs parseArgs(const std::string& command, const std::vector<std::string>& args,
                      const std::vector<FlagSpec>& specs);
 
+// The values `--target` takes: every target of the table (target/Targets.def).
+std::vector<std::string> targetNames();
+
 // Prints `error: ...` and returns exit status 2.
 int usageError(const std::string& message);
 

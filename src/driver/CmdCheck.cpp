@@ -38,7 +38,7 @@ int cmdCheck(const std::vector<std::string>& args) {
   ParsedArgs a = parseArgs("check", args,
                            {{"--help", false, {}},
                             {"--emit", true, {"ast", "hir"}},
-                            {"--target", true, {"cpu", "tpu", "b200", "h100"}},
+                            {"--target", true, targetNames()},
                             {"--error-format", true, {"human", "json", "sarif"}},
                             {"--color", true, {"auto", "always", "never"}},
                             {"--explain-proof", false, {}},

@@ -11,7 +11,7 @@ int cmdLsp(const std::vector<std::string>& args) {
   // `--stdio` is what editors' LSP clients pass; stdio is the only transport.
   ParsedArgs a = parseArgs("lsp", args,
                            {{"--help", false, {}}, {"--stdio", false, {}},
-                            {"--target", true, {"cpu", "tpu", "b200", "h100"}},
+                            {"--target", true, targetNames()},
                             // For JSON transcript tests (tests/lit/lsp).
                             {"--input-style", true, {"framed", "delimited"}},
                             {"--pretty", false, {}}});

@@ -169,7 +169,7 @@ int cmdRun(const std::vector<std::string>& args) {
   ParsedArgs a = parseArgs("run", rest,
                            {{"--help", false, {}},
                             {"--entry", true, {}},
-                            {"--target", true, {"cpu", "tpu", "b200", "h100"}},
+                            {"--target", true, targetNames()},
                             {"--seed", true, {}},
                             {"--sync-baseline", false, {}},
                             {"--repeat", true, {}},

@@ -17,43 +17,19 @@ namespace {
 
 // 0, 1 (diagnostics printed) or 2 (usage error printed).
 int compileToTpu(const FrontOptions& opts, const std::string& entry, codegen::tpu::Kernel& out) {
-  base::ReadResult r = base::readFile(opts.file);
-  if (!r.error.empty()) return usageError(r.error);
-  base::SourceMap sources;
-  diag::Sink sink;
-  base::FileId id = sources.add(opts.file, std::move(r.text));
-  CheckOptions check;
-  check.target = "tpu";
-  check.overrideHazards = opts.unchecked;
-  // The build lowers the program itself and reports the same diagnostics.
-  check.targetLegality = false;
-  check.lints = opts.lints;
-  check.solverRlimit = opts.solverRlimit;
-  CheckOutput checked = checkFile(sources, id, sink, check);
-  std::optional<codegen::tpu::Kernel> kernel;
+  FrontOptions tpu = opts;
+  tpu.target = "tpu";
   std::string usage;
-  if (checked.program) {
-    dialect::VirOptions vo;
-    vo.target = "tpu";
-    vo.syncBaseline = opts.syncBaseline;
-    std::unique_ptr<dialect::Vir> vir = dialect::buildVir(*checked.program, sources, id, vo, sink);
-    if (vir) {
-      codegen::tpu::LowerOptions lo;
-      lo.entry = entry;
-      lo.sourceName = opts.file;
-      kernel = codegen::tpu::lowerKernel(*vir, id, lo, sink, usage);
-    }
-  }
-  if (!sink.diagnostics().empty()) {
-    std::string rendered = renderAll(sink, sources, opts.format, opts.color);
-    std::fputs(rendered.c_str(), opts.format == Format::Sarif ? stdout : stderr);
-    if (kernel && sink.hasErrors())
-      std::fputs("warning: --unchecked: built although the checker rejected the program (for tests only)\n", stderr);
-  }
+  int rc = frontToVir(tpu, [&](dialect::Vir& vir, base::FileId id, diag::Sink& sink) {
+    codegen::tpu::LowerOptions lo;
+    lo.entry = entry;
+    lo.sourceName = opts.file;
+    std::optional<codegen::tpu::Kernel> kernel = codegen::tpu::lowerKernel(vir, id, lo, sink, usage);
+    if (kernel) out = std::move(*kernel);
+    return kernel.has_value();
+  });
   if (!usage.empty()) return usageError(usage);
-  if (!kernel) return 1;
-  out = std::move(*kernel);
-  return 0;
+  return rc;
 }
 
 }  // namespace

@@ -15,6 +15,8 @@ int cmdLsp(const std::vector<std::string>& args);
 }  // namespace vx::driver
 
 // ---- `vxc build` and `vxc run` (CmdBuild.cpp, CmdRun.cpp) ----
+#include <functional>
+
 #include "codegen/cpu/Cpu.h"
 #include "codegen/cpu/Toolchain.h"
 #include "driver/Pipeline.h"
@@ -24,7 +26,7 @@ namespace vx::driver {
 int cmdBuild(const std::vector<std::string>& args);
 int cmdRun(const std::vector<std::string>& args);
 
-// What build and run share: check FILE, lower to VIR, emit C++ (cpu).
+// What build and run share.
 struct FrontOptions {
   std::string file;
   std::string target = "cpu";
@@ -37,6 +39,16 @@ struct FrontOptions {
   diag::LintOptions lints;  // -D/-W/-A
   unsigned solverRlimit = 2'000'000;  // --solver-rlimit
 };
+
+// The one read → check → VIR path of every backend: reads options.file,
+// checks it for options.target (the backend reports its own legality, as
+// it lowers), builds VIR and hands it to `lower`, which may report more
+// diagnostics and returns whether it produced its output. Prints the
+// diagnostics. 0 lowered, 1 diagnostics stopped it, 2 usage error printed.
+using LowerVir = std::function<bool(dialect::Vir& vir, base::FileId file, diag::Sink& sink)>;
+int frontToVir(const FrontOptions& options, const LowerVir& lower);
+
+// Check FILE, lower to VIR, emit C++ (cpu).
 struct CpuProgram {
   std::string mlir;
   std::string source, header, headerName;

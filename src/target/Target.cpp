@@ -141,6 +141,36 @@ std::string targetsWithTensorsOf(ScalarKind s) {
 }
 std::string targetNameList() { return listTargets([](TargetKind) { return true; }); }
 
+const char* cAbiScalar(ScalarKind s) {
+  switch (s) {
+    case ScalarKind::F16:
+    case ScalarKind::Bf16: return "float";
+    case ScalarKind::I32:
+    case ScalarKind::I64:
+    case ScalarKind::U32:
+    case ScalarKind::U64:
+    case ScalarKind::Usize:
+    case ScalarKind::F32:
+    case ScalarKind::F64: return info(s).cType;
+  }
+  return "";
+}
+
+const char* cAbiElement(ScalarKind s) {
+  switch (s) {
+    case ScalarKind::F16:
+    case ScalarKind::Bf16: return "uint16_t";
+    case ScalarKind::I32:
+    case ScalarKind::I64:
+    case ScalarKind::U32:
+    case ScalarKind::U64:
+    case ScalarKind::Usize:
+    case ScalarKind::F32:
+    case ScalarKind::F64: return info(s).cType;
+  }
+  return "";
+}
+
 const char* effectName(ArgEffect e) {
   switch (e) {
     case ArgEffect::None: return "none";

@@ -123,6 +123,11 @@ std::string targetsWith(Builtin b);
 std::string targetsWith(MemSpace m);
 // "cpu, tpu, b200, h100"
 std::string targetNameList();
+// How a scalar crosses the C ABI of a generated entry: a scalar parameter or
+// result (bf16 and f16 travel as float, converted at the boundary), and the
+// element of a buffer pointer (bf16 and f16 as their 16-bit pattern).
+const char* cAbiScalar(ScalarKind s);
+const char* cAbiElement(ScalarKind s);
 
 const char* effectName(ArgEffect e);
 

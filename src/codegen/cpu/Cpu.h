@@ -23,6 +23,11 @@ struct Param {
   int64_t elements() const;
 };
 
+// The C spelling of a Param's `type` at the boundary: a scalar parameter or
+// result, and a buffer's element (target::cAbiScalar, cAbiElement).
+std::string cScalar(const std::string& type);
+std::string cElem(const std::string& type);
+
 struct Entry {
   std::string name;         // the Vx function
   std::string symbol;       // its C symbol: vx_<name>

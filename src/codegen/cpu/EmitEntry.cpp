@@ -3,6 +3,7 @@
 // matrix unit), and its declaration in the header.
 #include "codegen/cpu/EmitImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "target/Target.h"
 
 namespace vx::cpu {
 
@@ -14,30 +15,20 @@ int64_t Param::elements() const {
   return n;
 }
 
-namespace {
-
-std::string scalarName(mlir::Type t, bool isUnsigned) {
-  if (t.isIndex()) return "usize";
-  if (t.isInteger(1)) return "bool";
-  if (t.isInteger(32)) return isUnsigned ? "u32" : "i32";
-  if (t.isInteger(64)) return isUnsigned ? "u64" : "i64";
-  if (t.isF32()) return "f32";
-  if (t.isF64()) return "f64";
-  if (t.isBF16()) return "bf16";
-  return "";
-}
-
+// C spellings at the boundary, from the scalar table.
 std::string cScalar(const std::string& s) {
   if (s == "bool") return "bool";
-  if (s == "i32") return "int32_t";
-  if (s == "u32") return "uint32_t";
-  if (s == "i64") return "int64_t";
-  if (s == "u64" || s == "usize") return "uint64_t";
-  if (s == "f64") return "double";
-  return "float";  // f32, and bf16 (converted at the boundary)
+  auto k = target::scalarByName(s);
+  return k ? target::cAbiScalar(*k) : "float";
 }
 
-std::string cElem(const std::string& s) { return s == "bf16" ? "uint16_t" : s == "f64" ? "double" : "float"; }
+std::string cElem(const std::string& s) {
+  auto k = target::scalarByName(s);
+  return k ? target::cAbiElement(*k) : "float";
+}
+
+namespace {
+
 std::string rtElem(const std::string& s) { return s == "bf16" ? "vx::rt::bf16" : s == "f64" ? "double" : "float"; }
 
 std::string shapeText(const std::vector<int64_t>& shape) {

@@ -7,23 +7,11 @@ namespace vx::cpu {
 
 namespace {
 
-std::string cElem(const std::string& s) { return s == "bf16" ? "uint16_t" : s == "f64" ? "double" : "float"; }
-
 std::string ident(const std::string& name) {
   std::string s = "p_" + name;
   for (char& c : s)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return s;
-}
-
-std::string cScalar(const std::string& s) {
-  if (s == "bool") return "bool";
-  if (s == "i32") return "int32_t";
-  if (s == "u32") return "uint32_t";
-  if (s == "i64") return "int64_t";
-  if (s == "u64" || s == "usize") return "uint64_t";
-  if (s == "f64") return "double";
-  return "float";
 }
 
 const char* kPrelude = R"(

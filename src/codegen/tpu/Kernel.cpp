@@ -17,18 +17,6 @@ namespace {
 
 constexpr int64_t kMxuDim = 128;
 
-std::string scalarName(mlir::Type t, bool isUnsigned) {
-  if (t.isIndex()) return "usize";
-  if (t.isInteger(1)) return "bool";
-  if (t.isInteger(32)) return isUnsigned ? "u32" : "i32";
-  if (t.isInteger(64)) return isUnsigned ? "u64" : "i64";
-  if (t.isF32()) return "f32";
-  if (t.isF64()) return "f64";
-  if (t.isBF16()) return "bf16";
-  if (t.isF16()) return "f16";
-  return "";
-}
-
 // Why `f` cannot be an entry (tokens cross no program boundary); empty if it can.
 std::string entryProblem(mlir::func::FuncOp f) {
   for (unsigned i = 0; i < f.getNumArguments(); ++i)
