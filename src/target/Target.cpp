@@ -141,35 +141,27 @@ std::string targetsWithTensorsOf(ScalarKind s) {
 }
 std::string targetNameList() { return listTargets([](TargetKind) { return true; }); }
 
-const char* cAbiScalar(ScalarKind s) {
+namespace {
+// 16-bit floats have no C type: they cross as float (scalars) or as their
+// bit pattern (buffers).
+bool sixteenBitFloat(ScalarKind s) {
   switch (s) {
     case ScalarKind::F16:
-    case ScalarKind::Bf16: return "float";
+    case ScalarKind::Bf16: return true;
     case ScalarKind::I32:
     case ScalarKind::I64:
     case ScalarKind::U32:
     case ScalarKind::U64:
     case ScalarKind::Usize:
     case ScalarKind::F32:
-    case ScalarKind::F64: return info(s).cType;
+    case ScalarKind::F64: return false;
   }
-  return "";
+  return false;
 }
+}  // namespace
 
-const char* cAbiElement(ScalarKind s) {
-  switch (s) {
-    case ScalarKind::F16:
-    case ScalarKind::Bf16: return "uint16_t";
-    case ScalarKind::I32:
-    case ScalarKind::I64:
-    case ScalarKind::U32:
-    case ScalarKind::U64:
-    case ScalarKind::Usize:
-    case ScalarKind::F32:
-    case ScalarKind::F64: return info(s).cType;
-  }
-  return "";
-}
+const char* cAbiScalar(ScalarKind s) { return sixteenBitFloat(s) ? "float" : info(s).cType; }
+const char* cAbiElement(ScalarKind s) { return sixteenBitFloat(s) ? "uint16_t" : info(s).cType; }
 
 const char* effectName(ArgEffect e) {
   switch (e) {
