@@ -150,33 +150,27 @@ const cpu::Entry* findEntry(const CpuProgram& prog, const std::string& name, std
   return nullptr;
 }
 
-int cmdBuild(const std::vector<std::string>& args) {
-  ParsedArgs a = parseArgs("build", args,
-                           {{"--help", false, {}},
-                            {"--target", true, targetNames()},
-                            {"--emit", true, {"obj", "lib", "exe", "cpp", "mlir", "vxdma"}},
-                            {"-o", true, {}},
-                            {"--entry", true, {}},
-                            {"--sync-baseline", false, {}},
-                            {"--debug-info", false, {}},
-                            {"--unchecked", false, {}},  // hidden: tests only (CmdTpu.cpp)
-                            {"--error-format", true, {"human", "json", "sarif"}},
-                            {"--color", true, {"auto", "always", "never"}},
-                            {"--solver-rlimit", true, {}},
-                            {"-D", true, {}},
-                            {"-W", true, {}},
-                            {"-A", true, {}}});
-  if (!a.error.empty()) return usageError(a.error);
+std::vector<FlagSpec> withFrontFlags(std::vector<FlagSpec> own) {
+  std::vector<FlagSpec> front = {{"--help", false, {}},
+                                 {"--target", true, targetNames()},
+                                 {"--entry", true, {}},
+                                 {"--sync-baseline", false, {}},
+                                 {"--unchecked", false, {}},  // hidden: tests only (CmdTpu.cpp)
+                                 {"--error-format", true, {"human", "json", "sarif"}},
+                                 {"--color", true, {"auto", "always", "never"}},
+                                 {"--solver-rlimit", true, {}},
+                                 {"-D", true, {}},
+                                 {"-W", true, {}},
+                                 {"-A", true, {}}};
+  own.insert(own.end(), front.begin(), front.end());
+  return own;
+}
+
+int frontOptions(const ParsedArgs& a, const std::string& command, FrontOptions& fo) {
   std::string lintError;
-  diag::LintOptions lints = lintOptions(a, lintError);
+  fo.lints = lintOptions(a, lintError);
   if (!lintError.empty()) return usageError(lintError);
-  if (a.has("--help")) {
-    std::fputs(kBuildHelp, stdout);
-    return 0;
-  }
-  if (a.positional.size() != 1) return usageError("`vxc build` needs exactly one file");
-  FrontOptions fo;
-  fo.lints = lints;
+  if (a.positional.size() != 1) return usageError("`vxc " + command + "` needs exactly one file");
   if (a.has("--solver-rlimit")) {
     std::string v = a.get("--solver-rlimit", "");
     if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9)
@@ -186,15 +180,30 @@ int cmdBuild(const std::vector<std::string>& args) {
   fo.file = a.positional[0];
   fo.target = a.get("--target", "cpu");
   fo.syncBaseline = a.has("--sync-baseline");
-  fo.debugInfo = a.has("--debug-info");
-  std::string emit = a.get("--emit", "obj");
-  fo.wantMlir = emit == "mlir";
+  fo.unchecked = a.has("--unchecked");
   std::string fmt = a.get("--error-format", "human");
   fo.format = fmt == "json" ? Format::Json : fmt == "sarif" ? Format::Sarif : Format::Human;
   std::string color = a.get("--color", "auto");
   fo.color = color == "always" || (color == "auto" && isatty(STDERR_FILENO));
+  return 0;
+}
+
+int cmdBuild(const std::vector<std::string>& args) {
+  ParsedArgs a = parseArgs("build", args,
+                           withFrontFlags({{"--emit", true, {"obj", "lib", "exe", "cpp", "mlir", "vxdma"}},
+                                           {"-o", true, {}},
+                                           {"--debug-info", false, {}}}));
+  if (!a.error.empty()) return usageError(a.error);
+  if (a.has("--help")) {
+    std::fputs(kBuildHelp, stdout);
+    return 0;
+  }
+  FrontOptions fo;
+  if (int rc = frontOptions(a, "build", fo)) return rc;
+  fo.debugInfo = a.has("--debug-info");
+  std::string emit = a.get("--emit", "obj");
+  fo.wantMlir = emit == "mlir";
   // ---- tpu: a .vxdma program (CmdTpu.cpp) ----
-  fo.unchecked = a.has("--unchecked");
   if (fo.target == "tpu" && emit != "mlir") {
     if (a.has("--emit") && emit != "vxdma") return usageError("`--target tpu` builds `--emit=vxdma` or `--emit=mlir`");
     return buildTpu(fo, a.get("--entry", ""), a.get("-o", fs::path(fo.file).stem().string() + ".vxdma"));

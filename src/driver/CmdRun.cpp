@@ -166,29 +166,14 @@ int cmdRun(const std::vector<std::string>& args) {
       rest.push_back(args[i]);
     }
   }
-  ParsedArgs a = parseArgs("run", rest,
-                           {{"--help", false, {}},
-                            {"--entry", true, {}},
-                            {"--target", true, targetNames()},
-                            {"--seed", true, {}},
-                            {"--sync-baseline", false, {}},
-                            {"--repeat", true, {}},
-                            {"--unchecked", false, {}},  // hidden: tests only (CmdTpu.cpp)
-                            {"--error-format", true, {"human", "json", "sarif"}},
-                            {"--color", true, {"auto", "always", "never"}},
-                            {"--solver-rlimit", true, {}},
-                            {"-D", true, {}},
-                            {"-W", true, {}},
-                            {"-A", true, {}}});
+  ParsedArgs a = parseArgs("run", rest, withFrontFlags({{"--seed", true, {}}, {"--repeat", true, {}}}));
   if (!a.error.empty()) return usageError(a.error);
-  std::string lintError;
-  diag::LintOptions lints = lintOptions(a, lintError);
-  if (!lintError.empty()) return usageError(lintError);
   if (a.has("--help")) {
     std::fputs(kRunHelp, stdout);
     return 0;
   }
-  if (a.positional.size() != 1) return usageError("`vxc run` needs exactly one file");
+  FrontOptions fo;
+  if (int rc = frontOptions(a, "run", fo)) return rc;
   std::string target = a.get("--target", "cpu");
   if (!backendFor(*target::targetByName(target)).runs)
     return usageError("`vxc run --target " + a.get("--target", "") +
@@ -198,22 +183,7 @@ int cmdRun(const std::vector<std::string>& args) {
   if (!parseU64(a.get("--repeat", "1"), repeat) || repeat == 0 || repeat > 100000)
     return usageError("`--repeat` must be an integer from 1 to 100000");
 
-  FrontOptions fo;
-  fo.lints = lints;
-  if (a.has("--solver-rlimit")) {
-    std::string v = a.get("--solver-rlimit", "");
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9)
-      return usageError("`--solver-rlimit` takes a number, e.g. `--solver-rlimit=2000000`");
-    fo.solverRlimit = static_cast<unsigned>(std::stoul(v));
-  }
-  fo.file = a.positional[0];
-  fo.syncBaseline = a.has("--sync-baseline");
-  std::string fmt = a.get("--error-format", "human");
-  fo.format = fmt == "json" ? Format::Json : fmt == "sarif" ? Format::Sarif : Format::Human;
-  std::string color = a.get("--color", "auto");
-  fo.color = color == "always" || (color == "auto" && isatty(STDERR_FILENO));
   // ---- tpu: simulated (CmdTpu.cpp) ----
-  fo.unchecked = a.has("--unchecked");
   if (target == "tpu") return runTpu(fo, a.get("--entry", ""), seed, kvs);
   if (fo.unchecked) return usageError("`--unchecked` is for `--target tpu` test runs only");
   // ---- end tpu ----

@@ -19,6 +19,7 @@ int cmdLsp(const std::vector<std::string>& args);
 
 #include "codegen/cpu/Cpu.h"
 #include "codegen/cpu/Toolchain.h"
+#include "driver/Args.h"
 #include "driver/Pipeline.h"
 
 namespace vx::driver {
@@ -39,6 +40,12 @@ struct FrontOptions {
   diag::LintOptions lints;  // -D/-W/-A
   unsigned solverRlimit = 2'000'000;  // --solver-rlimit
 };
+
+// The flags of `build` and `run` that fill FrontOptions, after `own`.
+std::vector<FlagSpec> withFrontFlags(std::vector<FlagSpec> own);
+// Fills `out` from them (the file is the only positional argument). 0, or 2
+// after printing a usage error.
+int frontOptions(const ParsedArgs& args, const std::string& command, FrontOptions& out);
 
 // The one read → check → VIR path of every backend: reads options.file,
 // checks it for options.target (the backend reports its own legality, as
