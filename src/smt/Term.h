@@ -108,7 +108,7 @@ class TermStore {
   Term make(TermOp op, Sort s, std::vector<Term> args, Int128 value = 0, uint32_t name = 0);
   // A deque: references from node() stay valid while make() appends.
   std::deque<TermNode> nodes_;
-  std::vector<std::string> names_;
+  std::deque<std::string> names_;  // varName() references stay valid while it grows
   std::unordered_map<std::string, uint32_t> nameIndex_;
   // Hash-consing: the set holds node indices, hashed and compared by the
   // nodes' contents.
