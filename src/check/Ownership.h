@@ -15,10 +15,14 @@
 
 namespace vx::check {
 
+// The budgets that decide are deterministic: Z3's resource limits, the
+// statements walked and the formula nodes made (check/own/Analysis.h), so a
+// verdict never depends on the machine's load or on an instrumented build.
+// The clocks only stop a runaway, far above what those budgets allow.
 struct OwnershipOptions {
-  unsigned timeoutMs = 2000;          // per solver query
+  unsigned timeoutMs = 20'000;          // per solver query (backstop)
   unsigned rlimitPerQuery = 2'000'000;
-  unsigned functionBudgetMs = 5000;   // wall-clock budget of one function's walk
+  unsigned functionBudgetMs = 30'000;   // wall clock of one function's walk (backstop)
   uint64_t rlimitPerFunction = 50'000'000;
   std::vector<std::string>* proofLog = nullptr;  // --explain-proof
   std::vector<uint32_t>* unproved = nullptr;     // out: functions reported W6900 (FnId indices)
