@@ -7,12 +7,12 @@
 //   vx-builtins-doc PRELUDE EXAMPLES_DIR > docs/language/builtins.md
 //   vx-builtins-doc --targets NAME     the targets that have builtin NAME, one per line
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "base/Source.h"
 #include "target/Target.h"
 
 namespace {
@@ -24,14 +24,6 @@ struct Declared {
   std::string signature;  // `extern fn ...;` as written
   std::vector<std::string> params;
 };
-
-std::string readAll(const std::string& path, bool& ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r\n");
@@ -152,12 +144,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: vx-builtins-doc PRELUDE EXAMPLES_DIR\n");
     return 2;
   }
-  bool ok = false;
-  std::string prelude = readAll(argv[1], ok);
-  if (!ok) {
-    std::fprintf(stderr, "vx-builtins-doc: cannot read %s\n", argv[1]);
+  vx::base::ReadResult preludeFile = vx::base::readFile(argv[1]);
+  if (!preludeFile.error.empty()) {
+    std::fprintf(stderr, "vx-builtins-doc: %s\n", preludeFile.error.c_str());
     return 2;
   }
+  const std::string& prelude = preludeFile.text;
   std::map<std::string, Declared> declared = readPrelude(prelude);
   std::string dir = argv[2];
 
@@ -222,8 +214,9 @@ int main(int argc, char** argv) {
     out += std::string("- under `--sync-baseline`: ") + syncText(bi.sync) + "\n";
     out += "- targets: " + targetsWith(b) + "\n";
     std::string path = dir + "/" + bi.name + ".vx";
-    std::string example = readAll(path, ok);
-    if (!ok) {
+    vx::base::ReadResult exampleFile = vx::base::readFile(path);
+    const std::string& example = exampleFile.text;
+    if (!exampleFile.error.empty()) {
       std::fprintf(stderr, "vx-builtins-doc: no example %s for `%s`\n", path.c_str(), bi.name);
       status = 1;
       continue;
