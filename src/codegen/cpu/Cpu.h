@@ -27,6 +27,8 @@ struct Param {
 // result, and a buffer's element (target::cAbiScalar, cAbiElement).
 std::string cScalar(const std::string& type);
 std::string cElem(const std::string& type);
+// The C identifier of a parameter: `p_` and its name, other characters `_`.
+std::string cName(const Param& p);
 
 struct Entry {
   std::string name;         // the Vx function

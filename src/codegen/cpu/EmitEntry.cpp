@@ -15,6 +15,13 @@ int64_t Param::elements() const {
   return n;
 }
 
+std::string cName(const Param& p) {
+  std::string cn = "p_" + p.name;
+  for (char& c : cn)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return cn;
+}
+
 // C spellings at the boundary, from the scalar table.
 std::string cScalar(const std::string& s) {
   if (s == "bool") return "bool";
@@ -52,9 +59,7 @@ std::string cParams(const Entry& entry) {
   std::string s;
   for (const Param& p : entry.params) {
     if (!s.empty()) s += ", ";
-    std::string cn = "p_" + p.name;
-    for (char& c : cn)
-      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    std::string cn = cName(p);
     switch (p.kind) {
       case Param::Kind::Scalar: s += cScalar(p.type) + " " + cn; break;
       case Param::Kind::Vec:
@@ -67,12 +72,6 @@ std::string cParams(const Entry& entry) {
   return s.empty() ? "void" : s;
 }
 
-std::string cName(const Param& p) {
-  std::string cn = "p_" + p.name;
-  for (char& c : cn)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return cn;
-}
 
 }  // namespace
 

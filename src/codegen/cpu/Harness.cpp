@@ -7,13 +7,6 @@ namespace vx::cpu {
 
 namespace {
 
-std::string ident(const std::string& name) {
-  std::string s = "p_" + name;
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
 const char* kPrelude = R"(
 #include <cerrno>
 #include <chrono>
@@ -134,7 +127,7 @@ std::string emitHarness(const Entry& entry, const std::string& unitSource) {
   std::string call = "vxgen::run_" + entry.name + "(inv";
   std::string fills;
   for (const Param& p : entry.params) {
-    std::string id = ident(p.name);
+    std::string id = cName(p);
     std::string n = std::to_string(p.elements());
     switch (p.kind) {
       case Param::Kind::Scalar: {
@@ -177,7 +170,7 @@ std::string emitHarness(const Entry& entry, const std::string& unitSource) {
   for (const Param& p : entry.params) {
     if (!p.mut || p.kind == Param::Kind::Scalar) continue;
     outputs = true;
-    s += "  std::printf(\"checksum " + p.name + " = 0x%016\" PRIx64 \"\\n\", vxh_sum(" + ident(p.name) + "));\n";
+    s += "  std::printf(\"checksum " + p.name + " = 0x%016\" PRIx64 \"\\n\", vxh_sum(" + cName(p) + "));\n";
   }
   // An entry without outputs: its result is what the matrix unit holds.
   if (!outputs) s += "  if (hasAcc) std::printf(\"checksum acc = 0x%016\" PRIx64 \"\\n\", accSum);\n";
