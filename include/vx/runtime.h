@@ -25,6 +25,11 @@ struct Invocation {
   explicit Invocation(Arena& a) : arena(a) { CopyEngine::instance(); }
 };
 
+/* What the `vxc run` harness keeps across repeats and creates per run (the
+ * CUDA layer has its own, vx/cuda/launch.h). */
+using HostArena = Arena;
+using HostInvocation = Invocation;
+
 /* An entry's `&Pinned<..>` parameter: the caller's array, copied into VMEM
  * for the call (and back out for `&mut`). */
 template <typename T>

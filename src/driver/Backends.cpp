@@ -67,10 +67,10 @@ void legality(target::TargetKind t, const hir::Program& program, const base::Sou
   backendFor(t).legality(program, sources, file, sink);
 }
 
-const Backend kCpu{target::TargetKind::Cpu, cpuLegality, /*builds=*/true, /*runs=*/true};
-const Backend kTpu{target::TargetKind::Tpu, tpuLegality, /*builds=*/true, /*runs=*/true};
-const Backend kB200{target::TargetKind::B200, b200Legality, /*builds=*/false, /*runs=*/false};
-const Backend kH100{target::TargetKind::H100, h100Legality, /*builds=*/false, /*runs=*/false};
+const Backend kCpu{target::TargetKind::Cpu, cpuLegality, /*builds=*/true, /*runs=*/true, /*cudaArch=*/nullptr};
+const Backend kTpu{target::TargetKind::Tpu, tpuLegality, /*builds=*/true, /*runs=*/true, /*cudaArch=*/nullptr};
+const Backend kB200{target::TargetKind::B200, b200Legality, /*builds=*/true, /*runs=*/true, "sm_100a"};
+const Backend kH100{target::TargetKind::H100, h100Legality, /*builds=*/true, /*runs=*/true, "sm_90a"};
 
 }  // namespace
 

@@ -23,6 +23,9 @@ struct Backend {
   // whether `vxc run --target T` runs (false: a usage error names the target).
   bool builds;
   bool runs;
+  // A CUDA target: the GPU architecture nvcc builds for (sm_100a); the
+  // unit is a .cu over the CUDA intrinsic layer. Null for the others.
+  const char* cudaArch;
 };
 
 const Backend& backendFor(target::TargetKind t);

@@ -27,11 +27,13 @@ const char* kBuildHelp =
     "Exit status: 0 built, 1 the program has errors, 2 usage or internal error.\n"
     "\n"
     "Options:\n"
-    "  --target=cpu|tpu|b200|h100      target (default cpu; tpu: a .vxdma program; only `--emit=mlir` for the others)\n"
-    "  --emit=obj|lib|exe|cpp|mlir|vxdma  what to produce (default obj; vxdma for --target tpu):\n"
+    "  --target=cpu|tpu|b200|h100      target (default cpu; tpu: a .vxdma program; b200 and h100:\n"
+    "                                  CUDA, built with nvcc for sm_100a and sm_90a)\n"
+    "  --emit=obj|lib|exe|cpp|cu|mlir|vxdma  what to produce (default obj; vxdma for --target tpu):\n"
     "                                    obj  OUT.o + OUT.h      lib  OUT.so + OUT.h\n"
     "                                    exe  the `vxc run` harness for --entry\n"
-    "                                    cpp  OUT.cpp + OUT.h    mlir VIR as text (stdout without -o)\n"
+    "                                    cpp  OUT.cpp + OUT.h (cpu)  cu  OUT.cu + OUT.h (b200, h100)\n"
+    "                                    mlir VIR as text (stdout without -o)\n"
     "  -o OUT                          output path (default: FILE's name, in the current folder)\n"
     "  --entry NAME                    the function an exe runs (tpu: the kernel)\n"
     "  --sync-baseline                 every transfer_async blocking (the correctness oracle)\n"
@@ -108,11 +110,14 @@ int compileToCpu(const FrontOptions& opts, CpuProgram& out) {
   return frontToVir(opts, [&](dialect::Vir& vir, base::FileId, diag::Sink&) {
     if (opts.wantMlir) out.mlir = vir.print(opts.debugInfo);
     out.headerName = fs::path(opts.file).stem().string() + ".h";
-    if (opts.target == "cpu") {
-      cpu::CppUnit unit = cpu::emitCpp(vir, out.headerName, opts.file);
+    const Backend& backend = backendFor(*target::targetByName(opts.target));
+    if (!opts.wantMlir && (opts.target == "cpu" || backend.cudaArch)) {
+      cpu::CppUnit unit = cpu::emitCpp(vir, out.headerName, opts.file,
+                                       backend.cudaArch ? cpu::Flavor::Cuda : cpu::Flavor::Cpu);
       out.source = std::move(unit.source);
       out.header = std::move(unit.header);
       out.entries = std::move(unit.entries);
+      out.runtimeChecks = unit.runtimeChecks;
     }
     return true;
   });
@@ -120,11 +125,14 @@ int compileToCpu(const FrontOptions& opts, CpuProgram& out) {
 
 int compileGenerated(const std::string& source, const std::string& output, cpu::Artifact kind,
                      const std::string& origin) {
-  cpu::CompileResult c = cpu::compileCpp(source, output, kind);
+  return compiled(cpu::compileCpp(source, output, kind), origin, "the C++ compiler");
+}
+
+int compiled(const cpu::CompileResult& c, const std::string& origin, const std::string& compiler) {
   if (c.ok) return 0;
   // Emitted code that does not compile is vxc's bug, never the user's.
   std::string log = c.log.size() > 6000 ? c.log.substr(0, 6000) + "\n[...]" : c.log;
-  return internalError("the C++ compiler rejected the code vxc generated for `" + origin + "`\n  command: " +
+  return internalError(compiler + " rejected the code vxc generated for `" + origin + "`\n  command: " +
                        c.command + "\n" + log);
 }
 
@@ -190,7 +198,7 @@ int frontOptions(const ParsedArgs& a, const std::string& command, FrontOptions& 
 
 int cmdBuild(const std::vector<std::string>& args) {
   ParsedArgs a = parseArgs("build", args,
-                           withFrontFlags({{"--emit", true, {"obj", "lib", "exe", "cpp", "mlir", "vxdma"}},
+                           withFrontFlags({{"--emit", true, {"obj", "lib", "exe", "cpp", "cu", "mlir", "vxdma"}},
                                            {"-o", true, {}},
                                            {"--debug-info", false, {}}}));
   if (!a.error.empty()) return usageError(a.error);
@@ -215,10 +223,25 @@ int cmdBuild(const std::vector<std::string>& args) {
     return usageError("`vxc build --target " + fo.target + "` is not available in this version; `--emit=mlir` is, "
                       "and `--target cpu` builds everything (see docs/status.md)");
 
+  const Backend& backend = backendFor(*target::targetByName(fo.target));
+  if (backend.cudaArch && emit == "cpp") return usageError("`--target " + fo.target + "` emits CUDA: `--emit=cu`");
+  if (!backend.cudaArch && emit == "cu") return usageError("`--emit=cu` needs `--target b200` or `--target h100`");
+  std::string nvcc;
+  if (backend.cudaArch && emit != "mlir" && emit != "cu") {
+    nvcc = cpu::findNvcc();
+    if (nvcc.empty())
+      return usageError("`--emit=" + emit + "` for `--target " + fo.target +
+                        "` needs the CUDA toolkit (nvcc), which is not installed here; `--emit=cu` writes the "
+                        "CUDA source, and `vxc run --target " + fo.target + " --interpret` runs it on the CPU");
+  }
   CpuProgram prog;
   if (int rc = compileToCpu(fo, prog)) return rc;
   std::string stem = fs::path(fo.file).stem().string();
   std::string error;
+  if (backend.cudaArch && prog.runtimeChecks && emit != "mlir" && emit != "cu")
+    return usageError("a function of `" + fo.file + "` is `#[allow(unproved)]`: its token checks happen at run "
+                      "time, which `--target " + fo.target + "` does only under `vxc run --interpret`");
+
   if (emit == "mlir") {
     if (!a.has("-o")) {
       std::fputs(prog.mlir.c_str(), stdout);
@@ -226,6 +249,7 @@ int cmdBuild(const std::vector<std::string>& args) {
     }
     return writeFile(a.get("-o", ""), prog.mlir, error) ? 0 : usageError(error);
   }
+  if (backend.cudaArch) return buildCuda(fo, prog, emit, a.get("-o", ""), a.get("--entry", ""), nvcc, backend.cudaArch);
   if (emit == "cpp") {
     std::string cppPath = a.get("-o", stem + ".cpp");
     std::string hPath = replaceExtension(cppPath, ".h");
@@ -253,6 +277,43 @@ int cmdBuild(const std::vector<std::string>& args) {
   if (int rc = compileGenerated(unitPath, out, lib ? cpu::Artifact::SharedLibrary : cpu::Artifact::Object, fo.file))
     return rc;
   // The header goes next to the artifact: what a C caller includes.
+  std::string hPath = (fs::path(out).parent_path() / (lib ? stem + ".h" : fs::path(out).stem().string() + ".h")).string();
+  return writeFile(hPath, prog.header, error) ? 0 : usageError(error);
+}
+
+int buildCuda(const FrontOptions& fo, const CpuProgram& prog, const std::string& emit, const std::string& output,
+              const std::string& entryName, const std::string& nvcc, const std::string& arch) {
+  std::string stem = fs::path(fo.file).stem().string();
+  std::string error;
+  if (emit == "cu") {
+    std::string cuPath = output.empty() ? stem + ".cu" : output;
+    std::string hPath = replaceExtension(cuPath, ".h");
+    std::string unit = prog.source;
+    std::string from = "#include \"" + prog.headerName + "\"", to = "#include \"" + fs::path(hPath).filename().string() + "\"";
+    if (size_t at = unit.find(from); at != std::string::npos) unit.replace(at, from.size(), to);
+    if (!writeFile(cuPath, unit, error) || !writeFile(hPath, prog.header, error)) return usageError(error);
+    return 0;
+  }
+  TempDir tmp;
+  if (tmp.path.empty()) return internalError("cannot create a temporary folder");
+  std::string unitPath = tmp.path + "/" + stem + ".cu";
+  if (!writeFile(unitPath, prog.source, error) || !writeFile(tmp.path + "/" + prog.headerName, prog.header, error))
+    return internalError(error);
+  if (emit == "exe") {
+    const cpu::Entry* entry = findEntry(prog, entryName, error);
+    if (!entry) return usageError(error);
+    std::string main = tmp.path + "/main.cu";
+    if (!writeFile(main, cpu::emitHarness(*entry, unitPath, cpu::Flavor::Cuda), error)) return internalError(error);
+    return compiled(cpu::runCompiler(cpu::cudaCompilerCommand(nvcc, main, output.empty() ? stem : output,
+                                                               cpu::Artifact::Executable, arch)),
+                    fo.file, "nvcc");
+  }
+  bool lib = emit == "lib";
+  std::string out = output.empty() ? (lib ? "lib" + stem + ".so" : stem + ".o") : output;
+  if (int rc = compiled(cpu::runCompiler(cpu::cudaCompilerCommand(
+                            nvcc, unitPath, out, lib ? cpu::Artifact::SharedLibrary : cpu::Artifact::Object, arch)),
+                        fo.file, "nvcc"))
+    return rc;
   std::string hPath = (fs::path(out).parent_path() / (lib ? stem + ".h" : fs::path(out).stem().string() + ".h")).string();
   return writeFile(hPath, prog.header, error) ? 0 : usageError(error);
 }

@@ -23,7 +23,7 @@ namespace {
 const char* kRunHelp =
     "Usage: vxc run [options] FILE\n"
     "\n"
-    "Builds FILE for the host (target cpu), fills every tensor parameter of the entry\n"
+    "Builds FILE for its target (default cpu), fills every tensor parameter of the entry\n"
     "deterministically from the seed (include/vx/data.h), runs it, and prints one\n"
     "`checksum NAME = 0x...` line per output (each `&mut` tensor parameter; the matrix\n"
     "unit's accumulator, as `acc`, when there is none) and `time_us`, the wall time.\n"
@@ -31,8 +31,12 @@ const char* kRunHelp =
     "\n"
     "Options:\n"
     "  --entry NAME                    the function to run (may be left out if there is one)\n"
-    "  --target=cpu|tpu                where to run (tpu: simulated in vxsim; prints `cycles` and\n"
-    "                                  the units' busy time; exit status 3 on a runtime fault)\n"
+    "  --target=cpu|tpu|b200|h100      where to run (tpu: simulated in vxsim; prints `cycles` and\n"
+    "                                  the units' busy time; exit status 3 on a runtime fault;\n"
+    "                                  b200, h100: built with nvcc, run on the GPU)\n"
+    "  --interpret                     b200, h100: run the same CUDA source on the CPU under the\n"
+    "                                  interpreter, which checks copies, mbarriers and accesses\n"
+    "  --schedule-seed N               with --interpret: the order copies land in (default 1)\n"
     "  --seed N                        input seed (default 0)\n"
     "  --arg NAME=VALUE                a Vec's length (default 8) or a scalar's value (default 0)\n"
     "  --sync-baseline                 run with every transfer_async blocking\n"
@@ -118,7 +122,8 @@ uint64_t fnv1a(uint64_t h, const std::string& s) {
 // generated code, the runtime headers, the compiler and its flags), so that
 // running one program with other seeds or arguments does not compile again.
 // Empty when caching is off (VXC_NO_CACHE) or there is no cache folder.
-std::string cachedExe(const std::string& unit, const std::string& header, const std::string& harness) {
+std::string cachedExe(const std::string& unit, const std::string& header, const std::string& harness,
+                      const std::vector<std::string>& command) {
   if (const char* off = std::getenv("VXC_NO_CACHE"); off && *off) return {};
   std::string dir;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) dir = x;
@@ -130,10 +135,14 @@ std::string cachedExe(const std::string& unit, const std::string& header, const 
   if (ec) return {};
   uint64_t h = 0xcbf29ce484222325ULL;
   for (const std::string& part : {unit, header, harness}) h = fnv1a(fnv1a(h, part), "\x1f");
-  for (const std::string& a : cpu::compilerCommand("in.cpp", "out", cpu::Artifact::Executable)) h = fnv1a(h, a + "\x1f");
-  for (const auto& e : std::filesystem::directory_iterator(cpu::runtimeIncludeDir() + "/vx", ec)) {
-    std::ifstream in(e.path(), std::ios::binary);
-    h = fnv1a(h, e.path().filename().string() + std::string(std::istreambuf_iterator<char>(in), {}));
+  for (const std::string& a : command) h = fnv1a(h, a + "\x1f");
+  std::vector<std::filesystem::path> headers;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(cpu::runtimeIncludeDir() + "/vx", ec))
+    if (e.is_regular_file(ec)) headers.push_back(e.path());
+  std::sort(headers.begin(), headers.end());
+  for (const std::filesystem::path& p : headers) {
+    std::ifstream in(p, std::ios::binary);
+    h = fnv1a(h, p.filename().string() + std::string(std::istreambuf_iterator<char>(in), {}));
   }
   char name[32];
   std::snprintf(name, sizeof name, "/%016llx", static_cast<unsigned long long>(h));
@@ -166,7 +175,11 @@ int cmdRun(const std::vector<std::string>& args) {
       rest.push_back(args[i]);
     }
   }
-  ParsedArgs a = parseArgs("run", rest, withFrontFlags({{"--seed", true, {}}, {"--repeat", true, {}}}));
+  ParsedArgs a = parseArgs("run", rest,
+                           withFrontFlags({{"--seed", true, {}},
+                                           {"--repeat", true, {}},
+                                           {"--interpret", false, {}},
+                                           {"--schedule-seed", true, {}}}));
   if (!a.error.empty()) return usageError(a.error);
   if (a.has("--help")) {
     std::fputs(kRunHelp, stdout);
@@ -183,9 +196,23 @@ int cmdRun(const std::vector<std::string>& args) {
   if (!parseU64(a.get("--repeat", "1"), repeat) || repeat == 0 || repeat > 100000)
     return usageError("`--repeat` must be an integer from 1 to 100000");
 
+  const Backend& backend = backendFor(*target::targetByName(target));
+  bool interpret = a.has("--interpret");
+  if (interpret && !backend.cudaArch) return usageError("`--interpret` runs `--target b200` or `--target h100` on the CPU");
+  uint64_t scheduleSeed = 1;
+  if (!parseU64(a.get("--schedule-seed", "1"), scheduleSeed)) return usageError("`--schedule-seed` must be a non-negative integer");
+  if (a.has("--schedule-seed") && !interpret) return usageError("`--schedule-seed` orders the copies of `--interpret` runs");
+  std::string nvcc;
+  if (backend.cudaArch && !interpret) {
+    nvcc = cpu::findNvcc();
+    if (nvcc.empty())
+      return usageError("`vxc run --target " + target + "` needs the CUDA toolkit and a GPU; `--interpret` runs the "
+                        "same CUDA source on the CPU");
+  }
   // ---- tpu: simulated (CmdTpu.cpp) ----
   if (target == "tpu") return runTpu(fo, a.get("--entry", ""), seed, kvs);
-  if (fo.unchecked) return usageError("`--unchecked` is for `--target tpu` test runs only");
+  if (fo.unchecked && !interpret)
+    return usageError("`--unchecked` is for `--target tpu` and `--interpret` test runs only");
   // ---- end tpu ----
   CpuProgram prog;
   if (int rc = compileToCpu(fo, prog)) return rc;
@@ -197,9 +224,24 @@ int cmdRun(const std::vector<std::string>& args) {
 
   TempDir tmp;
   if (tmp.path.empty()) return internalError("cannot create a temporary folder");
-  std::string unitPath = tmp.path + "/unit.cpp", mainPath = tmp.path + "/main.cpp", exe = tmp.path + "/run";
-  std::string harness = cpu::emitHarness(*entry, "unit.cpp");
-  std::string cached = cachedExe(prog.source, prog.header, harness);
+  if (backend.cudaArch && prog.runtimeChecks && !interpret)
+    return usageError("a function of `" + fo.file + "` is `#[allow(unproved)]`: its token checks happen at run time, "
+                      "which `--target " + target + "` does only with `--interpret`");
+  // A CUDA unit is a .cu; the harness includes it, so for the interpreter
+  // the harness is host C++ and for nvcc a .cu as well.
+  const cpu::Flavor flavor = backend.cudaArch ? cpu::Flavor::Cuda : cpu::Flavor::Cpu;
+  std::string unitName = backend.cudaArch ? "unit.cu" : "unit.cpp";
+  std::string unitPath = tmp.path + "/" + unitName, exe = tmp.path + "/run";
+  std::string mainPath = tmp.path + (backend.cudaArch && !interpret ? "/main.cu" : "/main.cpp");
+  std::string harness = cpu::emitHarness(*entry, unitName, flavor);
+  auto commandFor = [&](const std::string& source, const std::string& output) {
+    if (!backend.cudaArch) return cpu::compilerCommand(source, output, cpu::Artifact::Executable);
+    if (interpret) return cpu::interpreterCommand(source, output);
+    return cpu::cudaCompilerCommand(nvcc, source, output, cpu::Artifact::Executable, backend.cudaArch);
+  };
+  std::vector<std::string> command = commandFor(mainPath, exe);
+  // The key names no temporary path: the same program hits the same entry.
+  std::string cached = cachedExe(prog.source, prog.header, harness, commandFor("main", "run"));
   if (!cached.empty() && access(cached.c_str(), X_OK) == 0) {
     exe = cached;
     std::error_code ec;
@@ -208,7 +250,8 @@ int cmdRun(const std::vector<std::string>& args) {
     std::ofstream(unitPath) << prog.source;
     std::ofstream(tmp.path + "/" + prog.headerName) << prog.header;
     std::ofstream(mainPath) << harness;
-    if (int rc = compileGenerated(mainPath, exe, cpu::Artifact::Executable, fo.file)) return rc;
+    if (int rc = compiled(cpu::runCompiler(command), fo.file, backend.cudaArch && !interpret ? "nvcc" : "the C++ compiler"))
+      return rc;
     // Publish atomically: a concurrent `vxc run` sees all of it or nothing.
     std::error_code ec;
     if (!cached.empty()) {
@@ -220,6 +263,7 @@ int cmdRun(const std::vector<std::string>& args) {
 
   std::vector<std::string> argv{exe, "--seed", std::to_string(seed), "--repeat", std::to_string(repeat)};
   for (const std::string& kv : kvs) argv.insert(argv.end(), {"--arg", kv});
+  if (interpret) setenv("VX_SCHEDULE_SEED", std::to_string(scheduleSeed).c_str(), 1);
   cpu::ProcessResult r = cpu::runProcess(argv, /*separate=*/true);
   std::fputs(r.stdoutText.c_str(), stdout);
   if (r.status == 0) return 0;

@@ -60,12 +60,18 @@ struct CpuProgram {
   std::string mlir;
   std::string source, header, headerName;
   std::vector<cpu::Entry> entries;
+  bool runtimeChecks = false;  // some function is checked at run time (cpu only)
 };
 // 0, or the exit status after printing diagnostics (1) or a usage error (2).
 int compileToCpu(const FrontOptions& options, CpuProgram& out);
 // Runs the C++ compiler on generated code; a failure is an internal error (2).
 int compileGenerated(const std::string& source, const std::string& output, cpu::Artifact kind,
                      const std::string& origin);
+// 0, or an internal error (2) with the compiler's command and log.
+int compiled(const cpu::CompileResult& result, const std::string& origin, const std::string& compiler);
+// `vxc build --target b200|h100` past the front end: .cu, or nvcc for ARCH.
+int buildCuda(const FrontOptions& options, const CpuProgram& program, const std::string& emit,
+              const std::string& output, const std::string& entry, const std::string& nvcc, const std::string& arch);
 // The entry called `name` (or the only one when `name` is empty); null with
 // `error` set otherwise.
 const cpu::Entry* findEntry(const CpuProgram& program, const std::string& name, std::string& error);

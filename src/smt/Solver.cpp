@@ -1,6 +1,7 @@
 // The only file that includes z3++.h.
 #include "smt/Solver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,17 @@ std::string Model::print() const {
 }
 
 struct Solver::Impl {
+  // Before any solver exists: no nlsat in the arithmetic solver. In Z3
+  // 4.8.12 nlsat does not check the resource limit (a product of two
+  // unknowns ran to the 20 s clock backstop) and has known wrong `unsat`
+  // answers, which for this checker would be unsound acceptances. Without
+  // it a nonlinear query ends Unknown within its rlimit, and Unknown is
+  // reported (W6900), never taken as a proof.
+  struct NoNlsat {
+    NoNlsat() {
+      z3::set_param("smt.arith.nl.nra", false);
+    }
+  } noNlsat;
   z3::context ctx;
   // One solver, reused with push/pop: creating a solver per query costs more
   // than most queries.
@@ -95,7 +107,58 @@ Solver::~Solver() = default;
 
 void Solver::resetFunctionBudget() { impl_->functionRlimitUsed = 0; }
 
+namespace {
+
+// A product of two non-constant terms, or a division or remainder by one.
+bool nonlinear(const TermStore& ts, Term f) {
+  std::vector<Term> stack{f};
+  std::unordered_set<uint32_t> seen;
+  while (!stack.empty()) {
+    Term x = stack.back();
+    stack.pop_back();
+    if (!seen.insert(x.index).second) continue;
+    const TermNode& n = ts.node(x);
+    auto constant = [&](size_t i) { return ts.node(n.args[i]).op == TermOp::IntConst; };
+    if (n.op == TermOp::Mul && !constant(0) && !constant(1)) return true;
+    if ((n.op == TermOp::EuclidDiv || n.op == TermOp::EuclidMod) && !constant(1)) return true;
+    for (Term y : n.args) stack.push_back(y);
+  }
+  return false;
+}
+
+}  // namespace
+
+Verdict Solver::checkCheap(Term formula, Model* model, const std::vector<Shown>& show) {
+  // Z3 4.8.12's nonlinear integer arithmetic can run past the resource
+  // limit to the clock backstop; a query that only words a message is not
+  // worth that.
+  if (nonlinear(terms_, formula)) {
+    ++stats_.queries;
+    ++stats_.unknowns;
+    return Verdict::Unknown;
+  }
+  SolverLimits full = limits_;
+  limits_.rlimitPerQuery = std::min<unsigned>(limits_.rlimitPerQuery, kCheapRlimit);
+  if (impl_->solver) {
+    z3::params p(impl_->ctx);
+    p.set("rlimit", limits_.rlimitPerQuery);
+    impl_->solver->set(p);
+  }
+  Verdict v = check(formula, model, show, /*cacheUnknown=*/false);
+  limits_ = full;
+  if (impl_->solver) {
+    z3::params p(impl_->ctx);
+    p.set("rlimit", limits_.rlimitPerQuery);
+    impl_->solver->set(p);
+  }
+  return v;
+}
+
 Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show) {
+  return check(formula, model, show, /*cacheUnknown=*/true);
+}
+
+Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show, bool cacheUnknown) {
   ++stats_.queries;
   if (terms_.isTrue(formula) || terms_.isFalse(formula)) {
     ++stats_.trivial;
@@ -199,7 +262,7 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
     log_->push_back(decls + "(assert " + terms_.print(formula) + ")\n(check-sat) ; " + verdict +
                     (v == Verdict::Sat && !m.values.empty() ? "  " + m.print() : ""));
   }
-  impl_->cache[formula.index] = Impl::Cached{v, m, show};
+  if (v != Verdict::Unknown || cacheUnknown) impl_->cache[formula.index] = Impl::Cached{v, m, show};
   if (model) *model = m;
   return v;
 }

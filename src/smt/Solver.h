@@ -51,6 +51,12 @@ class Solver {
   // Is `formula` satisfiable? With `model`, fills the values of `show` (the
   // source values worth printing, any terms) when Sat.
   Verdict check(Term formula, Model* model = nullptr, const std::vector<Shown>& show = {});
+  // A query whose answer only words a message (a finding's path note, a
+  // counterexample with small values): at most kCheapRlimit, never a
+  // nonlinear formula (Unknown at once), and an Unknown
+  // is not cached for later queries.
+  Verdict checkCheap(Term formula, Model* model = nullptr, const std::vector<Shown>& show = {});
+  static constexpr unsigned kCheapRlimit = 1'000'000;
   // Starts a new function's budget.
   void resetFunctionBudget();
   const SolverStats& stats() const { return stats_; }
@@ -58,6 +64,7 @@ class Solver {
   void setLog(std::vector<std::string>* log) { log_ = log; }
 
  private:
+  Verdict check(Term formula, Model* model, const std::vector<Shown>& show, bool cacheUnknown);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   TermStore& terms_;

@@ -4,7 +4,8 @@
 # shared examples), on every target. cpu builds an object (the generated C++
 # compiled); tpu builds every TensorCore function as an entry (a function
 # that cannot be one is a usage error, not a diagnostic); b200 and h100
-# build `--emit=mlir`, all they build in this version. The check also must
+# emit their CUDA source (`--emit=cu`; tests/run/cuda_build.sh compiles the
+# examples with nvcc). The check also must
 # never crash, and a build never report diagnostics the check did not.
 source "$(dirname "$0")/lib.bash"
 FILES=$(cd "$ROOT" && { find tests examples docs -name '*.vx'; if [ -d ../shared/examples ]; then find ../shared/examples -name '*.vx'; fi; } | sort)
@@ -34,7 +35,7 @@ for rel in $FILES; do
           [ $rc = 0 ] && built=$((built + 1))
         done ;;
       b200|h100)
-        "$VXC" build "$f" --target "$t" --emit=mlir -o "$TMP/k.mlir" >"$TMP/out" 2>"$TMP/err" \
+        "$VXC" build "$f" --target "$t" --emit=cu -o "$TMP/k.cu" >"$TMP/out" 2>"$TMP/err" \
           || fail "check --target $t accepts $rel but the build fails: $(cat "$TMP/err")"
         built=$((built + 1)) ;;
     esac

@@ -162,7 +162,7 @@ void report(Analysis& a, diag::Sink& sink) {
         if (t.sort(x) == smt::Sort::Int)
           small.push_back(t.mkAnd(t.mkLe(t.intConst(-64), x), t.mkLe(x, t.intConst(64))));
       smt::Model nice;
-      if (!small.empty() && a.solver.check(t.mkAnd(query, t.mkAnd(small)), &nice, show) == smt::Verdict::Sat) m = nice;
+      if (!small.empty() && a.solver.checkCheap(t.mkAnd(query, t.mkAnd(small)), &nice, show) == smt::Verdict::Sat) m = nice;
     }
     if (v == smt::Verdict::Unsat) continue;
     if (v == smt::Verdict::Unknown) {
@@ -191,7 +191,7 @@ void report(Analysis& a, diag::Sink& sink) {
     if (f.pc.valid() && !o.cex.empty()) {
       // (Executions that trapped before the point do not count.)
       Term other = t.mkAnd({a.assumptions, a.trapFacts, t.mkNot(f.bad)});
-      if (!t.isFalse(other) && a.solver.check(other) == smt::Verdict::Sat) o.pathNote = "on the path " + o.cex;
+      if (!t.isFalse(other) && a.solver.checkCheap(other) == smt::Verdict::Sat) o.pathNote = "on the path " + o.cex;
     }
     sat.push_back(std::move(o));
   }

@@ -43,14 +43,22 @@ struct CppUnit {
   std::string source;  // #includes "vx/runtime.h" and `headerName`
   std::string header;
   std::vector<Entry> entries;
+  bool runtimeChecks = false;  // some function has run-time token checks (#[allow(unproved)])
 };
 
+// Which runtime a unit is written against: the cpu runtime (include/vx/),
+// or the CUDA intrinsic layer (include/vx/cuda/) of b200 and h100, whose
+// unit is a `.cu` with a kernel and a host launcher per entry (docs/b200.md).
+enum class Flavor { Cpu, Cuda };
+
 // Emits the unit for `vir`; `origin` is the source path named in comments.
-CppUnit emitCpp(const dialect::Vir& vir, const std::string& headerName, const std::string& origin);
+CppUnit emitCpp(const dialect::Vir& vir, const std::string& headerName, const std::string& origin,
+                Flavor flavor = Flavor::Cpu);
 
 // A main() for `entry` that #includes `unitSource` (so the accumulator of an
 // entry without outputs is reachable): `EXE [--seed N] [--arg name=N]...
 // [--repeat R]` fills inputs with vx_fill, runs, prints checksums and time.
-std::string emitHarness(const Entry& entry, const std::string& unitSource);
+// `flavor` names the runtime whose HostArena/HostInvocation it keeps.
+std::string emitHarness(const Entry& entry, const std::string& unitSource, Flavor flavor = Flavor::Cpu);
 
 }  // namespace vx::cpu

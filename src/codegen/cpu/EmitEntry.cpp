@@ -36,7 +36,9 @@ std::string cElem(const std::string& s) {
 
 namespace {
 
-std::string rtElem(const std::string& s) { return s == "bf16" ? "vx::rt::bf16" : s == "f64" ? "double" : "float"; }
+std::string rtElem(const std::string& s) {
+  return s == "bf16" ? "vx::rt::bf16" : s == "f16" ? "vx::rt::f16" : s == "f64" ? "double" : "float";
+}
 
 std::string shapeText(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -115,6 +117,88 @@ Entry describeEntry(mlir::func::FuncOp f) {
   return entry;
 }
 
+namespace {
+
+// A CUDA unit's entry: the `__global__` kernel (one block; its parameters
+// are the Vx function's, buffers as device pointers), and the launcher
+// run_NAME that copies the C caller's arrays to the device, launches, and
+// copies the written ones back (vx/cuda/launch.h).
+void emitCudaEntry(Emitter& e, mlir::func::FuncOp f, const Entry& entry, const std::string& ret) {
+  std::string at = locLiteral(f.getLoc());
+  std::string kparams = "vx::cu::Scratch vx_scratch";
+  std::string args = "vx_inv", launchArgs;
+  for (size_t i = 0; i < entry.params.size(); ++i) {
+    const Param& p = entry.params[i];
+    std::string cn = cName(p), el = rtElem(p.type), n = std::to_string(p.elements());
+    switch (p.kind) {
+      case Param::Kind::Scalar: {
+        std::string ty = cppType(f.getArgument(static_cast<unsigned>(i)).getType());
+        kparams += ", " + ty + " " + cn;
+        args += ", " + cn;
+        launchArgs += p.type == "bf16" || p.type == "f16" ? ", " + rtElem(p.type) + "(" + cn + ")" : ", (" + ty + ")" + cn;
+        break;
+      }
+      case Param::Kind::Tensor:
+        kparams += ", vx::cu::Hbm<" + el + "> " + cn;
+        args += ", " + cn;
+        launchArgs += ", vx::cu::Hbm<" + el + ">{d_" + cn + ", " + n + "}";
+        break;
+      case Param::Kind::Vec:
+        kparams += ", vx::cu::Vec<" + el + "> " + cn;
+        args += ", " + cn;
+        launchArgs += ", vx::cu::Vec<" + el + ">{d_" + cn + ", " + cn + "_len, " + n + "}";
+        break;
+      case Param::Kind::Pinned:
+        kparams += ", vx::cu::Hbm<" + el + "> " + cn;
+        args += ", b_" + cn;
+        launchArgs += ", vx::cu::Hbm<" + el + ">{d_" + cn + ", " + n + "}";
+        break;
+    }
+  }
+  e.line("VX_GLOBAL void vxk_" + entry.name + "(" + kparams + ") {");
+  ++e.indent;
+  e.line("vx::cu::Invocation vx_inv(vx_scratch);");
+  for (const Param& p : entry.params)
+    if (p.kind == Param::Kind::Pinned)
+      e.line("vx::cu::Buf<" + rtElem(p.type) + "> b_" + cName(p) + " = vx::cu::pin(vx_inv, " + cName(p) + ", " + at + ");");
+  std::string call = "vxgen::vxf_" + entry.name + "(" + args + ")";
+  e.line(entry.result.empty() ? call + ";" : "auto r = " + call + ";");
+  for (const Param& p : entry.params)
+    if (p.kind == Param::Kind::Pinned && p.mut) e.line("vx::cu::unpin(b_" + cName(p) + ", " + cName(p) + ", " + at + ");");
+  if (!entry.result.empty()) e.line("vx_inv.result(r);");
+  e.line("vx_inv.finish(" + at + ");");
+  --e.indent;
+  e.line("}");
+  e.line("");
+
+  e.line("namespace vxgen {");
+  e.line("[[maybe_unused]] static " + ret + " run_" + entry.name + "(vx::cu::HostInvocation& vx_host" +
+         (entry.params.empty() ? "" : ", " + cParams(entry)) + ") {");
+  ++e.indent;
+  e.line("vx::cu::Launch vx_launch(vx_host, \"" + entry.name + "\");");
+  for (const Param& p : entry.params) {
+    if (p.kind == Param::Kind::Scalar) continue;
+    std::string cn = cName(p), el = rtElem(p.type);
+    std::string count = std::to_string(p.elements()) + (p.kind == Param::Kind::Vec ? " * " + cn + "_len" : "");
+    e.line(el + "* d_" + cn + " = vx_launch.input((const " + el + "*)(" + cn + "), " + count + ");");
+  }
+  e.line("vx_launch.run(vxk_" + entry.name + launchArgs + ");");
+  for (const Param& p : entry.params) {
+    if (p.kind == Param::Kind::Scalar || !p.mut) continue;
+    std::string cn = cName(p), el = rtElem(p.type);
+    std::string count = std::to_string(p.elements()) + (p.kind == Param::Kind::Vec ? " * " + cn + "_len" : "");
+    e.line("vx_launch.output((" + el + "*)(" + cn + "), d_" + cn + ", " + count + ");");
+  }
+  if (!entry.result.empty())
+    e.line("return (" + ret + ")vx_launch.result<" + cppType(f.getFunctionType().getResult(0)) + ">();");
+  --e.indent;
+  e.line("}");
+  e.line("}  // namespace vxgen");
+  e.line("");
+}
+
+}  // namespace
+
 void emitEntry(Emitter& e, std::string& header, mlir::func::FuncOp f, const Entry& entry) {
   if (!entry.cAbi) {
     header += "/* fn " + entry.name + ": no C entry: " + entry.why + ". */\n\n";
@@ -134,6 +218,19 @@ void emitEntry(Emitter& e, std::string& header, mlir::func::FuncOp f, const Entr
     header += " *   " + p.name + ": " + what + (p.mut ? " (written)" : "") + "\n";
   }
   header += " */\n" + ret + " " + entry.symbol + "(" + cParams(entry) + ");\n\n";
+  std::string names;
+  for (const Param& p : entry.params) names += ", " + cName(p) + (p.kind == Param::Kind::Vec ? ", " + cName(p) + "_len" : "");
+  if (e.cuda()) {
+    emitCudaEntry(e, f, entry, ret);
+    e.line("extern \"C\" " + ret + " " + entry.symbol + "(" + cParams(entry) + ") {");
+    ++e.indent;
+    e.line("vx::cu::HostInvocation vx_host;");
+    e.line(std::string(entry.result.empty() ? "" : "return ") + "vxgen::run_" + entry.name + "(vx_host" + names + ");");
+    --e.indent;
+    e.line("}");
+    e.line("");
+    return;
+  }
 
   // vxgen::run_NAME: the call with a caller-owned invocation (the harness reads
   // its matrix unit afterwards).
@@ -147,7 +244,7 @@ void emitEntry(Emitter& e, std::string& header, mlir::func::FuncOp f, const Entr
     std::string cn = cName(p), el = rtElem(p.type), n = std::to_string(p.elements());
     switch (p.kind) {
       case Param::Kind::Scalar:
-        if (p.type == "bf16") args += ", vx::rt::bf16(" + cn + ")";
+        if (p.type == "bf16" || p.type == "f16") args += ", " + rtElem(p.type) + "(" + cn + ")";
         else args += ", (" + cppType(f.getArgument(static_cast<unsigned>(i)).getType()) + ")" + cn;
         break;
       case Param::Kind::Tensor: args += ", vx::rt::Hbm<" + el + ">{(" + el + "*)(" + cn + "), " + n + "}"; break;
@@ -170,8 +267,6 @@ void emitEntry(Emitter& e, std::string& header, mlir::func::FuncOp f, const Entr
   e.line("}");
   e.line("}  // namespace vxgen");
   e.line("");
-  std::string names;
-  for (const Param& p : entry.params) names += ", " + cName(p) + (p.kind == Param::Kind::Vec ? ", " + cName(p) + "_len" : "");
   e.line("extern \"C\" " + ret + " " + entry.symbol + "(" + cParams(entry) + ") {");
   ++e.indent;
   e.line("vx::rt::Arena vx_arena;");

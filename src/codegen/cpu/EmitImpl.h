@@ -22,6 +22,11 @@ struct Emitter {
   // are checked against the copies pending.
   bool checkedTokens = false;
   bool checkAccesses = false;
+  // The runtime the unit calls: vx::rt (include/vx/, cpu) or vx::cu (the
+  // CUDA intrinsic layer, include/vx/cuda/, b200 and h100).
+  Flavor flavor = Flavor::Cpu;
+  std::string rt = "vx::rt";
+  bool cuda() const { return flavor == Flavor::Cuda; }
 
   void line(const std::string& text) {
     out.append(static_cast<size_t>(indent) * 2, ' ');
@@ -35,6 +40,9 @@ struct Emitter {
   void alias(mlir::Value v, const std::string& n) { names[v] = n; }
 };
 
+// The runtime namespace cppType spells buffer and token types in, for the
+// unit being emitted on this thread (vx::rt unless a CUDA unit is).
+const std::string& runtimeNamespace();
 // C++ spelling of a VIR type (`vx::rt::Buf<float>`, `uint64_t`).
 std::string cppType(mlir::Type t);
 // C++ type of a tensor element (`float`, `vx::rt::bf16`).

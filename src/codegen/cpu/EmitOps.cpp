@@ -150,9 +150,13 @@ std::string shapeDim(mlir::Type t, unsigned i) {
 }
 
 // The C++ expression for a vx op's result (or statement for ops without one).
+// The CUDA layer's copies, waits, stores and matrix ops also take the source
+// location, for the interpreter's reports.
 std::string vxExpr(Emitter& e, mlir::Operation* op) {
   auto x = [&](unsigned i) { return e.name(op->getOperand(i)); };
   std::string at = locLiteral(op->getLoc());
+  const std::string rt = e.rt + "::";
+  const std::string atCu = e.cuda() ? ", " + at : "";
   // Default-constructed: an empty token or buffer that no path reads.
   if (mlir::isa<UndefOp>(op)) return cppType(op->getResult(0).getType()) + "{}";
   if (mlir::isa<VecLenOp>(op)) return x(0) + ".len";
@@ -160,8 +164,8 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
   if (mlir::isa<SlotOp>(op)) return x(0) + ".slot(" + x(1) + ", " + shapeDim(op->getOperand(0).getType(), 0) + ", " + at + ")";
   if (mlir::isa<LoadElemOp>(op)) return x(0) + ".load(" + x(1) + ", " + at + ")";
   if (mlir::isa<StoreElemOp>(op)) return x(1) + ".store(" + x(2) + ", " + x(0) + ", " + at + ")";
-  if (mlir::isa<TransferOp>(op)) return "vx::rt::transfer(vx_inv.arena, " + x(0) + ", " + at + ")";
-  if (mlir::isa<TransferIntoOp>(op)) return "vx::rt::transfer_into(" + x(0) + ", " + x(1) + ")";
+  if (mlir::isa<TransferOp>(op)) return rt + "transfer(vx_inv.arena, " + x(0) + ", " + at + ")";
+  if (mlir::isa<TransferIntoOp>(op)) return rt + "transfer_into(" + x(0) + ", " + x(1) + atCu + ")";
   if (e.checkedTokens) {
     if (mlir::isa<TransferAsyncOp>(op)) return "vx::rt::checked::transfer_async(vx_inv.arena, " + x(0) + ", " + at + ")";
     if (mlir::isa<TransferAsyncIntoOp>(op))
@@ -169,15 +173,15 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
     if (mlir::isa<StoreAsyncOp>(op)) return "vx::rt::checked::store_async(" + x(0) + ", " + x(1) + ", " + at + ")";
     if (mlir::isa<WaitOp>(op)) return "vx::rt::checked::wait(" + x(0) + ", " + at + ")";
   }
-  if (mlir::isa<TransferAsyncOp>(op)) return "vx::rt::transfer_async(vx_inv.arena, " + x(0) + ", " + at + ")";
-  if (mlir::isa<TransferAsyncIntoOp>(op)) return "vx::rt::transfer_async_into(" + x(0) + ", " + x(1) + ")";
-  if (mlir::isa<WaitOp>(op)) return "vx::rt::wait(" + x(0) + ")";
-  if (auto r = mlir::dyn_cast<ReadyOp>(op)) return r.getValue() ? "vx::rt::ready(" + x(0) + ")" : "vx::rt::ready()";
-  if (mlir::isa<StoreOp>(op)) return "vx::rt::store(" + x(0) + ", " + x(1) + ")";
-  if (mlir::isa<StoreAsyncOp>(op)) return "vx::rt::store_async(" + x(0) + ", " + x(1) + ")";
+  if (mlir::isa<TransferAsyncOp>(op)) return rt + "transfer_async(vx_inv.arena, " + x(0) + ", " + at + ")";
+  if (mlir::isa<TransferAsyncIntoOp>(op)) return rt + "transfer_async_into(" + x(0) + ", " + x(1) + atCu + ")";
+  if (mlir::isa<WaitOp>(op)) return rt + "wait(" + x(0) + atCu + ")";
+  if (auto r = mlir::dyn_cast<ReadyOp>(op)) return r.getValue() ? rt + "ready(" + x(0) + ")" : rt + "ready()";
+  if (mlir::isa<StoreOp>(op)) return rt + "store(" + x(0) + ", " + x(1) + atCu + ")";
+  if (mlir::isa<StoreAsyncOp>(op)) return rt + "store_async(" + x(0) + ", " + x(1) + atCu + ")";
   if (mlir::isa<ZerosOp>(op)) {
     mlir::Type t = op->getResult(0).getType();
-    return "vx::rt::zeros<" + elemType(t) + ">(vx_inv.arena, " + std::to_string(numElements(t)) + ", " + at + ")";
+    return rt + "zeros<" + elemType(t) + ">(vx_inv.arena, " + std::to_string(numElements(t)) + ", " + at + ")";
   }
   if (mlir::isa<MatmulAccOp>(op)) {
     mlir::Type t = op->getOperand(0).getType();
@@ -185,7 +189,7 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
   }
   if (mlir::isa<LoadWeightsOp>(op)) {
     mlir::Type t = op->getOperand(0).getType();
-    return "vx_inv.mxu.load_weights(" + x(0) + ", " + shapeDim(t, 0) + ", " + shapeDim(t, 1) + ")";
+    return "vx_inv.mxu.load_weights(" + x(0) + ", " + shapeDim(t, 0) + ", " + shapeDim(t, 1) + atCu + ")";
   }
   if (mlir::isa<StoreAccOp>(op)) {
     mlir::Type t = op->getOperand(0).getType();
@@ -193,14 +197,14 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
   }
   if (mlir::isa<MmaOp>(op)) {
     mlir::Type acc = op->getOperand(0).getType(), a = op->getOperand(1).getType();
-    return "vx::rt::mma(" + x(0) + ", " + x(1) + ", " + x(2) + ", " + shapeDim(acc, 0) + ", " + shapeDim(acc, 1) +
-           ", " + shapeDim(a, 1) + ")";
+    return rt + "mma(" + x(0) + ", " + x(1) + ", " + x(2) + ", " + shapeDim(acc, 0) + ", " + shapeDim(acc, 1) + ", " +
+           shapeDim(a, 1) + atCu + ")";
   }
-  if (mlir::isa<AddOp>(op)) return "vx::rt::add(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
-  if (mlir::isa<SubOp>(op)) return "vx::rt::sub(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
-  if (mlir::isa<MulOp>(op)) return "vx::rt::mul(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
-  if (mlir::isa<ReluOp>(op)) return "vx::rt::relu(vx_inv.arena, " + x(0) + ", " + at + ")";
-  if (mlir::isa<ScaleOp>(op)) return "vx::rt::scale(vx_inv.arena, " + x(0) + ", (float)" + x(1) + ", " + at + ")";
+  if (mlir::isa<AddOp>(op)) return rt + "add(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<SubOp>(op)) return rt + "sub(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<MulOp>(op)) return rt + "mul(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<ReluOp>(op)) return rt + "relu(vx_inv.arena, " + x(0) + ", " + at + ")";
+  if (mlir::isa<ScaleOp>(op)) return rt + "scale(vx_inv.arena, " + x(0) + ", (float)" + x(1) + ", " + at + ")";
   return {};
 }
 

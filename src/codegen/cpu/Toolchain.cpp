@@ -109,13 +109,48 @@ std::vector<std::string> compilerCommand(const std::string& source, const std::s
 }
 
 CompileResult compileCpp(const std::string& source, const std::string& output, Artifact kind) {
+  return runCompiler(compilerCommand(source, output, kind));
+}
+
+CompileResult runCompiler(const std::vector<std::string>& cmd) {
   CompileResult c;
-  std::vector<std::string> cmd = compilerCommand(source, output, kind);
   for (const std::string& a : cmd) c.command += (c.command.empty() ? "" : " ") + a;
   ProcessResult r = runProcess(cmd);
   c.ok = r.status == 0;
   c.log = r.output;
   return c;
+}
+
+std::string findNvcc() {
+  if (const char* env = std::getenv("VXC_NVCC"); env && *env) return access(env, X_OK) == 0 ? env : "";
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream in(path);
+    for (std::string dir; std::getline(in, dir, ':');)
+      if (!dir.empty() && access((dir + "/nvcc").c_str(), X_OK) == 0) return dir + "/nvcc";
+  }
+  return access("/usr/local/cuda/bin/nvcc", X_OK) == 0 ? "/usr/local/cuda/bin/nvcc" : "";
+}
+
+std::vector<std::string> cudaCompilerCommand(const std::string& nvcc, const std::string& source,
+                                             const std::string& output, Artifact kind, const std::string& arch) {
+  std::vector<std::string> cmd{nvcc, "-std=c++17", "-O3", "-arch=" + arch, "--expt-relaxed-constexpr",
+                               "-x", "cu", "-I", runtimeIncludeDir()};
+  switch (kind) {
+    case Artifact::Object: cmd.insert(cmd.end(), {"-Xcompiler", "-fPIC", "-c"}); break;
+    case Artifact::SharedLibrary: cmd.insert(cmd.end(), {"-Xcompiler", "-fPIC", "-shared"}); break;
+    case Artifact::Executable: break;
+  }
+  cmd.insert(cmd.end(), {source, "-o", output});
+  return cmd;
+}
+
+std::vector<std::string> interpreterCommand(const std::string& source, const std::string& output) {
+  std::vector<std::string> cmd = compilerCommand(source, output, Artifact::Executable);
+  // The generated .cu, included by the harness, built as host C++.
+  cmd.insert(cmd.begin() + 2, "-DVX_CUDA_INTERPRET=1");
+  // The interpreter checks rather than races: compile time matters more.
+  cmd.insert(cmd.end() - 3, "-O1");
+  return cmd;
 }
 
 }  // namespace vx::cpu

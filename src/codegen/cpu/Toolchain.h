@@ -32,5 +32,18 @@ struct CompileResult {
   std::string log;      // the compiler's output
 };
 CompileResult compileCpp(const std::string& source, const std::string& output, Artifact kind);
+// Runs a compiler command line (any of the commands below).
+CompileResult runCompiler(const std::vector<std::string>& command);
+
+// ---- the CUDA toolchain of b200 and h100 (docs/b200.md) ----
+// nvcc: $VXC_NVCC, else on PATH, else /usr/local/cuda/bin/nvcc; empty when absent.
+std::string findNvcc();
+// `nvcc -arch=ARCH` (sm_100a, sm_90a) on a generated .cu (or a harness that
+// includes one).
+std::vector<std::string> cudaCompilerCommand(const std::string& nvcc, const std::string& source,
+                                             const std::string& output, Artifact kind, const std::string& arch);
+// The host compiler on a harness that includes a generated .cu: the
+// interpreter (vx/cuda/interpret.h) in place of the GPU.
+std::vector<std::string> interpreterCommand(const std::string& source, const std::string& output);
 
 }  // namespace vx::cpu

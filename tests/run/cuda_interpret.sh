@@ -1,0 +1,100 @@
+# The b200 and h100 targets under the interpreter (docs/b200.md), against
+# the cpu target:
+#  1. every example runs with `--interpret` on b200 and h100, under two copy
+#     schedules and with --sync-baseline, and prints the cpu target's
+#     checksums. Examples whose 128x128 f32 tiles do not fit the 226 KiB of
+#     shared memory (E6007 on b200) run with their tiles shrunk to 64x64 on
+#     every target;
+#  2. every hazard program the checker rejects with E6004/E6005, built with
+#     the hidden --unchecked flag, stops under the interpreter at the line
+#     the checker named, with the copy's line.
+#   cuda_interpret.sh VXC REPO
+set -u
+VXC=$1 REPO=$2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# FILE, or a copy with 64x64 tiles when FILE's do not fit b200 (E6007).
+fit() {
+  if "$VXC" check --target b200 "$1" 2>&1 | grep -q 'E6007'; then
+    local dir
+    dir=$TMP/$(echo "$1" | md5sum | cut -c1-8)
+    mkdir -p "$dir"
+    sed -e 's/128, 128/64, 64/g; s/128, 16/64, 16/g' "$1" >"$dir/$(basename "$1")"
+    "$VXC" check --target b200 "$dir/$(basename "$1")" 2>&1 | grep -q 'E6007' && fail "$1: does not fit b200 even with 64x64 tiles"
+    echo "$dir/$(basename "$1")"
+  else
+    echo "$1"
+  fi
+}
+
+# ---- 1. results agree with the cpu target ----
+agree() {  # FILE ENTRY ARGS...
+  local file=$1 entry=$2
+  shift 2
+  local src
+  src=$(fit "$file")
+  local want got
+  want=$("$VXC" run "$src" --entry "$entry" "$@" | grep -E '^(checksum|result) ') ||
+    fail "$file $entry $*: the cpu run failed"
+  [ -n "$want" ] || fail "$file $entry $*: the cpu run printed no checksum"
+  for run in "b200 1" "b200 7" "h100 3" "b200 1 --sync-baseline"; do
+    local t s extra
+    read -r t s extra <<<"$run"
+    # shellcheck disable=SC2086
+    got=$("$VXC" run "$src" --entry "$entry" --target "$t" --interpret --schedule-seed "$s" $extra "$@" 2>&1 |
+      grep -E '^(checksum|result|error)') || fail "$file $entry $* --target $t: no output"
+    [ "$got" = "$want" ] || fail "$file $entry $* --target $t --interpret --schedule-seed $s $extra printed
+$got
+the cpu target printed
+$want"
+  done
+  echo "ok $(basename "$src") $entry $*: $want"
+}
+
+E=$REPO/examples
+agree "$E/stream.vx" stream --seed 0 --arg tiles=8
+agree "$E/stream.vx" stream --seed 7 --arg tiles=1
+agree "$E/stream_out.vx" stream_out --seed 1 --arg tiles=5
+agree "$E/ring2.vx" ring2 --seed 2 --arg tiles=5
+agree "$E/ring3.vx" ring3 --seed 4 --arg tiles=6
+agree "$E/gemm.vx" gemm --seed 6 --arg a=6 --arg b=6 --arg c=4 --arg kt=3
+agree "$E/project.vx" project --seed 12 --arg tiles=7
+agree "$E/epilogue.vx" epilogue --seed 9 --arg x=3
+agree "$E/early_exit.vx" early_exit --seed 14 --arg tiles=8 --arg limit=6
+agree "$E/early_exit.vx" early_exit --seed 15 --arg tiles=5 --arg limit=0
+agree "$REPO/tests/run/early_exits.vx" returned_tokens --arg tiles=5 --arg k=3
+agree "$REPO/tests/run/early_exits.vx" ring2_break --seed 2 --arg tiles=5
+agree "$REPO/tests/run/early_exits.vx" inner_break --arg tiles=5 --arg k=2
+for f in "$REPO"/../shared/examples/ok/*.vx; do
+  [ -f "$f" ] || continue
+  entry=$(grep -oE '^fn [A-Za-z_0-9]+' "$f" | tail -1 | cut -c4-)
+  agree "$f" "$entry" --seed 3 --arg tiles=4
+done
+
+# ---- 2. hazards stop at the checker's line ----
+hazard() {  # FILE ENTRY WHAT LINE COPYLINE
+  local file entry=$2 what=$3 line=$4 copy=$5 out
+  file=$(fit "$1")
+  out=$("$VXC" run "$file" --entry "$entry" --target b200 --interpret --unchecked 2>&1)
+  [ $? -eq 1 ] || fail "$file $entry: expected exit status 1 (a trap)"
+  grep -qF "runtime trap: $what (the copy started at $file:$copy:" <<<"$out" &&
+    grep -qE "runtime trap: .* at $file:$line:[0-9]+$" <<<"$out" ||
+    fail "$file $entry: expected \"$what\" at line $line (copy at line $copy), got:
+$out"
+  echo "ok hazard $(basename "$file") $entry: line $line"
+}
+H=$REPO/tests/ui/check/hazards
+hazard "$H/reads_before_wait.vx" stale_after_branch "read of memory a copy is still landing in" 11 6
+hazard "$H/reads_before_wait.vx" moved_destination "read of memory a copy is still landing in" 19 18
+hazard "$H/writes_to_an_in_flight_destination.vx" waw "write of memory a copy in flight is writing" 5 4
+hazard "$H/writes_to_an_in_flight_destination.vx" mma_into_in_flight "write of memory a copy in flight is writing" 15 14
+hazard "$H/writes_to_an_in_flight_source.vx" war "write of memory a copy in flight is reading" 3 2
+hazard "$H/copies_within_one_ring_check_both_ends.vx" writes_the_source_of_a_copy_within_the_ring \
+  "write of memory a copy in flight is reading" 6 5
+hazard "$H/copies_within_one_ring_check_both_ends.vx" reads_the_destination_of_a_copy_within_the_ring \
+  "read of memory a copy is still landing in" 14 13
+hazard "$REPO/../shared/examples/bad/stale.vx" stale "read of memory a copy is still landing in" 6 5
+hazard "$REPO/../shared/examples/bad/ring_alias.vx" ring_bad "read of memory a copy is still landing in" 11 10
+echo "all agree"
