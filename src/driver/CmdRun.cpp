@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include "driver/Args.h"
 #include "driver/Backends.h"
 #include "driver/Commands.h"
+#include "driver/Npy.h"
 
 namespace vx::driver {
 
@@ -37,6 +39,9 @@ const char* kRunHelp =
     "  --interpret                     b200, h100: run the same CUDA source on the CPU under the\n"
     "                                  interpreter, which checks copies, mbarriers and accesses\n"
     "  --schedule-seed N               with --interpret: the order copies land in (default 1)\n"
+    "  --output DIR                    also write each output to DIR/NAME.npy (NumPy; bf16 as f32)\n"
+    "  --compare=TARGET                run the same entry and inputs on TARGET too (cpu, b200, h100)\n"
+    "                                  and print each output's max absolute and relative error\n"
     "  --seed N                        input seed (default 0)\n"
     "  --arg NAME=VALUE                a Vec's length (default 8) or a scalar's value (default 0)\n"
     "  --sync-baseline                 run with every transfer_async blocking\n"
@@ -160,6 +165,110 @@ void trimCache(const std::string& dir, size_t keep) {
   for (size_t i = 0; i + keep < entries.size(); ++i) fs::remove(entries[i].second, ec);
 }
 
+// One target's build of the entry's `vxc run` harness.
+struct Prepared {
+  CpuProgram prog;
+  const cpu::Entry* entry = nullptr;
+  TempDir tmp;
+  std::string exe;
+};
+
+// Checks, lowers and builds (or finds in the cache) the harness of the entry
+// for `target`. 0, or the exit status after printing why not.
+int prepare(const FrontOptions& fo, const std::string& target, bool interpret, const std::string& nvcc,
+            const std::string& entryName, const std::vector<std::string>& kvs, Prepared& out) {
+  const Backend& backend = backendFor(*target::targetByName(target));
+  CpuProgram& prog = out.prog;
+  if (int rc = compileToCpu(fo, prog)) return rc;
+  std::string error;
+  const cpu::Entry* entry = findEntry(prog, entryName, error);
+  if (!entry) return usageError(error);
+  out.entry = entry;
+  for (const std::string& kv : kvs)
+    if (std::string e = checkArg(*entry, kv); !e.empty()) return usageError(e);
+
+  TempDir& tmp = out.tmp;
+  if (tmp.path.empty()) return internalError("cannot create a temporary folder");
+  if (backend.cudaArch && prog.runtimeChecks && !interpret)
+    return usageError("a function of `" + fo.file + "` is `#[allow(unproved)]`: its token checks happen at run time, "
+                      "which `--target " + target + "` does only with `--interpret`");
+  // A CUDA unit is a .cu; the harness includes it, so for the interpreter
+  // the harness is host C++ and for nvcc a .cu as well.
+  const cpu::Flavor flavor = backend.cudaArch ? cpu::Flavor::Cuda : cpu::Flavor::Cpu;
+  std::string unitName = backend.cudaArch ? "unit.cu" : "unit.cpp";
+  std::string unitPath = tmp.path + "/" + unitName;
+  std::string& exe = out.exe;
+  exe = tmp.path + "/run";
+  std::string mainPath = tmp.path + (backend.cudaArch && !interpret ? "/main.cu" : "/main.cpp");
+  std::string harness = cpu::emitHarness(*entry, unitName, flavor);
+  auto commandFor = [&](const std::string& source, const std::string& output) {
+    if (!backend.cudaArch) return cpu::compilerCommand(source, output, cpu::Artifact::Executable);
+    if (interpret) return cpu::interpreterCommand(source, output);
+    return cpu::cudaCompilerCommand(nvcc, source, output, cpu::Artifact::Executable, backend.cudaArch);
+  };
+  std::vector<std::string> command = commandFor(mainPath, exe);
+  // The key names no temporary path: the same program hits the same entry.
+  std::string cached = cachedExe(prog.source, prog.header, harness, commandFor("main", "run"));
+  if (!cached.empty() && access(cached.c_str(), X_OK) == 0) {
+    exe = cached;
+    std::error_code ec;
+    std::filesystem::last_write_time(cached, std::filesystem::file_time_type::clock::now(), ec);
+    return 0;
+  }
+  std::ofstream(unitPath) << prog.source;
+  std::ofstream(tmp.path + "/" + prog.headerName) << prog.header;
+  std::ofstream(mainPath) << harness;
+  if (int rc = compiled(cpu::runCompiler(command), fo.file, backend.cudaArch && !interpret ? "nvcc" : "the C++ compiler"))
+    return rc;
+  // Publish atomically: a concurrent `vxc run` sees all of it or nothing.
+  std::error_code ec;
+  if (!cached.empty()) {
+    std::filesystem::copy_file(exe, cached + ".tmp" + std::to_string(getpid()), ec);
+    if (!ec) std::filesystem::rename(cached + ".tmp" + std::to_string(getpid()), cached, ec);
+    trimCache(std::filesystem::path(cached).parent_path().string(), 64);
+  }
+  return 0;
+}
+
+// Prints a run's output; a trap is the program's error (1).
+int finishRun(const FrontOptions& fo, const cpu::ProcessResult& r) {
+  std::fputs(r.stdoutText.c_str(), stdout);
+  if (r.status == 0) return 0;
+  std::fflush(stdout);
+  if (r.status == 101) {  // a runtime trap: the program's error
+    std::fputs(r.stderrText.c_str(), stderr);
+    return 1;
+  }
+  return internalError("the program vxc built for `" + fo.file + "` exited with status " + std::to_string(r.status) +
+                       (r.stderrText.empty() ? "" : ":\n" + r.stderrText));
+}
+
+// `compare NAME: max_abs = A, max_rel = R (vs TARGET)` per output: the
+// largest |x - y| and |x - y| / max(|y|, tiny) over its elements.
+int compareOutputs(const cpu::Entry& entry, const std::string& mine, const std::string& theirs,
+                   const std::string& other) {
+  bool any = false;
+  for (const cpu::Param& p : entry.params) {
+    if (!p.mut || p.kind == cpu::Param::Kind::Scalar) continue;
+    any = true;
+    NpyArray x, y;
+    std::string error;
+    if (!readNpy(mine + "/" + p.name + ".npy", x, error) || !readNpy(theirs + "/" + p.name + ".npy", y, error))
+      return internalError(error);
+    if (x.shape != y.shape) return internalError("`" + p.name + "` has different shapes on the two targets");
+    double maxAbs = 0, maxRel = 0;
+    for (size_t i = 0; i < x.values.size(); ++i) {
+      double d = std::fabs(x.values[i] - y.values[i]);
+      if (std::isnan(x.values[i]) != std::isnan(y.values[i])) d = INFINITY;
+      maxAbs = std::max(maxAbs, d);
+      maxRel = std::max(maxRel, d / std::max(std::fabs(y.values[i]), 1e-30));
+    }
+    std::printf("compare %s: max_abs = %.6g, max_rel = %.6g (vs %s)\n", p.name.c_str(), maxAbs, maxRel, other.c_str());
+  }
+  if (!any) std::printf("compare: `%s` has no outputs to compare (only checksums of its accumulator)\n", entry.name.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int cmdRun(const std::vector<std::string>& args) {
@@ -179,6 +288,8 @@ int cmdRun(const std::vector<std::string>& args) {
                            withFrontFlags({{"--seed", true, {}},
                                            {"--repeat", true, {}},
                                            {"--interpret", false, {}},
+                                           {"--output", true, {}},
+                                           {"--compare", true, targetNames()},
                                            {"--schedule-seed", true, {}}}));
   if (!a.error.empty()) return usageError(a.error);
   if (a.has("--help")) {
@@ -210,70 +321,49 @@ int cmdRun(const std::vector<std::string>& args) {
                         "same CUDA source on the CPU");
   }
   // ---- tpu: simulated (CmdTpu.cpp) ----
+  if ((a.has("--compare") || a.has("--output")) && (target == "tpu" || a.get("--compare", "") == "tpu"))
+    return usageError("`--compare` and `--output` work with the cpu, b200 and h100 targets; vxsim writes no outputs yet");
   if (target == "tpu") return runTpu(fo, a.get("--entry", ""), seed, kvs);
   if (fo.unchecked && !interpret)
     return usageError("`--unchecked` is for `--target tpu` and `--interpret` test runs only");
   // ---- end tpu ----
-  CpuProgram prog;
-  if (int rc = compileToCpu(fo, prog)) return rc;
-  std::string error;
-  const cpu::Entry* entry = findEntry(prog, a.get("--entry", ""), error);
-  if (!entry) return usageError(error);
-  for (const std::string& kv : kvs)
-    if (std::string e = checkArg(*entry, kv); !e.empty()) return usageError(e);
-
-  TempDir tmp;
-  if (tmp.path.empty()) return internalError("cannot create a temporary folder");
-  if (backend.cudaArch && prog.runtimeChecks && !interpret)
-    return usageError("a function of `" + fo.file + "` is `#[allow(unproved)]`: its token checks happen at run time, "
-                      "which `--target " + target + "` does only with `--interpret`");
-  // A CUDA unit is a .cu; the harness includes it, so for the interpreter
-  // the harness is host C++ and for nvcc a .cu as well.
-  const cpu::Flavor flavor = backend.cudaArch ? cpu::Flavor::Cuda : cpu::Flavor::Cpu;
-  std::string unitName = backend.cudaArch ? "unit.cu" : "unit.cpp";
-  std::string unitPath = tmp.path + "/" + unitName, exe = tmp.path + "/run";
-  std::string mainPath = tmp.path + (backend.cudaArch && !interpret ? "/main.cu" : "/main.cpp");
-  std::string harness = cpu::emitHarness(*entry, unitName, flavor);
-  auto commandFor = [&](const std::string& source, const std::string& output) {
-    if (!backend.cudaArch) return cpu::compilerCommand(source, output, cpu::Artifact::Executable);
-    if (interpret) return cpu::interpreterCommand(source, output);
-    return cpu::cudaCompilerCommand(nvcc, source, output, cpu::Artifact::Executable, backend.cudaArch);
-  };
-  std::vector<std::string> command = commandFor(mainPath, exe);
-  // The key names no temporary path: the same program hits the same entry.
-  std::string cached = cachedExe(prog.source, prog.header, harness, commandFor("main", "run"));
-  if (!cached.empty() && access(cached.c_str(), X_OK) == 0) {
-    exe = cached;
-    std::error_code ec;
-    std::filesystem::last_write_time(cached, std::filesystem::file_time_type::clock::now(), ec);
-  } else {
-    std::ofstream(unitPath) << prog.source;
-    std::ofstream(tmp.path + "/" + prog.headerName) << prog.header;
-    std::ofstream(mainPath) << harness;
-    if (int rc = compiled(cpu::runCompiler(command), fo.file, backend.cudaArch && !interpret ? "nvcc" : "the C++ compiler"))
-      return rc;
-    // Publish atomically: a concurrent `vxc run` sees all of it or nothing.
-    std::error_code ec;
-    if (!cached.empty()) {
-      std::filesystem::copy_file(exe, cached + ".tmp" + std::to_string(getpid()), ec);
-      if (!ec) std::filesystem::rename(cached + ".tmp" + std::to_string(getpid()), cached, ec);
-      trimCache(std::filesystem::path(cached).parent_path().string(), 64);
-    }
-  }
-
-  std::vector<std::string> argv{exe, "--seed", std::to_string(seed), "--repeat", std::to_string(repeat)};
+  std::string compare = a.get("--compare", "");
+  std::string outputDir = a.get("--output", "");
+  Prepared mine;
+  if (int rc = prepare(fo, target, interpret, nvcc, a.get("--entry", ""), kvs, mine)) return rc;
+  std::vector<std::string> argv{mine.exe, "--seed", std::to_string(seed), "--repeat", std::to_string(repeat)};
   for (const std::string& kv : kvs) argv.insert(argv.end(), {"--arg", kv});
   if (interpret) setenv("VX_SCHEDULE_SEED", std::to_string(scheduleSeed).c_str(), 1);
-  cpu::ProcessResult r = cpu::runProcess(argv, /*separate=*/true);
-  std::fputs(r.stdoutText.c_str(), stdout);
-  if (r.status == 0) return 0;
-  std::fflush(stdout);
-  if (r.status == 101) {  // a runtime trap: the program's error
-    std::fputs(r.stderrText.c_str(), stderr);
-    return 1;
+  if (!compare.empty() && outputDir.empty()) outputDir = mine.tmp.path + "/out";
+  if (!outputDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(outputDir, ec);
+    if (ec) return usageError("cannot create `" + outputDir + "`: " + ec.message());
+    argv.insert(argv.end(), {"--output", outputDir});
   }
-  return internalError("the program vxc built for `" + fo.file + "` exited with status " + std::to_string(r.status) +
-                       (r.stderrText.empty() ? "" : ":\n" + r.stderrText));
+  if (int rc = finishRun(fo, cpu::runProcess(argv, /*separate=*/true))) return rc;
+  if (compare.empty()) return 0;
+
+  // ---- --compare=TARGET: the same entry, inputs and arguments there ----
+  const Backend& other = backendFor(*target::targetByName(compare));
+  bool otherInterpret = other.cudaArch && (interpret || cpu::findNvcc().empty());
+  FrontOptions ofo = fo;
+  ofo.target = compare;
+  Prepared theirs;
+  if (int rc = prepare(ofo, compare, otherInterpret, other.cudaArch ? cpu::findNvcc() : "", a.get("--entry", ""), kvs,
+                       theirs))
+    return rc;
+  std::string otherDir = theirs.tmp.path + "/out";
+  std::filesystem::create_directories(otherDir);
+  std::vector<std::string> oargv{theirs.exe, "--seed", std::to_string(seed), "--output", otherDir};
+  for (const std::string& kv : kvs) oargv.insert(oargv.end(), {"--arg", kv});
+  cpu::ProcessResult o = cpu::runProcess(oargv, /*separate=*/true);
+  if (o.status != 0) {
+    std::fputs(o.stderrText.c_str(), stderr);
+    return o.status == 101 ? 1 : internalError("the `--compare=" + compare + "` run exited with status " +
+                                               std::to_string(o.status));
+  }
+  return compareOutputs(*mine.entry, outputDir, otherDir, compare);
 }
 
 }  // namespace vx::driver

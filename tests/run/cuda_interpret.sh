@@ -73,6 +73,16 @@ for f in "$REPO"/../shared/examples/ok/*.vx; do
   agree "$f" "$entry" --seed 3 --arg tiles=4
 done
 
+# `--compare=cpu` reads both runs' .npy outputs: the f32 matrix work is exact
+# (SIMT f32, and vx_fill's values keep every sum exact), so 0 and 0.
+g=$(fit "$E/gemm.vx")
+out=$("$VXC" run "$g" --target b200 --interpret --compare=cpu --arg a=4 --arg b=2 --arg c=4 --arg kt=2 --output "$TMP/npy") ||
+  fail "--compare=cpu: $out"
+grep -qx 'compare c: max_abs = 0, max_rel = 0 (vs cpu)' <<<"$out" || fail "--compare=cpu printed:
+$out"
+[ -f "$TMP/npy/c.npy" ] || fail "--output wrote no c.npy"
+echo "ok --compare=cpu and --output"
+
 # ---- 2. hazards stop at the checker's line ----
 hazard() {  # FILE ENTRY WHAT LINE COPYLINE
   local file entry=$2 what=$3 line=$4 copy=$5 out

@@ -86,6 +86,39 @@ uint64_t vxh_sum_f16(const std::vector<uint16_t>& v) {
   for (size_t i = 0; i < v.size(); ++i) f[i] = vx_f32_from_f16(v[i]);
   return vx_checksum(f.data(), f.size());
 }
+// `--output DIR`: each output as DIR/NAME.npy (NumPy format 1.0, little
+// endian, C order). bf16 is widened to f32 (NumPy has no bf16).
+std::string vxh_out;
+void vxh_npy(const char* name, const char* descr, std::vector<uint64_t> shape, const void* data, size_t bytes) {
+  std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (";
+  for (size_t i = 0; i < shape.size(); ++i) dict += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? ", " : "");
+  dict += "), }";
+  size_t total = 10 + dict.size() + 1;
+  dict.append((64 - total % 64) % 64, ' ');
+  dict += '\n';
+  std::string path = vxh_out + "/" + name + ".npy";
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) vxh_usage("cannot write `" + path + "`");
+  const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+  const unsigned char len[2] = {static_cast<unsigned char>(dict.size() & 0xff), static_cast<unsigned char>(dict.size() >> 8)};
+  bool ok = std::fwrite(magic, 1, 8, f) == 8 && std::fwrite(len, 1, 2, f) == 2 &&
+            std::fwrite(dict.data(), 1, dict.size(), f) == dict.size() && std::fwrite(data, 1, bytes, f) == bytes;
+  if (std::fclose(f) != 0 || !ok) vxh_usage("cannot write `" + path + "`");
+}
+void vxh_save(const char* name, std::vector<uint64_t> shape, const std::vector<float>& v) {
+  vxh_npy(name, "<f4", shape, v.data(), v.size() * 4);
+}
+void vxh_save(const char* name, std::vector<uint64_t> shape, const std::vector<double>& v) {
+  vxh_npy(name, "<f8", shape, v.data(), v.size() * 8);
+}
+void vxh_save(const char* name, std::vector<uint64_t> shape, const std::vector<uint16_t>& v) {  // bf16
+  std::vector<float> f(v.size());
+  for (size_t i = 0; i < v.size(); ++i) f[i] = vx_f32_from_bf16(v[i]);
+  vxh_npy(name, "<f4", shape, f.data(), f.size() * 4);
+}
+void vxh_save_f16(const char* name, std::vector<uint64_t> shape, const std::vector<uint16_t>& v) {
+  vxh_npy(name, "<f2", shape, v.data(), v.size() * 2);
+}
 uint64_t vxh_sum(const std::vector<float>& v) { return vx_checksum(v.data(), v.size()); }
 uint64_t vxh_sum(const std::vector<double>& v) {
   std::vector<float> f(v.begin(), v.end());
@@ -109,6 +142,7 @@ int main(int argc, char** argv) {
     };
     if (a == "--seed") seed = std::strtoull(value().c_str(), nullptr, 0);
     else if (a == "--repeat") repeat = std::strtoull(value().c_str(), nullptr, 0);
+    else if (a == "--output") vxh_out = value();
     else if (a == "--arg") {
       std::string kv = value();
       size_t eq = kv.find('=');
@@ -182,6 +216,10 @@ std::string emitHarness(const Entry& entry, const std::string& unitSource, Flavo
     if (!p.mut || p.kind == Param::Kind::Scalar) continue;
     outputs = true;
     s += "  std::printf(\"checksum " + p.name + " = 0x%016\" PRIx64 \"\\n\", vxh_sum" + std::string(p.type == "f16" ? "_f16" : "") + "(" + cName(p) + "));\n";
+    std::string shape = p.kind == Param::Kind::Vec ? cName(p) + "_len" : "";
+    for (int64_t d : p.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d) + "u";
+    s += "  if (!vxh_out.empty()) vxh_save" + std::string(p.type == "f16" ? "_f16" : "") + "(\"" + p.name + "\", {" + shape +
+         "}, " + cName(p) + ");\n";
   }
   // An entry without outputs: its result is what the matrix unit holds.
   if (!outputs) s += "  if (hasAcc) std::printf(\"checksum acc = 0x%016\" PRIx64 \"\\n\", accSum);\n";

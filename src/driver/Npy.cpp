@@ -1,0 +1,103 @@
+#include "driver/Npy.h"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "vx/data.h"
+
+namespace vx::driver {
+
+namespace {
+
+// The value of `'key': ...` in a header dict, up to the next top-level comma.
+std::string field(const std::string& dict, const std::string& key) {
+  size_t at = dict.find("'" + key + "'");
+  if (at == std::string::npos) return {};
+  at = dict.find(':', at);
+  if (at == std::string::npos) return {};
+  size_t end = at + 1;
+  int depth = 0;
+  for (; end < dict.size(); ++end) {
+    char c = dict[end];
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if ((c == ',' && depth == 0) || c == '}') break;
+  }
+  std::string v = dict.substr(at + 1, end - at - 1);
+  size_t b = v.find_first_not_of(" "), e = v.find_last_not_of(" ");
+  return b == std::string::npos ? std::string() : v.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+bool readNpy(const std::string& path, NpyArray& out, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read `" + path + "`";
+    return false;
+  }
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  auto bad = [&](const std::string& why) {
+    error = "`" + path + "` is not a NumPy array this version reads: " + why;
+    return false;
+  };
+  if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0) return bad("no .npy magic");
+  unsigned major = static_cast<unsigned char>(bytes[6]);
+  size_t headerLen = 0, start = 0;
+  if (major == 1) {
+    headerLen = static_cast<unsigned char>(bytes[8]) | static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8;
+    start = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) return bad("truncated header");
+    for (int i = 0; i < 4; ++i) headerLen |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
+    start = 12;
+  } else {
+    return bad("format version " + std::to_string(major));
+  }
+  if (bytes.size() < start + headerLen) return bad("truncated header");
+  std::string dict = bytes.substr(start, headerLen);
+  std::string descr = field(dict, "descr"), order = field(dict, "fortran_order"), shape = field(dict, "shape");
+  if (descr.size() < 2) return bad("no descr");
+  out.descr = descr.substr(1, descr.size() - 2);
+  if (order != "False") return bad("Fortran order");
+  size_t width = out.descr == "<f2" ? 2 : out.descr == "<f4" ? 4 : out.descr == "<f8" ? 8 : 0;
+  if (!width) return bad("element type `" + out.descr + "` (f2, f4 and f8 are read)");
+  out.shape.clear();
+  uint64_t count = 1;
+  for (size_t i = 0; i < shape.size();) {
+    if (shape[i] < '0' || shape[i] > '9') {
+      ++i;
+      continue;
+    }
+    uint64_t d = 0;
+    for (; i < shape.size() && shape[i] >= '0' && shape[i] <= '9'; ++i) {
+      if (d > (UINT64_MAX - 9) / 10) return bad("a dimension is too large");
+      d = d * 10 + static_cast<uint64_t>(shape[i] - '0');
+    }
+    out.shape.push_back(d);
+    if (d && count > UINT64_MAX / d) return bad("too many elements");
+    count *= d;
+  }
+  size_t data = start + headerLen;
+  if (count > (bytes.size() - data) / width || bytes.size() - data != count * width)
+    return bad("the data is not " + std::to_string(count) + " elements of " + out.descr);
+  out.values.resize(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    const char* p = bytes.data() + data + i * width;
+    if (width == 2) {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      out.values[i] = vx_f32_from_f16(h);
+    } else if (width == 4) {
+      float f;
+      std::memcpy(&f, p, 4);
+      out.values[i] = f;
+    } else {
+      std::memcpy(&out.values[i], p, 8);
+    }
+  }
+  return true;
+}
+
+}  // namespace vx::driver
