@@ -172,7 +172,7 @@ void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how
 // The accesses a callee makes (from its summary) at a call: a copy handed
 // to it conflicts only where `stillLive` (the callee has not waited it).
 void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
-                       const std::map<TransferId, Term>& stillLive, base::Span related, const std::string& label);
+                       const Holds& stillLive, base::Span related, const std::string& label);
 // E6008 only: `places` accessed while a borrow held in a variable is live.
 void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
                 hir::LocalId via);

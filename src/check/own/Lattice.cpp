@@ -16,7 +16,7 @@ bool childLoc(Loc l, uint32_t i, Loc& out) {
   return true;
 }
 
-Term lookup(const std::map<uint32_t, Term>& m, uint32_t k, Term dflt) {
+Term lookup(const base::FlatMap<uint32_t, Term>& m, uint32_t k, Term dflt) {
   auto it = m.find(k);
   return it == m.end() ? dflt : it->second;
 }
@@ -34,8 +34,8 @@ namespace {
 
 // Merges two maps of may-facts: absent means false.
 template <typename K>
-std::map<K, Term> joinFacts(TermStore& t, Term c, const std::map<K, Term>& a, const std::map<K, Term>& b) {
-  std::map<K, Term> out;
+base::FlatMap<K, Term> joinFacts(TermStore& t, Term c, const base::FlatMap<K, Term>& a, const base::FlatMap<K, Term>& b) {
+  base::FlatMap<K, Term> out;
   for (const auto& [k, v] : a) {
     auto it = b.find(k);
     out[k] = t.mkIte(c, v, it == b.end() ? t.fls() : it->second);
@@ -48,8 +48,8 @@ std::map<K, Term> joinFacts(TermStore& t, Term c, const std::map<K, Term>& a, co
 // Message data: where something happened. Kept small and cheap: the union
 // by span, each with the condition it was first seen under.
 template <typename K>
-void joinSites(TermStore& t, Term ca, Term cb, const std::map<K, std::vector<Site>>& a,
-               const std::map<K, std::vector<Site>>& b, std::map<K, std::vector<Site>>& out) {
+void joinSites(TermStore& t, Term ca, Term cb, const base::FlatMap<K, std::vector<Site>>& a,
+               const base::FlatMap<K, std::vector<Site>>& b, base::FlatMap<K, std::vector<Site>>& out) {
   (void)t;
   (void)ca;
   (void)cb;

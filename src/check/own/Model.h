@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "base/FlatMap.h"
 #include "base/Source.h"
 #include "hir/Hir.h"
 #include "smt/Term.h"
@@ -77,7 +78,7 @@ struct Loc {
 bool childLoc(Loc l, uint32_t i, Loc& out);
 
 // Which copies a token value may hold, each under a formula.
-using Holds = std::map<TransferId, Term>;
+using Holds = base::FlatMap<TransferId, Term>;
 
 // Where a reference may point. `unknown`: anywhere (a reference whose
 // target a loop changes without a known set of places).
@@ -112,19 +113,20 @@ struct Site {
 
 struct State {
   Term pc;                                   // the path condition: the state is reachable where it holds
-  std::map<uint32_t, Term> scalars;          // int/bool local -> value
-  std::map<Loc, Holds> tokens;               // token location -> copies it may hold
-  std::map<TransferId, Term> inflight;       // copy -> not yet waited
-  std::map<uint32_t, Term> moved;            // move-only local -> moved out
-  std::map<uint32_t, RefVal> refs;           // reference local -> where it points
+  // Flat maps: the state is copied at every branch (base/FlatMap.h).
+  base::FlatMap<uint32_t, Term> scalars;          // int/bool local -> value
+  base::FlatMap<Loc, Holds> tokens;               // token location -> copies it may hold
+  base::FlatMap<TransferId, Term> inflight;       // copy -> not yet waited
+  base::FlatMap<uint32_t, Term> moved;            // move-only local -> moved out
+  base::FlatMap<uint32_t, RefVal> refs;           // reference local -> where it points
   // For messages only: where copies were consumed and locals moved.
-  std::map<TransferId, std::vector<Site>> consumedAt;
-  std::map<uint32_t, std::vector<Site>> movedAt;
-  std::map<Loc, std::vector<Site>> emptiedAt;  // a token moved out of a location
-  std::map<Loc, Holds> ghosts;                 // what it held then
+  base::FlatMap<TransferId, std::vector<Site>> consumedAt;
+  base::FlatMap<uint32_t, std::vector<Site>> movedAt;
+  base::FlatMap<Loc, std::vector<Site>> emptiedAt;  // a token moved out of a location
+  base::FlatMap<Loc, Holds> ghosts;                 // what it held then
 };
 
-Term lookup(const std::map<uint32_t, Term>& m, uint32_t k, Term dflt);
+Term lookup(const base::FlatMap<uint32_t, Term>& m, uint32_t k, Term dflt);
 // "Location l holds a copy still in flight."
 Term live(TermStore& t, const State& s, const Holds& h);
 

@@ -154,7 +154,7 @@ Term aliasAny(TermStore& t, const Transfer& tr, const std::vector<Alt>& copyPlac
 }
 
 struct Through {
-  const std::map<TransferId, Term>* stillLive = nullptr;
+  const Holds* stillLive = nullptr;
   base::Span related;
   std::string label;
 };
@@ -274,7 +274,7 @@ void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how
 }
 
 void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
-                       const std::map<TransferId, Term>& stillLive, base::Span related, const std::string& label) {
+                       const Holds& stillLive, base::Span related, const std::string& label) {
   if (!a.reporting()) return;
   Through via{&stillLive, related, label};
   for (const Alt& alt : places) hazards(a, s, alt, how, at, via);

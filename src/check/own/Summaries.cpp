@@ -272,7 +272,7 @@ Value applySummary(Analysis& a, State& s, hir::ExprId callId, const Summary& sum
     for (const SummaryAccess& acc : sum.accesses) {
       std::vector<Alt> ps = instantiate(acc.place, t.tru());
       if (ps.empty()) continue;
-      std::map<TransferId, Term> stillLive;
+      Holds stillLive;
       for (const auto& [param, liveTerm] : acc.tokenLive) {
         if (param >= args.size()) continue;
         const Value& v = args[param];
@@ -324,7 +324,8 @@ Value applySummary(Analysis& a, State& s, hir::ExprId callId, const Summary& sum
         for (const auto& [k, h] : args[c.param].holds) {
           Term g = t.mkAnd(h, guard);
           auto it = slot->holds.find(k);
-          slot->holds[k] = it == slot->holds.end() ? g : t.mkOr(it->second, g);
+          Term joined = it == slot->holds.end() ? g : t.mkOr(it->second, g);  // before the insertion below
+          slot->holds[k] = joined;
         }
         continue;
       }
