@@ -9,6 +9,9 @@ namespace vx::lsp {
 json initialize(State& s, const json& params);         // methods/Initialize.cpp
 json shutdown(State& s, const json& params);           // methods/Shutdown.cpp
 json codeAction(State& s, const json& params);         // methods/CodeAction.cpp
+json documentSymbol(State& s, const json& params);     // methods/DocumentSymbol.cpp
+json definition(State& s, const json& params);         // methods/Definition.cpp
+json hover(State& s, const json& params);              // methods/Hover.cpp
 void didOpen(State& s, const json& params);            // methods/DidOpen.cpp
 void didChange(State& s, const json& params);          // methods/DidChange.cpp
 void didClose(State& s, const json& params);           // methods/DidClose.cpp

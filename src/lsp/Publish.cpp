@@ -17,13 +17,13 @@ namespace vx::lsp {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 json rangeJson(const LineIndex& index, uint32_t begin, uint32_t end) {
   Position a = index.position(begin), b = index.position(end);
   return json{{"start", {{"line", a.line}, {"character", a.character}}},
               {"end", {{"line", b.line}, {"character", b.character}}}};
 }
+
+namespace {
 
 // The error page of `code` as a file an editor can open: the page embedded
 // in vxc, written once under $XDG_CACHE_HOME/vxc (or ~/.cache/vxc). Empty

@@ -41,6 +41,9 @@ using Notification = void (*)(State&, const json&);
 Request requestHandler(const std::string& method) {
   if (method == "shutdown") return shutdown;
   if (method == "textDocument/codeAction") return codeAction;
+  if (method == "textDocument/documentSymbol") return documentSymbol;
+  if (method == "textDocument/definition") return definition;
+  if (method == "textDocument/hover") return hover;
   return nullptr;
 }
 

@@ -61,6 +61,10 @@ uint32_t uintField(const json& obj, const char* name);
 // `file:///a/b%20c.vx` -> `/a/b c.vx`; other URIs are returned as they are.
 std::string pathOf(const std::string& uri);
 
+class LineIndex;
+// An LSP range of the bytes [begin, end) of the indexed text.
+json rangeJson(const LineIndex& index, uint32_t begin, uint32_t end);
+
 // Checks document `uri` as `vxc check` would and publishes its diagnostics
 // (an empty list when it is not open). Publish.cpp.
 void publishDiagnostics(State& s, const std::string& uri);

@@ -1,5 +1,6 @@
 // `initialize`: the target (initializationOptions.target, else `--target`)
-// and the capabilities: UTF-16 positions, incremental sync, quick fixes.
+// and the capabilities: UTF-16 positions, incremental sync, quick fixes,
+// document symbols, definitions and hover.
 #include <algorithm>
 
 #include "target/Target.h"
@@ -22,7 +23,10 @@ json initialize(State& s, const json& params) {
   return json{{"capabilities",
                {{"positionEncoding", "utf-16"},
                 {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", false}}},
-                {"codeActionProvider", {{"codeActionKinds", json::array({"quickfix"})}}}}},
+                {"codeActionProvider", {{"codeActionKinds", json::array({"quickfix"})}}},
+                {"documentSymbolProvider", true},
+                {"definitionProvider", true},
+                {"hoverProvider", true}}},
               {"serverInfo", {{"name", "vxc"}, {"version", driver::version()}}}};
 }
 

@@ -1,0 +1,29 @@
+// What the navigation methods (documentSymbol, definition, hover) know of a
+// document without checking it: its top-level items from the parser, and
+// the identifier under a position. A document with syntax errors still has
+// the items that parsed cleanly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vx::lsp {
+
+struct OutlineItem {
+  enum class Kind { Fn, Const };
+  Kind kind = Kind::Fn;
+  std::string name;
+  uint32_t begin = 0, end = 0;          // the whole item (bytes)
+  uint32_t nameBegin = 0, nameEnd = 0;  // its name
+  std::string header;                   // `fn name(params) -> T on Topology::X`, one line
+};
+
+std::vector<OutlineItem> outline(const std::string& path, const std::string& text);
+
+// The identifier (letters, digits, `_`) around byte `offset`: [begin, end).
+// Empty when there is none.
+std::string_view identifierAt(std::string_view text, uint32_t offset, uint32_t& begin, uint32_t& end);
+
+}  // namespace vx::lsp

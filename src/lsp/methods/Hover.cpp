@@ -1,0 +1,77 @@
+// `textDocument/hover`: for a builtin, its signature, its effects on each
+// argument, what it returns and the targets that have it, from the builtin
+// table (src/target/Builtins.def) and the prelude; for a function or const
+// of the document, its header. Token states at a point come with
+// per-function checking (not yet).
+#include "check/StdlibEmbed.h"
+#include "lsp/Methods.h"
+#include "lsp/Outline.h"
+#include "lsp/Position.h"
+#include "target/Target.h"
+
+namespace vx::lsp {
+
+namespace {
+
+const char* resultText(target::ResultKind r) {
+  switch (r) {
+    case target::ResultKind::Void: return "nothing";
+    case target::ResultKind::Buffer: return "a new buffer";
+    case target::ResultKind::Token: return "a token: the copy it starts, until waited";
+    case target::ResultKind::Payload: return "the buffer of the token it consumes";
+    case target::ResultKind::Same: return "its first argument";
+  }
+  return "";
+}
+
+// `extern fn NAME...;` of the prelude, one line.
+std::string preludeSignature(const std::string& name) {
+  for (unsigned i = 0; i < check::kStdlibCount; ++i) {
+    std::string_view text = check::kStdlib[i].text;
+    std::string needle = "extern fn " + name;
+    for (size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1)) {
+      size_t after = at + needle.size();
+      if (after < text.size() && text[after] != '(' && text[after] != '<') continue;
+      size_t end = text.find(';', at);
+      if (end == std::string_view::npos) end = text.size();
+      return std::string(text.substr(at + 7, end - at - 7));  // without `extern `
+    }
+  }
+  return "fn " + name;
+}
+
+std::string builtinMarkdown(target::Builtin b) {
+  const target::BuiltinInfo& info = target::info(b);
+  std::string md = "```vx\n" + preludeSignature(info.name) + "\n```\n\nbuiltin";
+  for (unsigned i = 0; i < info.arity(); ++i)
+    md += std::string(i ? ", " : ": ") + "argument " + std::to_string(i + 1) + " " + target::effectName(info.args[i]);
+  md += std::string("; returns ") + resultText(info.result) + ".\n\ntargets: " + target::targetsWith(b) +
+        ". See docs/language/builtins.md#" + info.name + ".";
+  return md;
+}
+
+}  // namespace
+
+json hover(State& s, const json& params) {
+  std::string uri = stringField(field(params, "textDocument"), "uri");
+  const json& pos = field(params, "position");
+  Position p{uintField(pos, "line"), uintField(pos, "character")};
+  auto doc = s.docs.find(uri);
+  if (doc == s.docs.end()) return nullptr;
+  const std::string& text = doc->second.text;
+  LineIndex index(text);
+  uint32_t begin = 0, end = 0;
+  std::string_view word = identifierAt(text, index.offset(p), begin, end);
+  if (word.empty()) return nullptr;
+  std::string md;
+  for (const OutlineItem& it : outline(pathOf(uri), text))
+    if (it.name == word) md = "```vx\n" + it.header + "\n```";
+  if (md.empty()) {
+    target::Builtin b = target::builtinByName(word);
+    if (b == target::Builtin::None) return nullptr;
+    md = builtinMarkdown(b);
+  }
+  return json{{"contents", {{"kind", "markdown"}, {"value", md}}}, {"range", rangeJson(index, begin, end)}};
+}
+
+}  // namespace vx::lsp
