@@ -3,7 +3,11 @@
 // type checker, ownership checker, and whatever is added there later.
 // Each input gets a fresh SourceMap and Sink, so no state leaks between runs.
 // It is also parsed by both parsers -- the hand-written fast path and ANTLR
-// alone -- which must give the same AST and diagnostics.
+// alone -- which must give the same AST and diagnostics, when it is at most
+// 16 KiB: ANTLR alone recovers from errors in superlinear time (a 60 KiB
+// mutant of a 1,024-arm `else if` chain took 54 s under ASan; `vxc check`,
+// whose fast parser hands ANTLR only the chunks it cannot parse, took
+// 0.08 s), and the differential is about the parsers' agreement, not size.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -29,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)vx::driver::renderAll(sink, sources, vx::driver::Format::Json, false);
   }
 
+  if (size > 16 * 1024) return 0;
   std::string parsed[2];
   for (int fast = 0; fast < 2; ++fast) {
     vx::ast::Interner names;
