@@ -58,6 +58,17 @@ std::string replaceExtension(const std::string& path, const std::string& ext) {
   return p.string();
 }
 
+// `--emit=cpp|cu`: the unit at `unitPath` and its header beside it; the
+// unit includes its header by the name the header is written under.
+int writeSource(const CpuProgram& prog, const std::string& unitPath) {
+  std::string hPath = replaceExtension(unitPath, ".h"), error;
+  std::string unit = prog.source;
+  std::string from = "#include \"" + prog.headerName + "\"", to = "#include \"" + fs::path(hPath).filename().string() + "\"";
+  if (size_t at = unit.find(from); at != std::string::npos) unit.replace(at, from.size(), to);
+  if (!writeFile(unitPath, unit, error) || !writeFile(hPath, prog.header, error)) return usageError(error);
+  return 0;
+}
+
 }  // namespace
 
 TempDir::TempDir() {
@@ -250,16 +261,7 @@ int cmdBuild(const std::vector<std::string>& args) {
     return writeFile(a.get("-o", ""), prog.mlir, error) ? 0 : usageError(error);
   }
   if (backend.cudaArch) return buildCuda(fo, prog, emit, a.get("-o", ""), a.get("--entry", ""), nvcc, backend.cudaArch);
-  if (emit == "cpp") {
-    std::string cppPath = a.get("-o", stem + ".cpp");
-    std::string hPath = replaceExtension(cppPath, ".h");
-    // The unit includes its header by the name the header is written under.
-    std::string unit = prog.source;
-    std::string from = "#include \"" + prog.headerName + "\"", to = "#include \"" + fs::path(hPath).filename().string() + "\"";
-    if (size_t at = unit.find(from); at != std::string::npos) unit.replace(at, from.size(), to);
-    if (!writeFile(cppPath, unit, error) || !writeFile(hPath, prog.header, error)) return usageError(error);
-    return 0;
-  }
+  if (emit == "cpp") return writeSource(prog, a.get("-o", stem + ".cpp"));
   TempDir tmp;
   if (tmp.path.empty()) return internalError("cannot create a temporary folder");
   std::string unitPath = tmp.path + "/" + stem + ".cpp";
@@ -285,15 +287,7 @@ int buildCuda(const FrontOptions& fo, const CpuProgram& prog, const std::string&
               const std::string& entryName, const std::string& nvcc, const std::string& arch) {
   std::string stem = fs::path(fo.file).stem().string();
   std::string error;
-  if (emit == "cu") {
-    std::string cuPath = output.empty() ? stem + ".cu" : output;
-    std::string hPath = replaceExtension(cuPath, ".h");
-    std::string unit = prog.source;
-    std::string from = "#include \"" + prog.headerName + "\"", to = "#include \"" + fs::path(hPath).filename().string() + "\"";
-    if (size_t at = unit.find(from); at != std::string::npos) unit.replace(at, from.size(), to);
-    if (!writeFile(cuPath, unit, error) || !writeFile(hPath, prog.header, error)) return usageError(error);
-    return 0;
-  }
+  if (emit == "cu") return writeSource(prog, output.empty() ? stem + ".cu" : output);
   TempDir tmp;
   if (tmp.path.empty()) return internalError("cannot create a temporary folder");
   std::string unitPath = tmp.path + "/" + stem + ".cu";

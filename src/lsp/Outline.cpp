@@ -5,6 +5,7 @@
 #include "ast/Ast.h"
 #include "base/Source.h"
 #include "diag/Sink.h"
+#include "lsp/Position.h"
 #include "parse/Parse.h"
 
 namespace vx::lsp {
@@ -65,6 +66,17 @@ std::string_view identifierAt(std::string_view text, uint32_t offset, uint32_t& 
   while (end < text.size() && identChar(text[end])) ++end;
   if (begin == end || std::isdigit(static_cast<unsigned char>(text[begin]))) return {};
   return text.substr(begin, end - begin);
+}
+
+bool wordAt(State& s, const json& params, WordAt& out) {
+  out.uri = stringField(field(params, "textDocument"), "uri");
+  const json& pos = field(params, "position");
+  Position p{uintField(pos, "line"), uintField(pos, "character")};
+  auto doc = s.docs.find(out.uri);
+  if (doc == s.docs.end()) return false;
+  out.text = &doc->second.text;
+  out.word = identifierAt(*out.text, LineIndex(*out.text).offset(p), out.begin, out.end);
+  return !out.word.empty();
 }
 
 }  // namespace vx::lsp

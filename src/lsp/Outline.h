@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "lsp/State.h"
+
 namespace vx::lsp {
 
 struct OutlineItem {
@@ -25,5 +27,16 @@ std::vector<OutlineItem> outline(const std::string& path, const std::string& tex
 // The identifier (letters, digits, `_`) around byte `offset`: [begin, end).
 // Empty when there is none.
 std::string_view identifierAt(std::string_view text, uint32_t offset, uint32_t& begin, uint32_t& end);
+
+// The identifier at `params.position` of the open document
+// `params.textDocument` (InvalidParams when either is missing): false when
+// the document is not open or no identifier is there.
+struct WordAt {
+  std::string uri;
+  const std::string* text = nullptr;
+  std::string_view word;
+  uint32_t begin = 0, end = 0;
+};
+bool wordAt(State& s, const json& params, WordAt& out);
 
 }  // namespace vx::lsp

@@ -7,18 +7,11 @@
 namespace vx::lsp {
 
 json definition(State& s, const json& params) {
-  std::string uri = stringField(field(params, "textDocument"), "uri");
-  const json& pos = field(params, "position");
-  Position p{uintField(pos, "line"), uintField(pos, "character")};
-  auto doc = s.docs.find(uri);
-  if (doc == s.docs.end()) return nullptr;
-  const std::string& text = doc->second.text;
-  LineIndex index(text);
-  uint32_t begin = 0, end = 0;
-  std::string_view word = identifierAt(text, index.offset(p), begin, end);
-  if (word.empty()) return nullptr;
-  for (const OutlineItem& it : outline(pathOf(uri), text))
-    if (it.name == word) return json{{"uri", uri}, {"range", rangeJson(index, it.nameBegin, it.nameEnd)}};
+  WordAt w;
+  if (!wordAt(s, params, w)) return nullptr;
+  LineIndex index(*w.text);
+  for (const OutlineItem& it : outline(pathOf(w.uri), *w.text))
+    if (it.name == w.word) return json{{"uri", w.uri}, {"range", rangeJson(index, it.nameBegin, it.nameEnd)}};
   return nullptr;
 }
 

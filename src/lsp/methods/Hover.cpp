@@ -53,25 +53,17 @@ std::string builtinMarkdown(target::Builtin b) {
 }  // namespace
 
 json hover(State& s, const json& params) {
-  std::string uri = stringField(field(params, "textDocument"), "uri");
-  const json& pos = field(params, "position");
-  Position p{uintField(pos, "line"), uintField(pos, "character")};
-  auto doc = s.docs.find(uri);
-  if (doc == s.docs.end()) return nullptr;
-  const std::string& text = doc->second.text;
-  LineIndex index(text);
-  uint32_t begin = 0, end = 0;
-  std::string_view word = identifierAt(text, index.offset(p), begin, end);
-  if (word.empty()) return nullptr;
+  WordAt w;
+  if (!wordAt(s, params, w)) return nullptr;
   std::string md;
-  for (const OutlineItem& it : outline(pathOf(uri), text))
-    if (it.name == word) md = "```vx\n" + it.header + "\n```";
+  for (const OutlineItem& it : outline(pathOf(w.uri), *w.text))
+    if (it.name == w.word) md = "```vx\n" + it.header + "\n```";
   if (md.empty()) {
-    target::Builtin b = target::builtinByName(word);
+    target::Builtin b = target::builtinByName(w.word);
     if (b == target::Builtin::None) return nullptr;
     md = builtinMarkdown(b);
   }
-  return json{{"contents", {{"kind", "markdown"}, {"value", md}}}, {"range", rangeJson(index, begin, end)}};
+  return json{{"contents", {{"kind", "markdown"}, {"value", md}}}, {"range", rangeJson(LineIndex(*w.text), w.begin, w.end)}};
 }
 
 }  // namespace vx::lsp
