@@ -346,11 +346,12 @@ int cmdRun(const std::vector<std::string>& args) {
 
   // ---- --compare=TARGET: the same entry, inputs and arguments there ----
   const Backend& other = backendFor(*target::targetByName(compare));
-  bool otherInterpret = other.cudaArch && (interpret || cpu::findNvcc().empty());
+  std::string otherNvcc = other.cudaArch ? cpu::findNvcc() : "";
+  bool otherInterpret = other.cudaArch && (interpret || otherNvcc.empty());
   FrontOptions ofo = fo;
   ofo.target = compare;
   Prepared theirs;
-  if (int rc = prepare(ofo, compare, otherInterpret, other.cudaArch ? cpu::findNvcc() : "", a.get("--entry", ""), kvs,
+  if (int rc = prepare(ofo, compare, otherInterpret, otherNvcc, a.get("--entry", ""), kvs,
                        theirs))
     return rc;
   std::string otherDir = theirs.tmp.path + "/out";

@@ -176,18 +176,20 @@ void emitCudaEntry(Emitter& e, mlir::func::FuncOp f, const Entry& entry, const s
          (entry.params.empty() ? "" : ", " + cParams(entry)) + ") {");
   ++e.indent;
   e.line("vx::cu::Launch vx_launch(vx_host, \"" + entry.name + "\");");
+  // Elements of a buffer parameter: a Vec's tensors times its length.
+  auto count = [](const Param& p) {
+    return std::to_string(p.elements()) + (p.kind == Param::Kind::Vec ? " * " + cName(p) + "_len" : "");
+  };
   for (const Param& p : entry.params) {
     if (p.kind == Param::Kind::Scalar) continue;
     std::string cn = cName(p), el = rtElem(p.type);
-    std::string count = std::to_string(p.elements()) + (p.kind == Param::Kind::Vec ? " * " + cn + "_len" : "");
-    e.line(el + "* d_" + cn + " = vx_launch.input((const " + el + "*)(" + cn + "), " + count + ");");
+    e.line(el + "* d_" + cn + " = vx_launch.input((const " + el + "*)(" + cn + "), " + count(p) + ");");
   }
   e.line("vx_launch.run(vxk_" + entry.name + launchArgs + ");");
   for (const Param& p : entry.params) {
     if (p.kind == Param::Kind::Scalar || !p.mut) continue;
     std::string cn = cName(p), el = rtElem(p.type);
-    std::string count = std::to_string(p.elements()) + (p.kind == Param::Kind::Vec ? " * " + cn + "_len" : "");
-    e.line("vx_launch.output((" + el + "*)(" + cn + "), d_" + cn + ", " + count + ");");
+    e.line("vx_launch.output((" + el + "*)(" + cn + "), d_" + cn + ", " + count(p) + ");");
   }
   if (!entry.result.empty())
     e.line("return (" + ret + ")vx_launch.result<" + cppType(f.getFunctionType().getResult(0)) + ">();");
