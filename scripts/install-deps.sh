@@ -10,5 +10,5 @@ $SUDO apt-get install -y -q --no-install-recommends \
   ca-certificates cmake ninja-build g++ make pkg-config python3 git \
   default-jre-headless antlr4 libantlr4-runtime-dev uuid-dev \
   libz3-dev llvm-16-dev llvm-16-tools libmlir-16-dev mlir-16-tools \
-  doctest-dev nlohmann-json3-dev libfmt-dev \
+  doctest-dev nlohmann-json3-dev libfmt-dev libjemalloc-dev \
   clang-14 libclang-rt-14-dev ccache libopenblas-dev neovim

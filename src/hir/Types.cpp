@@ -48,6 +48,15 @@ uint32_t floatBytes(FloatKind k) {
   return 4;
 }
 
+namespace {
+// The table's position for a hash: its high bits folded into the low ones.
+size_t slotOf(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  return static_cast<size_t>(h ^ (h >> 33));
+}
+}  // namespace
+
 TypeTable::TypeTable() {
   error_ = intern(make(TyKind::Error));
   void_ = intern(make(TyKind::Void));
@@ -65,15 +74,19 @@ TypeId TypeTable::intern(const TyData& d, const std::vector<TypeId>& list) {
     mix(d.value);
     mix(list.size());
     for (TypeId t : list) mix(t.index);
-    auto [from, to] = index_.equal_range(h);
-    for (auto it = from; it != to; ++it) {
-      const TyData& o = types_[it->second];
-      if (o.kind != d.kind || o.sub != d.sub || o.a != d.a || o.b != d.b || o.value != d.value ||
-          o.listCount != list.size())
-        continue;
-      bool same = true;
-      for (size_t i = 0; i < list.size() && same; ++i) same = list_[o.listBegin + i] == list[i].index;
-      if (same) return TypeId{it->second};
+    if (!slots_.empty()) {
+      size_t mask = slots_.size() - 1;
+      for (size_t at = slotOf(h) & mask; slots_[at].id != 0; at = (at + 1) & mask) {
+        if (slots_[at].hash != h) continue;
+        uint32_t id = slots_[at].id - 1;
+        const TyData& o = types_[id];
+        if (o.kind != d.kind || o.sub != d.sub || o.a != d.a || o.b != d.b || o.value != d.value ||
+            o.listCount != list.size())
+          continue;
+        bool same = true;
+        for (size_t i = 0; i < list.size() && same; ++i) same = list_[o.listBegin + i] == list[i].index;
+        if (same) return TypeId{id};
+      }
     }
   }
   TyData copy = d;
@@ -82,8 +95,24 @@ TypeId TypeTable::intern(const TyData& d, const std::vector<TypeId>& list) {
   for (TypeId t : list) list_.push_back(t.index);
   types_.push_back(copy);
   uint32_t id = static_cast<uint32_t>(types_.size() - 1);
-  if (!isVariable) index_.emplace(h, id);
+  if (!isVariable) indexInsert(h, id);
   return TypeId{id};
+}
+
+void TypeTable::indexInsert(uint64_t h, uint32_t id) {
+  // Open addressing, linear probing, at most half full.
+  if ((indexed_ + 1) * 2 > slots_.size()) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 256 : old.size() * 2, Slot{});
+    indexed_ = 0;
+    for (const Slot& s : old)
+      if (s.id != 0) indexInsert(s.hash, s.id - 1);
+  }
+  size_t mask = slots_.size() - 1;
+  size_t at = slotOf(h) & mask;
+  while (slots_[at].id != 0) at = (at + 1) & mask;
+  slots_[at] = Slot{h, id + 1};
+  ++indexed_;
 }
 
 TypeId TypeTable::intTy(IntKind k) { return intern(make(TyKind::Int, static_cast<uint8_t>(k))); }

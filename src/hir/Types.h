@@ -113,8 +113,15 @@ class TypeTable {
   // A deque: references from get() stay valid while interning appends.
   std::deque<TyData> types_;
   std::vector<uint32_t> list_;
-  // Structural types by a hash of their fields (variables are never here).
-  std::unordered_multimap<uint64_t, uint32_t> index_;
+  // Structural types by a hash of their fields (variables are never here):
+  // an open-addressing table of (hash, id + 1); id 0 marks an empty slot.
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t id = 0;
+  };
+  void indexInsert(uint64_t h, uint32_t id);
+  std::vector<Slot> slots_;
+  size_t indexed_ = 0;
   std::vector<TypeId> bindings_;  // per variable index
   TypeId error_, void_, bool_;
 };

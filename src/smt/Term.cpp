@@ -330,17 +330,31 @@ bool TermStore::linear(Term t) const {
   return true;
 }
 
-std::vector<Term> TermStore::variables(Term t) const {
+std::vector<Term> TermStore::variables(Term t) const { return variables(std::vector<Term>{t}); }
+
+std::vector<Term> TermStore::variables(const std::vector<Term>& roots) const {
   std::vector<Term> out;
-  std::vector<uint8_t> seen(nodes_.size(), 0);
-  std::vector<Term> stack{t};
-  while (!stack.empty()) {
-    Term x = stack.back();
-    stack.pop_back();
-    if (seen[x.index]) continue;
-    seen[x.index] = 1;
-    if (node(x).op == TermOp::Var) out.push_back(x);
-    for (auto it = node(x).args.rbegin(); it != node(x).args.rend(); ++it) stack.push_back(*it);
+  // Visited marks are stamped with a fresh epoch per call: no per-call
+  // array the size of the whole store, and subterms the roots share are
+  // walked once.
+  if (visitMark_.size() < nodes_.size()) visitMark_.resize(nodes_.size() + nodes_.size() / 2, 0);
+  if (++visitEpoch_ == 0) {
+    std::fill(visitMark_.begin(), visitMark_.end(), 0);
+    visitEpoch_ = 1;
+  }
+  std::vector<Term> stack;
+  for (Term root : roots) {
+    if (!root.valid()) continue;
+    stack.push_back(root);
+    while (!stack.empty()) {
+      Term x = stack.back();
+      stack.pop_back();
+      if (visitMark_[x.index] == visitEpoch_) continue;
+      visitMark_[x.index] = visitEpoch_;
+      const TermNode& n = node(x);
+      if (n.op == TermOp::Var) out.push_back(x);
+      for (auto it = n.args.rbegin(); it != n.args.rend(); ++it) stack.push_back(*it);
+    }
   }
   return out;
 }

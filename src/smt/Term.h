@@ -100,6 +100,9 @@ class TermStore {
   bool linear(Term t) const;
   // The variables a term mentions, in first-seen order.
   std::vector<Term> variables(Term t) const;
+  // Those of several terms (invalid ones skipped), each once, in first-seen
+  // order over the roots in turn.
+  std::vector<Term> variables(const std::vector<Term>& roots) const;
   // SMT-LIB text of a term, for --explain-proof.
   std::string print(Term t) const;
   size_t size() const { return nodes_.size(); }
@@ -121,6 +124,9 @@ class TermStore {
     bool operator()(uint32_t a, uint32_t b) const;
   };
   std::unordered_set<uint32_t, NodeHash, NodeEq> index_{64, NodeHash{this}, NodeEq{this}};
+  // variables(): visited stamps, one per node.
+  mutable std::vector<uint32_t> visitMark_;
+  mutable uint32_t visitEpoch_ = 0;
   std::unordered_map<std::string, bool> epochUsed_;
   std::unordered_map<std::string, uint32_t> epochCount_;
   Term true_, false_;

@@ -146,12 +146,9 @@ void finishSummary(Analysis& a, const State& exit, const Value& result) {
     if (x.valid()) keep.insert(x.index);
   for (Term x : sum.paramLens)
     if (x.valid()) keep.insert(x.index);
-  std::set<uint32_t> seen;
-  auto collect = [&](Term x) {
-    if (!x.valid()) return;
-    for (Term v : t.variables(x))
-      if (!keep.count(v.index) && seen.insert(v.index).second) sum.internals.push_back(v);
-  };
+  // One walk over every term of the summary: they share the assumptions.
+  std::vector<Term> roots;
+  auto collect = [&](Term x) { roots.push_back(x); };
   // The ranges of the renamed variables come along as part of the guards.
   for (SummaryAccess& acc : sum.accesses) {
     acc.place.guard = t.mkAnd(a.assumptions, acc.place.guard);
@@ -168,6 +165,8 @@ void finishSummary(Analysis& a, const State& exit, const Value& result) {
       for (ParamPlace& p : c.reads) collect(p.index);
       for (ParamPlace& p : c.writes) collect(p.index);
     }
+  for (Term v : t.variables(roots))
+    if (!keep.count(v.index)) sum.internals.push_back(v);
   sum.computed = true;
 }
 
