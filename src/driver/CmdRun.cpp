@@ -17,6 +17,7 @@
 #include "driver/Backends.h"
 #include "driver/Commands.h"
 #include "driver/Npy.h"
+#include "driver/RunData.h"
 
 namespace vx::driver {
 
@@ -26,7 +27,7 @@ const char* kRunHelp =
     "Usage: vxc run [options] FILE\n"
     "\n"
     "Builds FILE for its target (default cpu), fills every tensor parameter of the entry\n"
-    "deterministically from the seed (include/vx/data.h), runs it, and prints one\n"
+    "deterministically from the seed (include/vx/data.h) or from `--input`, runs it, and prints one\n"
     "`checksum NAME = 0x...` line per output (each `&mut` tensor parameter; the matrix\n"
     "unit's accumulator, as `acc`, when there is none) and `time_us`, the wall time.\n"
     "Exit status: 0 ran, 1 the program has errors or trapped, 2 usage or internal error.\n"
@@ -40,7 +41,10 @@ const char* kRunHelp =
     "                                  interpreter, which checks copies, mbarriers and accesses\n"
     "  --schedule-seed N               with --interpret: the order copies land in (default 1)\n"
     "  --output DIR                    also write each output to DIR/NAME.npy (NumPy; bf16 as f32)\n"
-    "  --compare=TARGET                run the same entry and inputs on TARGET too (cpu, b200, h100)\n"
+    "  --input NAME=FILE.npy           NAME's contents from a NumPy array (f2, f4 or f8, converted to\n"
+    "                                  the element type): a tensor's exact shape, or (n, ...) for a\n"
+    "                                  Vec of n tensors; may repeat\n"
+    "  --compare=TARGET                run the same entry and inputs on TARGET too\n"
     "                                  and print each output's max absolute and relative error\n"
     "  --seed N                        input seed (default 0)\n"
     "  --arg NAME=VALUE                a Vec's length (default 8) or a scalar's value (default 0)\n"
@@ -87,7 +91,7 @@ std::string checkArg(const cpu::Entry& entry, const std::string& kv) {
     switch (p.kind) {
       case cpu::Param::Kind::Tensor:
       case cpu::Param::Kind::Pinned:
-        return "`" + name + "` is a tensor; its contents come from `--seed`";
+        return "`" + name + "` is a tensor; its contents come from `--seed` or `--input " + name + "=FILE.npy`";
       case cpu::Param::Kind::Vec:
         if (!parseU64(value, u)) return "`--arg " + kv + "`: a Vec's length must be a non-negative integer";
         if (u * static_cast<uint64_t>(p.elements()) > (uint64_t{1} << 31))
@@ -243,13 +247,88 @@ int finishRun(const FrontOptions& fo, const cpu::ProcessResult& r) {
                        (r.stderrText.empty() ? "" : ":\n" + r.stderrText));
 }
 
+std::vector<BufferSpec> cpuSpecs(const cpu::Entry& entry) {
+  std::vector<BufferSpec> specs;
+  for (const cpu::Param& p : entry.params) {
+    BufferSpec s;
+    s.name = p.name;
+    s.type = p.type;
+    s.shape = p.shape;
+    s.mut = p.mut;
+    switch (p.kind) {
+      case cpu::Param::Kind::Scalar: s.kind = BufferSpec::Kind::Scalar; break;
+      case cpu::Param::Kind::Vec: s.kind = BufferSpec::Kind::Vec; break;
+      case cpu::Param::Kind::Tensor:
+      case cpu::Param::Kind::Pinned: s.kind = BufferSpec::Kind::Tensor; break;
+    }
+    specs.push_back(std::move(s));
+  }
+  return specs;
+}
+
+// What one run of the entry needs, on any target.
+struct RunRequest {
+  FrontOptions fo;
+  std::string target;
+  bool interpret = false;
+  std::string nvcc;
+  std::string entry;
+  uint64_t seed = 0, repeat = 1;
+  std::vector<std::string> args, inputs;
+  std::string outputDir;
+  bool quiet = false;  // print nothing on success
+};
+
+// Builds and runs the entry on the request's target; the entry's parameters
+// go to `specs`. 0, or the exit status after printing why not.
+int runOn(const RunRequest& q, std::vector<BufferSpec>& specs) {
+  if (q.target == "tpu") {
+    TpuRun run;
+    run.entry = q.entry;
+    run.seed = q.seed;
+    run.args = q.args;
+    run.inputs = q.inputs;
+    run.outputDir = q.outputDir;
+    run.quiet = q.quiet;
+    run.specs = &specs;
+    return runTpu(q.fo, run);
+  }
+  Prepared p;
+  if (int rc = prepare(q.fo, q.target, q.interpret, q.nvcc, q.entry, q.args, p)) return rc;
+  specs = cpuSpecs(*p.entry);
+  std::vector<std::string> args = q.args;
+  std::vector<std::string> argv{p.exe, "--seed", std::to_string(q.seed), "--repeat", std::to_string(q.repeat)};
+  // Each input goes to the harness as raw elements of the parameter's type.
+  for (size_t i = 0; i < q.inputs.size(); ++i) {
+    Input in;
+    if (std::string e = readInput(p.entry->name, specs, q.inputs[i], args, in); !e.empty()) return usageError(e);
+    std::string raw = p.tmp.path + "/input" + std::to_string(i) + ".bin";
+    std::ofstream f(raw, std::ios::binary);
+    f << encodeElements(in.values, in.type);
+    f.close();
+    if (!f) return internalError("cannot write `" + raw + "`");
+    argv.insert(argv.end(), {"--input", in.name + "=" + raw});
+  }
+  for (const std::string& kv : args) {
+    if (std::string e = checkArg(*p.entry, kv); !e.empty()) return usageError(e);
+    argv.insert(argv.end(), {"--arg", kv});
+  }
+  if (!q.outputDir.empty()) argv.insert(argv.end(), {"--output", q.outputDir});
+  cpu::ProcessResult r = cpu::runProcess(argv, /*separate=*/true);
+  if (!q.quiet) return finishRun(q.fo, r);
+  if (r.status == 0) return 0;
+  std::fputs(r.stderrText.c_str(), stderr);
+  return r.status == 101 ? 1 : internalError("the `--compare=" + q.target + "` run exited with status " +
+                                             std::to_string(r.status));
+}
+
 // `compare NAME: max_abs = A, max_rel = R (vs TARGET)` per output: the
 // largest |x - y| and |x - y| / max(|y|, tiny) over its elements.
-int compareOutputs(const cpu::Entry& entry, const std::string& mine, const std::string& theirs,
-                   const std::string& other) {
+int compareOutputs(const std::string& entry, const std::vector<BufferSpec>& specs, const std::string& mine,
+                   const std::string& theirs, const std::string& other) {
   bool any = false;
-  for (const cpu::Param& p : entry.params) {
-    if (!p.mut || p.kind == cpu::Param::Kind::Scalar) continue;
+  for (const BufferSpec& p : specs) {
+    if (!p.mut || p.kind == BufferSpec::Kind::Scalar) continue;
     any = true;
     NpyArray x, y;
     std::string error;
@@ -265,21 +344,24 @@ int compareOutputs(const cpu::Entry& entry, const std::string& mine, const std::
     }
     std::printf("compare %s: max_abs = %.6g, max_rel = %.6g (vs %s)\n", p.name.c_str(), maxAbs, maxRel, other.c_str());
   }
-  if (!any) std::printf("compare: `%s` has no outputs to compare (only checksums of its accumulator)\n", entry.name.c_str());
+  if (!any) std::printf("compare: `%s` has no outputs to compare (only checksums of its accumulator)\n", entry.c_str());
   return 0;
 }
 
 }  // namespace
 
 int cmdRun(const std::vector<std::string>& args) {
-  // `--arg` may repeat; take those out before the common parser.
-  std::vector<std::string> rest, kvs;
+  // `--arg` and `--input` may repeat; take those out before the common parser.
+  std::vector<std::string> rest, kvs, inputs;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--arg") {
-      if (i + 1 >= args.size()) return usageError("option `--arg` needs a value");
-      kvs.push_back(args[++i]);
+    bool arg = args[i] == "--arg", input = args[i] == "--input";
+    if (arg || input) {
+      if (i + 1 >= args.size()) return usageError("option `" + args[i] + "` needs a value");
+      (arg ? kvs : inputs).push_back(args[++i]);
     } else if (args[i].rfind("--arg=", 0) == 0) {
       kvs.push_back(args[i].substr(6));
+    } else if (args[i].rfind("--input=", 0) == 0) {
+      inputs.push_back(args[i].substr(8));
     } else {
       rest.push_back(args[i]);
     }
@@ -320,51 +402,47 @@ int cmdRun(const std::vector<std::string>& args) {
       return usageError("`vxc run --target " + target + "` needs the CUDA toolkit and a GPU; `--interpret` runs the "
                         "same CUDA source on the CPU");
   }
-  // ---- tpu: simulated (CmdTpu.cpp) ----
-  if ((a.has("--compare") || a.has("--output")) && (target == "tpu" || a.get("--compare", "") == "tpu"))
-    return usageError("`--compare` and `--output` work with the cpu, b200 and h100 targets; vxsim writes no outputs yet");
-  if (target == "tpu") return runTpu(fo, a.get("--entry", ""), seed, kvs);
-  if (fo.unchecked && !interpret)
+  if (fo.unchecked && !interpret && target != "tpu")
     return usageError("`--unchecked` is for `--target tpu` and `--interpret` test runs only");
-  // ---- end tpu ----
-  std::string compare = a.get("--compare", "");
-  std::string outputDir = a.get("--output", "");
-  Prepared mine;
-  if (int rc = prepare(fo, target, interpret, nvcc, a.get("--entry", ""), kvs, mine)) return rc;
-  std::vector<std::string> argv{mine.exe, "--seed", std::to_string(seed), "--repeat", std::to_string(repeat)};
-  for (const std::string& kv : kvs) argv.insert(argv.end(), {"--arg", kv});
   if (interpret) setenv("VX_SCHEDULE_SEED", std::to_string(scheduleSeed).c_str(), 1);
-  if (!compare.empty() && outputDir.empty()) outputDir = mine.tmp.path + "/out";
-  if (!outputDir.empty()) {
+  std::string compare = a.get("--compare", "");
+  TempDir scratch;
+  if (scratch.path.empty()) return internalError("cannot create a temporary folder");
+  RunRequest q;
+  q.fo = fo;
+  q.target = target;
+  q.interpret = interpret;
+  q.nvcc = nvcc;
+  q.entry = a.get("--entry", "");
+  q.seed = seed;
+  q.repeat = repeat;
+  q.args = kvs;
+  q.inputs = inputs;
+  q.outputDir = a.get("--output", "");
+  if (!compare.empty() && q.outputDir.empty()) q.outputDir = scratch.path + "/mine";
+  if (!q.outputDir.empty()) {
     std::error_code ec;
-    std::filesystem::create_directories(outputDir, ec);
-    if (ec) return usageError("cannot create `" + outputDir + "`: " + ec.message());
-    argv.insert(argv.end(), {"--output", outputDir});
+    std::filesystem::create_directories(q.outputDir, ec);
+    if (ec) return usageError("cannot create `" + q.outputDir + "`: " + ec.message());
   }
-  if (int rc = finishRun(fo, cpu::runProcess(argv, /*separate=*/true))) return rc;
+  std::vector<BufferSpec> specs;
+  if (int rc = runOn(q, specs)) return rc;
   if (compare.empty()) return 0;
 
-  // ---- --compare=TARGET: the same entry, inputs and arguments there ----
+  // ---- --compare=TARGET: the same entry, inputs and arguments there, once ----
   const Backend& other = backendFor(*target::targetByName(compare));
-  std::string otherNvcc = other.cudaArch ? cpu::findNvcc() : "";
-  bool otherInterpret = other.cudaArch && (interpret || otherNvcc.empty());
-  FrontOptions ofo = fo;
-  ofo.target = compare;
-  Prepared theirs;
-  if (int rc = prepare(ofo, compare, otherInterpret, otherNvcc, a.get("--entry", ""), kvs,
-                       theirs))
-    return rc;
-  std::string otherDir = theirs.tmp.path + "/out";
-  std::filesystem::create_directories(otherDir);
-  std::vector<std::string> oargv{theirs.exe, "--seed", std::to_string(seed), "--output", otherDir};
-  for (const std::string& kv : kvs) oargv.insert(oargv.end(), {"--arg", kv});
-  cpu::ProcessResult o = cpu::runProcess(oargv, /*separate=*/true);
-  if (o.status != 0) {
-    std::fputs(o.stderrText.c_str(), stderr);
-    return o.status == 101 ? 1 : internalError("the `--compare=" + compare + "` run exited with status " +
-                                               std::to_string(o.status));
-  }
-  return compareOutputs(*mine.entry, outputDir, otherDir, compare);
+  RunRequest o = q;
+  o.fo.target = compare;
+  o.target = compare;
+  o.nvcc = other.cudaArch ? cpu::findNvcc() : "";
+  o.interpret = other.cudaArch && (interpret || o.nvcc.empty());
+  o.repeat = 1;
+  o.quiet = true;
+  o.outputDir = scratch.path + "/theirs";
+  std::filesystem::create_directories(o.outputDir);
+  std::vector<BufferSpec> otherSpecs;
+  if (int rc = runOn(o, otherSpecs)) return rc;
+  return compareOutputs(q.entry.empty() ? fo.file : q.entry, specs, q.outputDir, o.outputDir, compare);
 }
 
 }  // namespace vx::driver

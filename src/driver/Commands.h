@@ -82,7 +82,17 @@ int internalError(const std::string& message);
 int buildTpu(const FrontOptions& options, const std::string& entry, const std::string& output);
 // Builds and simulates it; prints checksums and vxsim's totals. Exit status
 // 0 ran, 1 program errors or a trap, 2 usage or cannot load, 3 a runtime fault.
-int runTpu(const FrontOptions& options, const std::string& entry, uint64_t seed, const std::vector<std::string>& args);
+struct BufferSpec;
+struct TpuRun {
+  std::string entry;                    // empty: the only possible entry
+  uint64_t seed = 0;
+  std::vector<std::string> args;        // `--arg NAME=VALUE`
+  std::vector<std::string> inputs;      // `--input NAME=FILE.npy`
+  std::string outputDir;                // `--output DIR`: each output as DIR/NAME.npy
+  bool quiet = false;                   // print nothing on success (`--compare`'s other run)
+  std::vector<BufferSpec>* specs = nullptr;  // gets the entry's parameters
+};
+int runTpu(const FrontOptions& options, const TpuRun& run);
 
 // A folder under /tmp, removed with everything in it.
 struct TempDir {

@@ -1,5 +1,6 @@
 #include "driver/Npy.h"
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -98,6 +99,62 @@ bool readNpy(const std::string& path, NpyArray& out, std::string& error) {
     }
   }
   return true;
+}
+
+bool writeNpyF32(const std::string& path, const std::vector<uint64_t>& shape, const std::vector<float>& values,
+                 std::string& error) {
+  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (";
+  for (size_t i = 0; i < shape.size(); ++i)
+    dict += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? ", " : "");
+  dict += "), }";
+  size_t total = 10 + dict.size() + 1;
+  dict.append((64 - total % 64) % 64, ' ');
+  dict += '\n';
+  std::ofstream out(path, std::ios::binary);
+  const char magic[8] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0};
+  const char len[2] = {static_cast<char>(dict.size() & 0xff), static_cast<char>(dict.size() >> 8)};
+  out.write(magic, 8);
+  out.write(len, 2);
+  out << dict;
+  out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * 4));
+  out.close();
+  if (!out) {
+    error = "cannot write `" + path + "`";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+// A double to the nearest float; past float's range, an infinity (the cast
+// alone is undefined there).
+float toF32(double v) {
+  if (v > 3.4028234663852886e38) return HUGE_VALF;
+  if (v < -3.4028234663852886e38) return -HUGE_VALF;
+  return static_cast<float>(v);
+}
+}  // namespace
+
+std::string encodeElements(const std::vector<double>& values, const std::string& type) {
+  std::string out;
+  auto put = [&](const void* p, size_t n) { out.append(static_cast<const char*>(p), n); };
+  if (type == "f32") {
+    out.reserve(values.size() * 4);
+    for (double v : values) {
+      float f = toF32(v);
+      put(&f, 4);
+    }
+  } else if (type == "f64") {
+    out.reserve(values.size() * 8);
+    for (double v : values) put(&v, 8);
+  } else if (type == "bf16" || type == "f16") {
+    out.reserve(values.size() * 2);
+    for (double v : values) {
+      uint16_t h = type == "bf16" ? vx_bf16_from_f32(toF32(v)) : vx_f16_from_f32(toF32(v));
+      put(&h, 2);
+    }
+  }
+  return out;
 }
 
 }  // namespace vx::driver

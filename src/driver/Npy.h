@@ -17,4 +17,14 @@ struct NpyArray {
 // False with `error` set on a file that is not such an array.
 bool readNpy(const std::string& path, NpyArray& out, std::string& error);
 
+// Writes `values` as a little-endian f4 array of `shape` (format 1.0), the
+// way the `vxc run` harness writes its outputs. False with `error` set when
+// the file cannot be written.
+bool writeNpyF32(const std::string& path, const std::vector<uint64_t>& shape, const std::vector<float>& values,
+                 std::string& error);
+
+// `values` as raw little-endian elements of a Vx buffer type (f32, f64,
+// bf16, f16), each rounded to the nearest; empty for another type.
+std::string encodeElements(const std::vector<double>& values, const std::string& type);
+
 }  // namespace vx::driver

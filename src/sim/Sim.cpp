@@ -94,7 +94,17 @@ bool Machine::load() {
   }
 
   // Inputs: vx_fill, indexed by the buffer's ordinal among non-scratch HBM
-  // buffers (the entry function's tensor parameters).
+  // buffers (the entry function's tensor parameters), unless given.
+  for (const auto& input : opt_.inputs) {
+    bool known = false;
+    for (const tpu::Buffer& b : prog_.buffers)
+      known = known || (b.name == input.first && b.space == tpu::Space::Hbm &&
+                        (b.role == tpu::Role::Input || b.role == tpu::Role::InOut));
+    if (!known) {
+      res_.errors.push_back("error: the program has no input buffer `" + input.first + "`");
+      return false;
+    }
+  }
   uint32_t ordinal = 0;
   std::vector<float> tmp;
   for (size_t i = 0; i < prog_.buffers.size(); ++i) {
@@ -103,7 +113,22 @@ bool Machine::load() {
     const uint32_t index = ordinal++;
     if (b.role != tpu::Role::Input && b.role != tpu::Role::InOut) continue;
     const size_t n = static_cast<size_t>(mem_[i].size) / tpu::dtypeBytes(b.dtype);
-    if (b.dtype == tpu::DType::F32) {
+    const std::vector<float>* given = nullptr;
+    for (const auto& [name, values] : opt_.inputs)
+      if (name == b.name) given = &values;
+    if (given && given->size() != n) {
+      res_.errors.push_back("error: input `" + b.name + "` has " + std::to_string(given->size()) +
+                            " elements; the buffer holds " + std::to_string(n));
+      return false;
+    }
+    if (given && b.dtype == tpu::DType::F32) {
+      std::memcpy(mem_[i].data.get(), given->data(), n * 4);
+    } else if (given) {
+      for (size_t k = 0; k < n; ++k) {
+        uint16_t h = vx_bf16_from_f32((*given)[k]);
+        std::memcpy(mem_[i].data.get() + 2 * k, &h, 2);
+      }
+    } else if (b.dtype == tpu::DType::F32) {
       vx_fill(opt_.seed, index, reinterpret_cast<float*>(mem_[i].data.get()), n);
     } else {
       tmp.resize(n);

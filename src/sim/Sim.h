@@ -44,6 +44,9 @@ struct Options {
   Config config;
   bool trace = false;        // record events for chromeTraceJson / timelineSvg
   bool keepOutputs = false;  // copy output buffers into Result::outputs[i].values
+  // Input buffers given by value (by buffer name) instead of vx_fill; each
+  // must name an input or inout HBM buffer and hold exactly its elements.
+  std::vector<std::pair<std::string, std::vector<float>>> inputs;
   std::string programName = "program.vxdma";  // names the program in fault messages
 };
 

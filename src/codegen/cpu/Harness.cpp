@@ -119,6 +119,26 @@ void vxh_save(const char* name, std::vector<uint64_t> shape, const std::vector<u
 void vxh_save_f16(const char* name, std::vector<uint64_t> shape, const std::vector<uint16_t>& v) {
   vxh_npy(name, "<f2", shape, v.data(), v.size() * 2);
 }
+// `--input NAME=FILE`: FILE holds the buffer's elements, raw, in its own
+// element type (vxc run converts the user's .npy into it and checks the
+// shape); it is read once and copied in before every repeat.
+std::vector<std::pair<std::string, std::string>> vxh_inputs;
+template <typename T>
+bool vxh_load(const char* name, std::vector<T>& into, size_t count) {
+  for (const auto& [k, path] : vxh_inputs) {
+    if (k != name) continue;
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) vxh_usage("cannot read `" + path + "`");
+    into.resize(count);
+    size_t got = std::fread(into.data(), sizeof(T), count, f);
+    bool more = std::fgetc(f) != EOF;
+    std::fclose(f);
+    if (got != count || more)
+      vxh_usage("`--input " + k + "`: expected " + std::to_string(count) + " elements in `" + path + "`");
+    return true;
+  }
+  return false;
+}
 uint64_t vxh_sum(const std::vector<float>& v) { return vx_checksum(v.data(), v.size()); }
 uint64_t vxh_sum(const std::vector<double>& v) {
   std::vector<float> f(v.begin(), v.end());
@@ -143,6 +163,12 @@ int main(int argc, char** argv) {
     if (a == "--seed") seed = std::strtoull(value().c_str(), nullptr, 0);
     else if (a == "--repeat") repeat = std::strtoull(value().c_str(), nullptr, 0);
     else if (a == "--output") vxh_out = value();
+    else if (a == "--input") {
+      std::string kv = value();
+      size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) vxh_usage("`--input " + kv + "`: expected name=file");
+      vxh_inputs.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
     else if (a == "--arg") {
       std::string kv = value();
       size_t eq = kv.find('=');
@@ -165,6 +191,12 @@ std::string emitHarness(const Entry& entry, const std::string& unitSource, Flavo
   for (const Param& p : entry.params)
     if (p.kind == Param::Kind::Scalar || p.kind == Param::Kind::Vec) s += ", \"" + p.name + "\"";
   s += "};\n";
+  s += "  static const char* buffers[] = {\"\"";
+  for (const Param& p : entry.params)
+    if (p.kind != Param::Kind::Scalar) s += ", \"" + p.name + "\"";
+  s += "};\n";
+  s += "  for (auto& a : vxh_inputs) {\n    bool ok = false;\n    for (const char* k : buffers) ok = ok || a.first == k;\n"
+       "    if (!ok) vxh_usage(\"`" + entry.name + "` has no tensor or Vec parameter `\" + a.first + \"`\");\n  }\n";
   s += "  for (auto& a : vxh_args) {\n    bool ok = false;\n    for (const char* k : known) ok = ok || a.first == k;\n"
        "    if (!ok) vxh_usage(\"`" + entry.name + "` has no scalar or Vec parameter `\" + a.first + \"`\");\n  }\n";
   // Buffers: one vx_fill index per tensor parameter, in declaration order.
@@ -187,14 +219,18 @@ std::string emitHarness(const Entry& entry, const std::string& unitSource, Flavo
       }
       case Param::Kind::Vec:
         s += "  uint64_t " + id + "_len = vxh_u64(\"" + p.name + "\", 8);\n";
-        s += "  std::vector<" + cElem(p.type) + "> " + id + "(" + id + "_len * " + n + ");\n";
-        fills += "    vxh_fill" + std::string(p.type == "f16" ? "_f16" : "") + "(seed, " + std::to_string(index++) + ", " + id + ");\n";
+        s += "  std::vector<" + cElem(p.type) + "> " + id + "(" + id + "_len * " + n + "), " + id + "_in;\n";
+        s += "  const bool " + id + "_given = vxh_load(\"" + p.name + "\", " + id + "_in, " + id + ".size());\n";
+        fills += "    if (" + id + "_given) " + id + " = " + id + "_in;\n    else vxh_fill" +
+                 std::string(p.type == "f16" ? "_f16" : "") + "(seed, " + std::to_string(index++) + ", " + id + ");\n";
         call += ", " + id + ".data(), " + id + "_len";
         break;
       case Param::Kind::Tensor:
       case Param::Kind::Pinned:
-        s += "  std::vector<" + cElem(p.type) + "> " + id + "(" + n + ");\n";
-        fills += "    vxh_fill" + std::string(p.type == "f16" ? "_f16" : "") + "(seed, " + std::to_string(index++) + ", " + id + ");\n";
+        s += "  std::vector<" + cElem(p.type) + "> " + id + "(" + n + "), " + id + "_in;\n";
+        s += "  const bool " + id + "_given = vxh_load(\"" + p.name + "\", " + id + "_in, " + id + ".size());\n";
+        fills += "    if (" + id + "_given) " + id + " = " + id + "_in;\n    else vxh_fill" +
+                 std::string(p.type == "f16" ? "_f16" : "") + "(seed, " + std::to_string(index++) + ", " + id + ");\n";
         call += ", " + id + ".data()";
         break;
     }

@@ -220,3 +220,38 @@ TEST_CASE("the two-layer MLP sample equals its C++ reference (re-latched weights
     CHECK(r.registers[5] == m);  // the SMEM counter, last loaded into r5
   }
 }
+
+TEST_CASE("inputs given by value replace vx_fill for their buffer only") {
+  const char* prog =
+      ".vxdma 1\n.hbm a f32 [4, 2] input\n.hbm w f32 [2, 3] input\n.hbm c f32 [4, 3] output\n"
+      ".vmem va f32 [4, 2]\n.vmem vw f32 [2, 3]\n.vmem vc f32 [4, 3]\n"
+      "  dma.start a, va, 32, sem0\n  dma.start w, vw, 24, sem1\n  dma.wait sem0\n  dma.wait sem1\n"
+      "  mxu.latch vw, [2, 3]\n  mxu.matmul va, [4, 2]\n  mxu.pop vc, [4, 3]\n"
+      "  dma.start vc, c, 48, sem0\n  dma.wait sem0\n  halt\n";
+  Options opt;
+  opt.keepOutputs = true;
+  opt.seed = 4;
+  std::vector<float> a{1, 2, 3, 4, 5, 6, 7, 8};
+  opt.inputs = {{"a", a}};
+  Result r = runText(prog, opt);
+  REQUIRE(r.status == Status::Ok);
+  std::vector<float> w(6);
+  vx_fill(4, 1, w.data(), 6);  // w keeps its fill index
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 3; ++j) CHECK(r.outputs[0].values[i * 3 + j] == a[i * 2] * w[j] + a[i * 2 + 1] * w[3 + j]);
+
+  SUBCASE("an input of the wrong size cannot load") {
+    opt.inputs = {{"a", std::vector<float>(7)}};
+    Result bad = runText(prog, opt);
+    CHECK(bad.status == Status::LoadError);
+    REQUIRE(!bad.errors.empty());
+    CHECK(contains(bad.errors[0], "input `a` has 7 elements; the buffer holds 8"));
+  }
+  SUBCASE("an input naming no input buffer cannot load") {
+    opt.inputs = {{"c", std::vector<float>(12)}};
+    Result bad = runText(prog, opt);
+    CHECK(bad.status == Status::LoadError);
+    REQUIRE(!bad.errors.empty());
+    CHECK(contains(bad.errors[0], "no input buffer `c`"));
+  }
+}

@@ -1,0 +1,74 @@
+#include "driver/RunData.h"
+
+#include "base/Text.h"
+#include "driver/Npy.h"
+
+namespace vx::driver {
+
+std::string shapeText(const std::vector<uint64_t>& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::string readInput(const std::string& entry, const std::vector<BufferSpec>& specs, const std::string& kv,
+                      std::vector<std::string>& args, Input& out) {
+  size_t eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+    return "`--input " + kv + "`: expected NAME=FILE.npy";
+  std::string name = kv.substr(0, eq), path = kv.substr(eq + 1);
+  const BufferSpec* spec = nullptr;
+  std::vector<std::string> names;
+  for (const BufferSpec& s : specs) {
+    names.push_back(s.name);
+    if (s.name == name) spec = &s;
+  }
+  if (!spec) {
+    std::string close = base::closestMatch(name, names);
+    return "`" + entry + "` has no parameter `" + name + "`" + (close.empty() ? "" : "; did you mean `" + close + "`?");
+  }
+  switch (spec->kind) {
+    case BufferSpec::Kind::Scalar: return "`" + name + "` is a scalar; give its value with `--arg " + name + "=VALUE`";
+    case BufferSpec::Kind::Tensor:
+    case BufferSpec::Kind::Vec: break;
+  }
+  if (spec->type != "f32" && spec->type != "f64" && spec->type != "bf16" && spec->type != "f16")
+    return "`--input " + name + "`: tensors of `" + spec->type + "` cannot be read from .npy in this version";
+  NpyArray a;
+  std::string error;
+  if (!readNpy(path, a, error)) return "`--input " + kv + "`: " + error;
+  std::vector<uint64_t> want;
+  for (int64_t d : spec->shape) want.push_back(static_cast<uint64_t>(d));
+  bool vec = spec->kind == BufferSpec::Kind::Vec;
+  std::vector<uint64_t> elem = a.shape;
+  if (vec) {
+    if (a.shape.empty()) return "`--input " + name + "`: `" + name + "` is a Vec; it takes an array of shape (n, ...), not a scalar";
+    elem.erase(elem.begin());
+  }
+  if (elem != want) {
+    std::string what = "an array of shape " + shapeText(want);
+    if (vec) {
+      what = "an array of shape (n,";
+      for (size_t i = 0; i < want.size(); ++i) what += " " + std::to_string(want[i]) + (i + 1 < want.size() ? "," : "");
+      what += ")";
+    }
+    return "`--input " + kv + "`: `" + name + "` takes " + what + "; `" + path + "` holds " + shapeText(a.shape);
+  }
+  if (vec) {
+    uint64_t n = a.shape[0];
+    std::string given;
+    for (const std::string& arg : args)
+      if (arg.rfind(name + "=", 0) == 0) given = arg.substr(name.size() + 1);
+    if (!given.empty() && given != std::to_string(n))
+      return "`--input " + kv + "` holds " + std::to_string(n) + " tensors, but `--arg " + name + "=" + given +
+             "` says " + given;
+    if (given.empty()) args.push_back(name + "=" + std::to_string(n));
+  }
+  out.name = name;
+  out.type = spec->type;
+  out.shape = a.shape;
+  out.values = std::move(a.values);
+  return {};
+}
+
+}  // namespace vx::driver

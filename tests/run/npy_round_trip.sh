@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# `vxc run --input NAME=FILE.npy` and `--output DIR` on every target: the
+# arrays written here go in, the kernel's outputs come back as .npy, and
+# they hold what the kernel computes on those inputs (checked against a
+# reference computed here). Bad inputs are usage errors that name the
+# parameter and the shape.
+#   npy_round_trip.sh VXC REPO
+set -u
+VXC=$1 REPO=$2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# out = sum_i tiles[i] @ w, with 64x64 tiles (they fit every target).
+sed -e 's/128, 128/64, 64/g' "$REPO/examples/stream_out.vx" >"$TMP/s.vx"
+
+# tiles: (3, 64, 64) f4; w: (64, 64) f8 (NumPy's default), a permutation
+# times two, so out[m][n] = 2 * sum_i tiles[i][m][(n + 63) % 64].
+python3 - "$TMP" <<'PY' || fail "cannot write the inputs"
+import struct, sys
+def npy(path, descr, shape, values):
+    fmt = {"<f4": "f", "<f8": "d", "<f2": "e"}[descr]
+    dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
+    head = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, dims)
+    head += " " * ((64 - (10 + len(head) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
+        f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
+d = sys.argv[1]
+tiles = [((i * 7 + m * 3 + n) % 17 - 8) / 4.0 for i in range(3) for m in range(64) for n in range(64)]
+npy(d + "/tiles.npy", "<f4", (3, 64, 64), tiles)
+w = [2.0 if n == (k + 1) % 64 else 0.0 for k in range(64) for n in range(64)]
+npy(d + "/w.npy", "<f8", (64, 64), w)
+npy(d + "/w_f2.npy", "<f2", (64, 64), w)
+npy(d + "/bad_shape.npy", "<f4", (64, 32), [0.0] * (64 * 32))
+npy(d + "/flat.npy", "<f4", (4096,), [0.0] * 4096)
+with open(d + "/not.npy", "wb") as f:
+    f.write(b"plain text")
+PY
+
+# FILE holds out = 2 * sum_i tiles[i][m][(n + 63) % 64], exactly.
+check_out() {
+  python3 - "$1" <<'PY' || fail "$1: wrong contents"
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+assert data[:6] == b"\x93NUMPY", "no magic"
+hl = struct.unpack("<H", data[8:10])[0]
+head = data[10:10 + hl].decode()
+assert "'<f4'" in head and "(64, 64)" in head, head
+vals = struct.unpack("<4096f", data[10 + hl:])
+tile = lambda i, m, n: ((i * 7 + m * 3 + n) % 17 - 8) / 4.0
+for m in range(64):
+    for n in range(64):
+        want = 2 * sum(tile(i, m, (n + 63) % 64) for i in range(3))
+        got = vals[m * 64 + n]
+        assert got == want, "out[%d][%d] = %r, expected %r" % (m, n, got, want)
+PY
+}
+
+IN=(--input "tiles=$TMP/tiles.npy" --input "w=$TMP/w.npy")
+for t in cpu tpu b200; do
+  extra=()
+  [ "$t" = b200 ] && extra=(--interpret)
+  mkdir -p "$TMP/$t"
+  "$VXC" run --target $t "${extra[@]}" "$TMP/s.vx" "${IN[@]}" --output "$TMP/$t" >"$TMP/$t.log" 2>&1 ||
+    fail "$t: $(cat "$TMP/$t.log")"
+  [ -f "$TMP/$t/out.npy" ] || fail "$t: no out.npy"
+  check_out "$TMP/$t/out.npy"
+  # The output goes back in: round trip (w from the first run's out).
+  "$VXC" run --target $t "${extra[@]}" "$TMP/s.vx" --input "w=$TMP/$t/out.npy" --arg tiles=2 >/dev/null 2>&1 ||
+    fail "$t: an output of vxc run does not go back in as an input"
+done
+# The same inputs give the same checksum on every target.
+for t in tpu b200; do
+  a=$(grep '^checksum' "$TMP/cpu.log") b=$(grep '^checksum' "$TMP/$t.log")
+  [ "$a" = "$b" ] || fail "cpu and $t disagree: $a / $b"
+done
+# An f2 array of the same values gives the same result.
+"$VXC" run "$TMP/s.vx" --input "tiles=$TMP/tiles.npy" --input "w=$TMP/w_f2.npy" >"$TMP/f2.log" 2>&1 ||
+  fail "f2 input: $(cat "$TMP/f2.log")"
+[ "$(grep '^checksum' "$TMP/f2.log")" = "$(grep '^checksum' "$TMP/cpu.log")" ] || fail "an f2 input changes the result"
+# --compare passes the inputs to both targets (tpu is now one of them).
+"$VXC" run "$TMP/s.vx" "${IN[@]}" --compare=tpu >"$TMP/cmp.log" 2>&1 || fail "compare: $(cat "$TMP/cmp.log")"
+grep -q '^compare out: max_abs = 0, max_rel = 0 (vs tpu)$' "$TMP/cmp.log" || fail "compare: $(cat "$TMP/cmp.log")"
+
+# Usage errors (exit 2) that say what is wrong.
+expect_error() {  # PATTERN ARGS...
+  local pattern=$1
+  shift
+  "$VXC" run "$TMP/s.vx" "$@" >"$TMP/err.log" 2>&1
+  local rc=$?
+  [ $rc -eq 2 ] || fail "$*: exit $rc, expected 2: $(cat "$TMP/err.log")"
+  grep -qF -- "$pattern" "$TMP/err.log" || fail "$*: expected \`$pattern\` in: $(cat "$TMP/err.log")"
+}
+for t in cpu tpu; do
+  expect_error '`w` takes an array of shape (64, 64); `'"$TMP"'/bad_shape.npy` holds (64, 32)' --target $t --input "w=$TMP/bad_shape.npy"
+  expect_error '`w` takes an array of shape (64, 64); `'"$TMP"'/flat.npy` holds (4096,)' --target $t --input "w=$TMP/flat.npy"
+  expect_error '`tiles` takes an array of shape (n, 64, 64)' --target $t --input "tiles=$TMP/w.npy"
+  expect_error 'holds 3 tensors, but `--arg tiles=5` says 5' --target $t --input "tiles=$TMP/tiles.npy" --arg tiles=5
+  expect_error 'has no parameter `ww`; did you mean `w`?' --target $t --input "ww=$TMP/w.npy"
+  expect_error 'is not a NumPy array this version reads: no .npy magic' --target $t --input "w=$TMP/not.npy"
+  expect_error 'cannot read' --target $t --input "w=$TMP/missing.npy"
+  expect_error 'expected NAME=FILE.npy' --target $t --input "w"
+done
+expect_error 'option `--input` needs a value' --input
+echo "ok: .npy in and out on cpu, tpu and b200 (interpreted)"
