@@ -76,8 +76,19 @@ Diagnostic& Diagnostic::help(std::string text) {
 }
 Diagnostic& Diagnostic::suggest(std::string message, base::Span span, std::string replacement,
                                 Applicability a) {
-  suggestions.push_back(Suggestion{std::move(message), span, std::move(replacement), a});
+  suggestions.push_back(Suggestion{std::move(message), span, std::move(replacement), a, {}});
   return *this;
+}
+Diagnostic& Diagnostic::suggestParts(std::string message, std::vector<SuggestionPart> parts, Applicability a) {
+  Suggestion s{std::move(message), parts.front().span, std::move(parts.front().replacement), a, {}};
+  s.more.assign(std::make_move_iterator(parts.begin() + 1), std::make_move_iterator(parts.end()));
+  suggestions.push_back(std::move(s));
+  return *this;
+}
+std::vector<SuggestionPart> Suggestion::parts() const {
+  std::vector<SuggestionPart> all{{span, replacement}};
+  all.insert(all.end(), more.begin(), more.end());
+  return all;
 }
 
 }  // namespace vx::diag

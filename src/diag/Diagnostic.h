@@ -44,11 +44,23 @@ struct Label {
 enum class Applicability : uint8_t { MachineApplicable, MaybeIncorrect, HasPlaceholders, Unspecified };
 const char* applicabilityName(Applicability a);
 
+// One edit of a suggestion.
+struct SuggestionPart {
+  base::Span span;
+  std::string replacement;
+};
+
 struct Suggestion {
   std::string message;     // shown as `help: <message>`
   base::Span span;         // what to replace (empty span = insertion point)
   std::string replacement;
   Applicability applicability = Applicability::MachineApplicable;
+  // Further edits that go with the first, all or none (rustc's multipart
+  // suggestions: move a statement = insert it here, delete it there), in
+  // source order and not overlapping.
+  std::vector<SuggestionPart> more;
+  // Every edit, the first one included.
+  std::vector<SuggestionPart> parts() const;
 };
 
 struct Diagnostic {
@@ -75,6 +87,9 @@ struct Diagnostic {
   Diagnostic& help(std::string text);
   Diagnostic& suggest(std::string message, base::Span span, std::string replacement,
                       Applicability a = Applicability::MachineApplicable);
+  // A suggestion of several edits applied together (`parts` not empty).
+  Diagnostic& suggestParts(std::string message, std::vector<SuggestionPart> parts,
+                           Applicability a = Applicability::MachineApplicable);
 };
 
 }  // namespace vx::diag

@@ -77,6 +77,41 @@ std::string spaces(size_t n) { return std::string(n, ' '); }
 // Columns between `from` and `to`, never negative (labels may share a start).
 size_t gap(uint32_t to, uint32_t from) { return to > from ? to - from : 0; }
 
+// The lines a suggestion changes, old and new, as rustc shows a suggestion:
+// the lines it leaves alone are cut from both ends. Empty `removed` and
+// `added` when the span is not in `f` or changes nothing.
+struct LineDiff {
+  uint32_t firstLine = 0;  // 1-based line of the first changed line
+  std::vector<std::string> removed, added;
+};
+
+std::vector<std::string> splitLines(const std::string& s) {
+  std::vector<std::string> lines;
+  size_t from = 0;
+  for (size_t nl; (nl = s.find('\n', from)) != std::string::npos; from = nl + 1) lines.push_back(s.substr(from, nl - from));
+  lines.push_back(s.substr(from));
+  return lines;
+}
+
+LineDiff diffOf(const SuggestionPart& sg, const base::SourceFile& f) {
+  LineDiff d;
+  std::string_view text = f.text();
+  if (sg.span.begin > sg.span.end || sg.span.end > text.size()) return d;
+  uint32_t b = f.lineCol(sg.span.begin).line, e = f.lineCol(sg.span.end).line;
+  uint32_t from = f.lineStart(b), to = f.lineStart(e) + static_cast<uint32_t>(f.lineText(e).size());
+  std::vector<std::string> oldL = splitLines(std::string(text.substr(from, to - from)));
+  std::vector<std::string> newL = splitLines(std::string(text.substr(from, sg.span.begin - from)) + sg.replacement +
+                                             std::string(text.substr(sg.span.end, to - sg.span.end)));
+  size_t p = 0;
+  while (p < oldL.size() && p < newL.size() && oldL[p] == newL[p]) ++p;
+  size_t q = 0;
+  while (q < oldL.size() - p && q < newL.size() - p && oldL[oldL.size() - 1 - q] == newL[newL.size() - 1 - q]) ++q;
+  d.firstLine = b + static_cast<uint32_t>(p);
+  d.removed.assign(oldL.begin() + static_cast<std::ptrdiff_t>(p), oldL.end() - static_cast<std::ptrdiff_t>(q));
+  d.added.assign(newL.begin() + static_cast<std::ptrdiff_t>(p), newL.end() - static_cast<std::ptrdiff_t>(q));
+  return d;
+}
+
 }  // namespace
 
 std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, bool color) {
@@ -225,10 +260,35 @@ std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, boo
   if (tail && file) out += bar("");
   for (const auto& n : d.notes) out += gutter + st.blue(" = ") + st.bold("note") + ": " + n + "\n";
   for (const auto& h : d.helps) out += gutter + st.blue(" = ") + st.bold("help") + ": " + h + "\n";
-  // A suggestion's message names its code; tools read the replacement from
-  // the JSON, SARIF and LSP forms.
-  for (const auto& s : d.suggestions)
+  // A suggestion: its message, then the change as a diff of whole lines
+  // (`9 +   wait(t);`); tools read the edit from the JSON, SARIF and LSP
+  // forms.
+  for (const auto& s : d.suggestions) {
     out += gutter + st.blue(" = ") + st.bold("help") + ": " + s.message + "\n";
+    if (!file || s.applicability == Applicability::HasPlaceholders) continue;
+    std::vector<LineDiff> diffs;
+    size_t last = 0;
+    for (const SuggestionPart& p : s.parts()) {
+      if (!(p.span.file == primary.file)) continue;
+      LineDiff diff = diffOf(p, *file);
+      if (diff.removed.empty() && diff.added.empty()) continue;
+      last = std::max(last, diff.firstLine + std::max(diff.removed.size(), diff.added.size()) - 1);
+      diffs.push_back(std::move(diff));
+    }
+    if (diffs.empty()) continue;
+    std::string g = spaces(std::max(width, std::to_string(last).size()));
+    auto row = [&](size_t line, const char* sign, const std::string& text) {
+      std::string num = std::to_string(line);
+      std::string shown = DisplayLine(text).text(0, kMaxWidth);
+      return st.blue(num + spaces(g.size() - num.size()) + " ") + sign + (shown.empty() ? "" : " " + shown) + "\n";
+    };
+    out += st.blue(g + " |") + "\n";
+    for (const LineDiff& diff : diffs) {
+      for (size_t i = 0; i < diff.removed.size(); ++i) out += row(diff.firstLine + i, "-", diff.removed[i]);
+      for (size_t i = 0; i < diff.added.size(); ++i) out += row(diff.firstLine + i, "+", diff.added[i]);
+    }
+    out += st.blue(g + " |") + "\n";
+  }
   return out;
 }
 

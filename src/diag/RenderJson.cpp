@@ -8,7 +8,7 @@ namespace vx::diag {
 namespace {
 
 nlohmann::json spanJson(const base::SourceMap& sources, base::Span span, bool primary,
-                        const std::string* label, const Suggestion* sugg) {
+                        const std::string* label, const Suggestion* sugg, const std::string* replacement = nullptr) {
   const base::SourceFile& f = sources.file(span.file);
   base::LineCol b = f.lineCol(span.begin), e = f.lineCol(span.end);
   nlohmann::json j{{"file_name", f.path()},
@@ -20,7 +20,7 @@ nlohmann::json spanJson(const base::SourceMap& sources, base::Span span, bool pr
                    {"column_end", e.col},
                    {"is_primary", primary},
                    {"label", label && !label->empty() ? nlohmann::json(*label) : nullptr},
-                   {"suggested_replacement", sugg ? nlohmann::json(sugg->replacement) : nullptr},
+                   {"suggested_replacement", sugg ? nlohmann::json(replacement ? *replacement : sugg->replacement) : nullptr},
                    {"suggestion_applicability",
                     sugg ? nlohmann::json(applicabilityName(sugg->applicability)) : nullptr},
                    {"expansion", nullptr}};
@@ -54,7 +54,9 @@ std::string renderJson(const Diagnostic& d, const base::SourceMap& sources) {
   for (const auto& h : d.helps) children.push_back(child("help", h));
   for (const auto& s : d.suggestions) {
     nlohmann::json ss = nlohmann::json::array();
-    if (s.span.valid()) ss.push_back(spanJson(sources, s.span, true, nullptr, &s));
+    // A multipart suggestion: one span per edit, as rustc writes them.
+    for (const SuggestionPart& p : s.parts())
+      if (p.span.valid()) ss.push_back(spanJson(sources, p.span, true, nullptr, &s, &p.replacement));
     children.push_back(child("help", s.message, ss));
   }
   const char* doc = errorDoc(d.code());

@@ -51,14 +51,12 @@ std::string renderSarif(const std::vector<Diagnostic>& diags, const base::Source
     for (const auto& s : d.suggestions) {
       if (!s.span.valid() || s.applicability != Applicability::MachineApplicable) continue;
       const base::SourceFile& f = sources.file(s.span.file);
-      fixes.push_back(
-          {{"description", {{"text", s.message}}},
-           {"artifactChanges",
-            {{{"artifactLocation", {{"uri", f.path()}}},
-              {"replacements",
-               {{{"deletedRegion",
-                  {{"byteOffset", s.span.begin}, {"byteLength", s.span.end - s.span.begin}}},
-                 {"insertedContent", {{"text", s.replacement}}}}}}}}}});
+      nlohmann::json replacements = nlohmann::json::array();
+      for (const SuggestionPart& p : s.parts())
+        replacements.push_back({{"deletedRegion", {{"byteOffset", p.span.begin}, {"byteLength", p.span.end - p.span.begin}}},
+                                {"insertedContent", {{"text", p.replacement}}}});
+      fixes.push_back({{"description", {{"text", s.message}}},
+                       {"artifactChanges", {{{"artifactLocation", {{"uri", f.path()}}}, {"replacements", replacements}}}}});
     }
     if (!fixes.empty()) r["fixes"] = fixes;
     std::string notes;

@@ -8,6 +8,7 @@
 namespace vx::driver {
 
 int cmdCheck(const std::vector<std::string>& args);
+int cmdFix(const std::vector<std::string>& args);
 int cmdExplain(const std::vector<std::string>& args);
 int cmdTestUi(const std::vector<std::string>& args);
 int cmdLsp(const std::vector<std::string>& args);

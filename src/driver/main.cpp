@@ -20,6 +20,7 @@ const char* kHelp =
     "\n"
     "Commands:\n"
     "  check FILE...        parse and check Vx files, report diagnostics\n"
+    "  fix FILE...          apply the checker's machine-applicable fixes (e.g. a missing `wait`)\n"
     "  explain CODE         print the documentation of a diagnostic code (e.g. E0001)\n"
     "  test-ui DIR...       run UI (golden) tests: .vx files with //~ expectations\n"
     "  build FILE           build a Vx file (`--target cpu`: C++, object, library, executable)\n"
@@ -66,13 +67,14 @@ int run(const std::vector<std::string>& args) {
       return 0;
     }
     if (cmd == "check") return vx::driver::cmdCheck(rest);
+    if (cmd == "fix") return vx::driver::cmdFix(rest);
     if (cmd == "explain") return vx::driver::cmdExplain(rest);
     if (cmd == "test-ui") return vx::driver::cmdTestUi(rest);
     if (cmd == "build") return vx::driver::cmdBuild(rest);
     if (cmd == "run") return vx::driver::cmdRun(rest);
     if (cmd == "lsp") return vx::driver::cmdLsp(rest);
     std::string close = vx::base::closestMatch(
-        cmd, {"check", "explain", "test-ui", "build", "run", "lsp", "help"});
+        cmd, {"check", "fix", "explain", "test-ui", "build", "run", "lsp", "help"});
     return vx::driver::usageError("unknown command `" + cmd + "`" +
                                   (close.empty() ? "" : "; did you mean `" + close + "`?") +
                                   "\n  (see `vxc --help`)");

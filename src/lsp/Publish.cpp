@@ -99,12 +99,23 @@ void publishDiagnostics(State& s, const std::string& uri) {
       if (!related.empty()) j["relatedInformation"] = related;
       // Suggestions without placeholders become quick fixes.
       json fixes = json::array();
-      for (const diag::Suggestion& sg : d.suggestions)
-        if (here(sg.span) && sg.applicability != diag::Applicability::HasPlaceholders)
-          fixes.push_back({{"title", sg.message},
-                           {"range", rangeJson(index, sg.span.begin, sg.span.end)},
-                           {"newText", sg.replacement},
-                           {"preferred", sg.applicability == diag::Applicability::MachineApplicable}});
+      for (const diag::Suggestion& sg : d.suggestions) {
+        bool all = sg.applicability != diag::Applicability::HasPlaceholders;
+        for (const diag::SuggestionPart& p : sg.parts()) all = all && here(p.span);
+        if (!all) continue;
+        json fix = {{"title", sg.message},
+                    {"range", rangeJson(index, sg.span.begin, sg.span.end)},
+                    {"newText", sg.replacement},
+                    {"preferred", sg.applicability == diag::Applicability::MachineApplicable}};
+        // The other edits of a multipart suggestion, applied with the first.
+        if (!sg.more.empty()) {
+          json more = json::array();
+          for (const diag::SuggestionPart& p : sg.more)
+            more.push_back({{"range", rangeJson(index, p.span.begin, p.span.end)}, {"newText", p.replacement}});
+          fix["more"] = more;
+        }
+        fixes.push_back(std::move(fix));
+      }
       if (!fixes.empty()) j["data"] = {{"fixes", fixes}};
       diags.push_back(std::move(j));
     }

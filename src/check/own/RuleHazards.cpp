@@ -1,6 +1,8 @@
 // E6004 (stale read), E6005 (write to a copy's destination or source) and
 // E6006 (a copy's buffer moved or freed): accesses to memory a copy in
 // flight still reads or writes.
+#include <cctype>
+
 #include "check/own/Report.h"
 
 namespace vx::check::own {
@@ -42,6 +44,105 @@ std::string execution(Analysis& a, const Decided& d) {
   return out + ", " + copy + " is still in flight when `" + f.subject + "` is " + what;
 }
 
+bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Whether `text` mentions the identifier `name`.
+bool mentions(std::string_view text, const std::string& name) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    bool before = at > 0 && identChar(text[at - 1]);
+    bool after = at + name.size() < text.size() && identChar(text[at + name.size()]);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+// `s` is the statement `wait(name);`.
+bool isWaitOf(const hir::Program& p, const hir::Stmt& s, const std::string& name) {
+  if (s.kind != hir::StmtKind::Expr || !s.a.valid()) return false;
+  const hir::Expr& call = p.expr(s.a);
+  if (call.kind != hir::ExprKind::Call || !call.fn.valid() || p.fn(call.fn).builtin != target::Builtin::Wait ||
+      call.args.count != 1)
+    return false;
+  const hir::Expr& arg = p.expr(p.arg(call, 0));
+  return arg.kind == hir::ExprKind::Local && p.local(arg.local).name == name;
+}
+
+// The whole line of `span` when the span is all there is on it (besides
+// blanks and a `;`): its start, the start of the next line, its indent.
+bool ownLine(std::string_view text, base::Span span, uint32_t& from, uint32_t& to, std::string& indent) {
+  from = span.begin;
+  while (from > 0 && text[from - 1] != '\n') --from;
+  for (uint32_t i = from; i < span.begin; ++i)
+    if (text[i] != ' ' && text[i] != '\t') return false;
+  indent = std::string(text.substr(from, span.begin - from));
+  to = span.end;
+  while (to < text.size() && (text[to] == ' ' || text[to] == '\t' || text[to] == ';')) ++to;
+  if (to < text.size() && text[to] != '\n') return false;
+  if (to < text.size()) ++to;
+  return true;
+}
+
+// Whether only blanks precede `span` on its line: its line's start and
+// indent.
+bool startsLine(std::string_view text, base::Span span, uint32_t& from, std::string& indent) {
+  from = span.begin;
+  while (from > 0 && text[from - 1] != '\n') --from;
+  for (uint32_t i = from; i < span.begin; ++i)
+    if (text[i] != ' ' && text[i] != '\t') return false;
+  indent = std::string(text.substr(from, span.begin - from));
+  return true;
+}
+
+// The mechanical fix of a stale read or a write under a copy, where it is
+// unambiguous: the token's own `wait(t);`, a statement later in the block of
+// the access, moved up to just before the access's statement. Nothing from
+// the access's statement to that wait may mention `t` (no other use, no
+// reassignment), and both statements must stand on lines of their own.
+void suggestMovedWait(Analysis& a, const Finding& f, const std::string& token, diag::Diagnostic& out) {
+  if (token.empty() || !f.at.valid()) return;
+  for (char c : token)
+    if (!identChar(c)) return;
+  const hir::Program& p = a.prog;
+  // The innermost statement that contains the access, and its block.
+  const hir::Block* block = nullptr;
+  uint32_t at = 0;
+  uint32_t best = UINT32_MAX;
+  for (const hir::Block& b : p.blocks) {
+    if (!(b.span.file == f.at.file) || b.span.begin > f.at.begin || b.span.end < f.at.end) continue;
+    if (b.span.begin < a.fn.span.begin || b.span.end > a.fn.span.end) continue;
+    for (uint32_t i = 0; i < b.stmts.count; ++i) {
+      const hir::Stmt& s = p.stmt(hir::StmtId{p.listAt(b.stmts, i)});
+      if (s.span.begin <= f.at.begin && f.at.end <= s.span.end && s.span.end - s.span.begin < best) {
+        best = s.span.end - s.span.begin;
+        block = &b;
+        at = i;
+      }
+    }
+  }
+  if (!block) return;
+  std::string_view text = a.sources.file(f.at.file).text();
+  const hir::Stmt& access = p.stmt(hir::StmtId{p.listAt(block->stmts, at)});
+  if (mentions(text.substr(access.span.begin, access.span.end - access.span.begin), token)) return;
+  for (uint32_t j = at + 1; j < block->stmts.count; ++j) {
+    const hir::Stmt& s = p.stmt(hir::StmtId{p.listAt(block->stmts, j)});
+    if (!isWaitOf(p, s, token)) {
+      if (mentions(text.substr(s.span.begin, s.span.end - s.span.begin), token)) return;
+      continue;
+    }
+    // The access's line may go on after it (a comment); the wait's line is
+    // deleted whole, so it must hold the wait alone.
+    uint32_t accessFrom, waitFrom, waitTo;
+    std::string indent, waitIndent;
+    if (!ownLine(text, s.span, waitFrom, waitTo, waitIndent)) return;
+    if (!startsLine(text, access.span, accessFrom, indent)) return;
+    std::string wait = "wait(" + token + ");";
+    out.suggestParts("wait first: move `" + wait + "` up to before the access",
+                     {{base::Span{f.at.file, accessFrom, accessFrom}, indent + wait + "\n"},
+                      {base::Span{f.at.file, waitFrom, waitTo}, ""}});
+    return;
+  }
+}
+
 }  // namespace
 
 diag::Diagnostic renderHazard(Analysis& a, const Decided& d) {
@@ -80,6 +181,11 @@ diag::Diagnostic renderHazard(Analysis& a, const Decided& d) {
              "`, may be the slot still being " + (f.viaDst ? "written" : "read") + ", `" + f.other + "`");
   if (!f.show.empty() || f.slotRead.valid()) out.note(execution(a, d));
   for (const std::string& n : d.alsoNotes) out.note(n);
+  size_t fixes = out.suggestions.size();
+  // Only where the analysis knows the variable that holds the copy here.
+  if ((f.rule == Rule::StaleRead || f.rule == Rule::HazardWrite) && !f.holder.empty())
+    suggestMovedWait(a, f, f.holder, out);
+  if (out.suggestions.size() > fixes) return out;
   if (token.empty())
     out.help("wait for the transfer first");
   else if (f.rule == Rule::StaleRead)

@@ -69,12 +69,20 @@ diag::Diagnostic renderDropped(Analysis& a, const Decided& d) {
     while (indentEnd < text.size() && (text[indentEnd] == ' ' || text[indentEnd] == '\t')) ++indentEnd;
     std::string indent(text.substr(lineStart, indentEnd - lineStart));
     if (indentEnd == at.begin) {
+      // Machine-applicable only when the token is in flight on every path
+      // that reaches the drop: where another path consumed it already, a
+      // `wait` here would consume it twice (E6002).
+      TermStore& t = a.terms;
+      Term elsewhere = t.mkAnd({a.assumptions, a.trapFacts, f.pc, t.mkNot(f.condition)});
+      bool everywhere = t.isFalse(elsewhere) || a.solver.checkCheap(elsewhere) == smt::Verdict::Unsat;
+      diag::Applicability how = everywhere ? diag::Applicability::MachineApplicable : diag::Applicability::MaybeIncorrect;
       std::string wait = "wait(" + name + ");";
+      std::string message = "wait for it first: `" + wait + "`" +
+                            (everywhere ? "" : " (where no other path has waited it already)");
       if (f.drop == DropHow::ScopeEnd)
-        out.suggest("wait for it first: `" + wait + "`", base::Span{at.file, lineStart, lineStart},
-                    indent + "  " + wait + "\n");
+        out.suggest(message, base::Span{at.file, lineStart, lineStart}, indent + "  " + wait + "\n", how);
       else
-        out.suggest("wait for it first: `" + wait + "`", base::Span{at.file, at.begin, at.begin}, wait + "\n" + indent);
+        out.suggest(message, base::Span{at.file, at.begin, at.begin}, wait + "\n" + indent, how);
       return out;
     }
   }

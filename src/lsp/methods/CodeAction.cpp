@@ -18,12 +18,25 @@ json codeAction(State&, const json& params) {
       if (!f.is_object() || !f.contains("range") || !f.contains("newText") || !f["newText"].is_string()) continue;
       json title = f.contains("title") && f["title"].is_string() ? f["title"] : json("apply the suggestion");
       bool preferred = f.contains("preferred") && f["preferred"].is_boolean() && f["preferred"].get<bool>();
-      json edit = {{"range", f["range"]}, {"newText", f["newText"]}};
+      json edits = json::array({{{"range", f["range"]}, {"newText", f["newText"]}}});
+      // A multipart suggestion's other edits (Publish.cpp): all or none.
+      bool whole = true;
+      if (f.contains("more")) {
+        whole = f["more"].is_array();
+        for (const json& m : whole ? f["more"] : json::array()) {
+          if (!m.is_object() || !m.contains("range") || !m.contains("newText") || !m["newText"].is_string()) {
+            whole = false;
+            break;
+          }
+          edits.push_back({{"range", m["range"]}, {"newText", m["newText"]}});
+        }
+      }
+      if (!whole) continue;
       actions.push_back({{"title", title},
                          {"kind", "quickfix"},
                          {"diagnostics", json::array({d})},
                          {"isPreferred", preferred},
-                         {"edit", {{"changes", {{uri, json::array({edit})}}}}}});
+                         {"edit", {{"changes", {{uri, edits}}}}}});
     }
   }
   return actions;

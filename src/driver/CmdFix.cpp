@@ -1,0 +1,283 @@
+// `vxc fix FILE...`: applies the machine-applicable suggestions of the
+// checker's diagnostics to the file, as `cargo fix` does, then reports what
+// is left. docs/fix.md.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "driver/Args.h"
+#include "driver/Commands.h"
+#include "driver/Pipeline.h"
+
+namespace vx::driver {
+
+namespace {
+
+const char* kFixHelp =
+    "Usage: vxc fix [options] FILE...\n"
+    "\n"
+    "Applies the machine-applicable suggestions of the checker's diagnostics (for example\n"
+    "the `wait(t);` that E6003 suggests) to each FILE in place, checks again and repeats\n"
+    "while fixes apply, then prints the diagnostics that are left. A file with syntax\n"
+    "errors is left alone. A round of fixes that would add an error is not applied.\n"
+    "The file is replaced atomically (written beside it, then renamed).\n"
+    "Exit status: 0 the files check clean (or warnings only), 1 errors remain,\n"
+    "2 usage or internal error.\n"
+    "\n"
+    "Options:\n"
+    "  --target=cpu|tpu|b200|h100      target whose builtins and memories apply (default cpu)\n"
+    "  --dry-run                       print the fixes as a diff and the diagnostics the fixed\n"
+    "                                  file would have; change no file\n"
+    "  --error-format=human|json|sarif diagnostics format (default human)\n"
+    "  --color=auto|always|never       colours in human output (default auto: on a tty)\n"
+    "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint\n";
+
+// Parse-phase codes: a file that does not parse is not changed.
+bool syntaxError(const diag::Diagnostic& d) {
+  std::string c = d.code();
+  return d.severity() == diag::Severity::Error && (c == "E0001" || c == "E0002" || c == "E0003");
+}
+
+struct Checked {
+  base::SourceMap sources;
+  diag::Sink sink;
+  base::FileId id{};
+};
+
+void checkText(const std::string& path, const std::string& text, const CheckOptions& opts, Checked& out) {
+  out.id = out.sources.add(path, text);
+  checkFile(out.sources, out.id, out.sink, opts);  // lint levels applied
+}
+
+struct Edit {
+  uint32_t begin, end;
+  std::string replacement;
+  std::string code;
+  bool first = true;  // the first edit of its suggestion (counts the fix)
+};
+
+// Whether two edits cannot both be applied in a defined order.
+bool conflict(uint32_t b1, uint32_t e1, uint32_t b2, uint32_t e2) {
+  if (b1 == e1 && b2 == e2) return b1 == b2;      // two insertions at one point
+  if (b1 == e1) return b2 < b1 && b1 < e2;        // an insertion inside a replacement
+  if (b2 == e2) return b1 < b2 && b2 < e1;
+  return b1 < e2 && b2 < e1;                      // overlapping replacements
+}
+
+// The machine-applicable suggestions in `file` as edits, in order, without
+// overlaps: a suggestion's edits go in all together or not at all, and the
+// first of two overlapping suggestions wins (the next round sees the other
+// again, if it still applies). The same fix twice is applied once.
+std::vector<Edit> editsOf(const Checked& c) {
+  std::vector<Edit> kept;
+  std::set<std::tuple<uint32_t, uint32_t, std::string>> seen;
+  for (const diag::Diagnostic& d : c.sink.diagnostics())
+    for (const diag::Suggestion& s : d.suggestions) {
+      if (s.applicability != diag::Applicability::MachineApplicable) continue;
+      std::vector<diag::SuggestionPart> parts = s.parts();
+      bool ok = true, dup = true;
+      for (const diag::SuggestionPart& p : parts) {
+        ok = ok && p.span.file == c.id && p.span.begin <= p.span.end;
+        dup = dup && seen.count({p.span.begin, p.span.end, p.replacement});
+        for (const Edit& k : kept) ok = ok && !conflict(p.span.begin, p.span.end, k.begin, k.end);
+      }
+      if (!ok || dup) continue;
+      for (size_t i = 0; i < parts.size(); ++i) {
+        const diag::SuggestionPart& p = parts[i];
+        seen.insert({p.span.begin, p.span.end, p.replacement});
+        kept.push_back(Edit{p.span.begin, p.span.end, p.replacement, d.code(), i == 0});
+      }
+    }
+  std::stable_sort(kept.begin(), kept.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  return kept;
+}
+
+std::string applyEdits(const std::string& text, const std::vector<Edit>& edits) {
+  std::string out;
+  uint32_t at = 0;
+  for (const Edit& e : edits) {
+    out.append(text, at, e.begin - at);
+    out += e.replacement;
+    at = e.end;
+  }
+  out.append(text, at, std::string::npos);
+  return out;
+}
+
+// The errors a fix must not add. E0206 (what the target cannot build) is
+// left out: `vxc check` reports it only once the ownership checker finds no
+// error, so fixing the last ownership error can uncover it, which is not
+// the fix's doing.
+std::multiset<std::string> errorsOf(const diag::Sink& s) {
+  std::multiset<std::string> codes;
+  for (const diag::Diagnostic& d : s.diagnostics())
+    if (d.severity() == diag::Severity::Error && std::string(d.code()) != "E0206") codes.insert(d.code());
+  return codes;
+}
+
+// Writes `text` to `path` atomically, keeping the file's permissions.
+std::string writeAtomically(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".vxfix." + std::to_string(getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    f.close();
+    if (!f) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      return "cannot write `" + tmp + "`";
+    }
+  }
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0) chmod(tmp.c_str(), st.st_mode & 07777);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    return "cannot replace `" + path + "`";
+  }
+  return {};
+}
+
+// A unified-style diff of whole lines, for --dry-run.
+std::string lineDiff(const std::string& path, const std::string& a, const std::string& b) {
+  auto split = [](const std::string& s) {
+    std::vector<std::string> v;
+    size_t from = 0;
+    for (size_t nl; (nl = s.find('\n', from)) != std::string::npos; from = nl + 1) v.push_back(s.substr(from, nl - from));
+    if (from < s.size()) v.push_back(s.substr(from));
+    return v;
+  };
+  std::vector<std::string> x = split(a), y = split(b);
+  // Longest common subsequence (files a user fixes are small enough).
+  size_t n = x.size(), m = y.size();
+  if (n * m > 50'000'000) return "--- " + path + "\n+++ " + path + "\n(too large to show)\n";
+  std::vector<std::vector<uint32_t>> L(n + 1, std::vector<uint32_t>(m + 1, 0));
+  for (size_t i = n; i-- > 0;)
+    for (size_t j = m; j-- > 0;) L[i][j] = x[i] == y[j] ? L[i + 1][j + 1] + 1 : std::max(L[i + 1][j], L[i][j + 1]);
+  std::string out = "--- " + path + "\n+++ " + path + " (fixed)\n";
+  size_t i = 0, j = 0;
+  bool inHunk = false;
+  while (i < n || j < m) {
+    if (i < n && j < m && x[i] == y[j]) {
+      ++i;
+      ++j;
+      inHunk = false;
+      continue;
+    }
+    if (!inHunk) out += "@@ line " + std::to_string(i + 1) + " @@\n";
+    inHunk = true;
+    if (j < m && (i == n || L[i][j + 1] >= L[i + 1][j])) {
+      out += "+" + y[j] + "\n";
+      ++j;
+    } else {
+      out += "-" + x[i] + "\n";
+      ++i;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int cmdFix(const std::vector<std::string>& args) {
+  ParsedArgs a = parseArgs("fix", args,
+                           {{"--help", false, {}},
+                            {"--target", true, targetNames()},
+                            {"--dry-run", false, {}},
+                            {"--error-format", true, {"human", "json", "sarif"}},
+                            {"--color", true, {"auto", "always", "never"}},
+                            {"-D", true, {}},
+                            {"-W", true, {}},
+                            {"-A", true, {}}});
+  if (!a.error.empty()) return usageError(a.error);
+  if (a.has("--help")) {
+    std::fputs(kFixHelp, stdout);
+    return 0;
+  }
+  std::string lintError;
+  diag::LintOptions lints = lintOptions(a, lintError);
+  if (!lintError.empty()) return usageError(lintError);
+  if (a.positional.empty()) return usageError("`vxc fix` needs at least one file");
+  CheckOptions opts;
+  opts.lints = lints;
+  opts.target = a.get("--target", "cpu");
+  std::string fmt = a.get("--error-format", "human");
+  Format format = fmt == "json" ? Format::Json : fmt == "sarif" ? Format::Sarif : Format::Human;
+  std::string color = a.get("--color", "auto");
+  bool useColor = color == "always" || (color == "auto" && isatty(STDERR_FILENO));
+  bool dryRun = a.has("--dry-run");
+
+  bool errors = false;
+  for (const std::string& path : a.positional) {
+    base::ReadResult r = base::readFile(path);
+    if (!r.error.empty()) return usageError(r.error);
+    const std::string original = r.text;
+    auto last = std::make_unique<Checked>();
+    checkText(path, original, opts, *last);
+    bool broken = false;
+    for (const diag::Diagnostic& d : last->sink.diagnostics()) broken = broken || syntaxError(d);
+    if (broken) {
+      std::fputs(renderAll(last->sink, last->sources, format, useColor).c_str(), stderr);
+      std::fprintf(stderr, "error: `%s` has syntax errors; `vxc fix` changes only files that parse\n", path.c_str());
+      errors = true;
+      continue;
+    }
+    // Rounds: apply every fix, check again; a fix may enable another (a
+    // second token dropped at the same `}`). A round that adds an error is
+    // left out, and fixing stops there.
+    std::string text = original;
+    std::map<std::string, unsigned> applied;
+    std::string refused;
+    for (int round = 0; round < 8; ++round) {
+      std::vector<Edit> edits = editsOf(*last);
+      if (edits.empty()) break;
+      std::string next = applyEdits(text, edits);
+      if (next == text) break;
+      auto again = std::make_unique<Checked>();
+      checkText(path, next, opts, *again);
+      std::multiset<std::string> before = errorsOf(last->sink), after = errorsOf(again->sink);
+      bool worse = after.size() > before.size();
+      for (const std::string& c : after) worse = worse || after.count(c) > before.count(c);
+      if (worse) {
+        std::set<std::string> codes;
+        for (const Edit& e : edits) codes.insert(e.code);
+        for (const std::string& c : codes) refused += (refused.empty() ? "" : ", ") + c;
+        break;
+      }
+      for (const Edit& e : edits)
+        if (e.first) ++applied[e.code];
+      text = std::move(next);
+      last = std::move(again);
+    }
+    if (text != original) {
+      unsigned count = 0;
+      std::string codes;
+      for (const auto& [code, n] : applied) {
+        count += n;
+        codes += (codes.empty() ? "" : ", ") + code + (n > 1 ? " x" + std::to_string(n) : "");
+      }
+      if (dryRun) {
+        std::fputs(lineDiff(path, original, text).c_str(), stdout);
+      } else if (std::string e = writeAtomically(path, text); !e.empty()) {
+        return usageError(e);
+      }
+      std::fprintf(stderr, "%s `%s`: %u fix%s (%s)\n", dryRun ? "would fix" : "fixed", path.c_str(), count,
+                   count == 1 ? "" : "es", codes.c_str());
+    }
+    if (!refused.empty())
+      std::fprintf(stderr, "note: the fixes for %s were not applied: they would add an error\n", refused.c_str());
+    std::string rendered = renderAll(last->sink, last->sources, format, useColor);
+    std::fputs(rendered.c_str(), format == Format::Sarif ? stdout : stderr);
+    errors = errors || last->sink.hasErrors();
+  }
+  return errors ? 1 : 0;
+}
+
+}  // namespace vx::driver
