@@ -35,6 +35,8 @@ const char* kBuildHelp =
     "                                    cpp  OUT.cpp + OUT.h (cpu)  cu  OUT.cu + OUT.h (b200, h100)\n"
     "                                    mlir VIR as text (stdout without -o)\n"
     "  -o OUT                          output path (default: FILE's name, in the current folder)\n"
+    "  --target-cpu=native|NAME        cpu: build for this machine, or a named level (`x86-64-v3`);\n"
+    "                                  by default objects run on any machine of the architecture\n"
     "  --entry NAME                    the function an exe runs (tpu: the kernel)\n"
     "  --sync-baseline                 every transfer_async blocking (the correctness oracle)\n"
     "  --debug-info                    with --emit=mlir: print source locations\n"
@@ -135,8 +137,12 @@ int compileToCpu(const FrontOptions& opts, CpuProgram& out) {
 }
 
 int compileGenerated(const std::string& source, const std::string& output, cpu::Artifact kind,
-                     const std::string& origin) {
-  return compiled(cpu::compileCpp(source, output, kind), origin, "the C++ compiler");
+                     const std::string& origin, const std::string& targetCpu) {
+  cpu::CompileResult r = cpu::compileCpp(source, output, kind, targetCpu);
+  // An unknown CPU name is the user's, not an internal error.
+  if (!r.ok && !targetCpu.empty() && r.log.find("-march=") != std::string::npos)
+    return usageError("`--target-cpu=" + targetCpu + "`: the C++ compiler does not know this CPU:\n" + r.log);
+  return compiled(r, origin, "the C++ compiler");
 }
 
 int compiled(const cpu::CompileResult& c, const std::string& origin, const std::string& compiler) {
@@ -211,6 +217,7 @@ int cmdBuild(const std::vector<std::string>& args) {
   ParsedArgs a = parseArgs("build", args,
                            withFrontFlags({{"--emit", true, {"obj", "lib", "exe", "cpp", "cu", "mlir", "vxdma"}},
                                            {"-o", true, {}},
+                                           {"--target-cpu", true, {}},
                                            {"--debug-info", false, {}}}));
   if (!a.error.empty()) return usageError(a.error);
   if (a.has("--help")) {
@@ -221,6 +228,14 @@ int cmdBuild(const std::vector<std::string>& args) {
   if (int rc = frontOptions(a, "build", fo)) return rc;
   fo.debugInfo = a.has("--debug-info");
   std::string emit = a.get("--emit", "obj");
+  // Portable by default, as rustc: objects and libraries run on any machine
+  // of the architecture; `--target-cpu=native` (or a level) opts in.
+  std::string targetCpu = a.get("--target-cpu", "");
+  if (a.has("--target-cpu") && !cpu::validTargetCpu(targetCpu))
+    return usageError("`--target-cpu` takes `native` or a CPU name the C++ compiler knows (`x86-64-v3`), not `" +
+                      targetCpu + "`");
+  if (a.has("--target-cpu") && fo.target != "cpu")
+    return usageError("`--target-cpu` is for `--target cpu`");
   fo.wantMlir = emit == "mlir";
   // ---- tpu: a .vxdma program (CmdTpu.cpp) ----
   if (fo.target == "tpu" && emit != "mlir") {
@@ -272,11 +287,12 @@ int cmdBuild(const std::vector<std::string>& args) {
     if (!entry) return usageError(error);
     std::string main = tmp.path + "/main.cpp";
     if (!writeFile(main, cpu::emitHarness(*entry, unitPath), error)) return internalError(error);
-    return compileGenerated(main, a.get("-o", stem), cpu::Artifact::Executable, fo.file);
+    return compileGenerated(main, a.get("-o", stem), cpu::Artifact::Executable, fo.file, targetCpu);
   }
   bool lib = emit == "lib";
   std::string out = a.get("-o", lib ? "lib" + stem + ".so" : stem + ".o");
-  if (int rc = compileGenerated(unitPath, out, lib ? cpu::Artifact::SharedLibrary : cpu::Artifact::Object, fo.file))
+  if (int rc = compileGenerated(unitPath, out, lib ? cpu::Artifact::SharedLibrary : cpu::Artifact::Object, fo.file,
+                                targetCpu))
     return rc;
   // The header goes next to the artifact: what a C caller includes.
   std::string hPath = (fs::path(out).parent_path() / (lib ? stem + ".h" : fs::path(out).stem().string() + ".h")).string();

@@ -206,7 +206,7 @@ int prepare(const FrontOptions& fo, const std::string& target, bool interpret, c
   std::string mainPath = tmp.path + (backend.cudaArch && !interpret ? "/main.cu" : "/main.cpp");
   std::string harness = cpu::emitHarness(*entry, unitName, flavor);
   auto commandFor = [&](const std::string& source, const std::string& output) {
-    if (!backend.cudaArch) return cpu::compilerCommand(source, output, cpu::Artifact::Executable);
+    if (!backend.cudaArch) return cpu::compilerCommand(source, output, cpu::Artifact::Executable, "native");
     if (interpret) return cpu::interpreterCommand(source, output);
     return cpu::cudaCompilerCommand(nvcc, source, output, cpu::Artifact::Executable, backend.cudaArch);
   };

@@ -2,6 +2,8 @@
 // need no quoting).
 #include "codegen/cpu/Toolchain.h"
 
+#include <cctype>
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,12 +94,22 @@ std::string runtimeIncludeDir() {
   return VXC_RUNTIME_INCLUDE;
 }
 
-std::vector<std::string> compilerCommand(const std::string& source, const std::string& output, Artifact kind) {
+bool validTargetCpu(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return false;
+  return true;
+}
+
+std::vector<std::string> compilerCommand(const std::string& source, const std::string& output, Artifact kind,
+                                         const std::string& targetCpu) {
   const char* cxx = std::getenv("CXX");
   std::vector<std::string> cmd{cxx && *cxx ? cxx : "g++", "-std=c++17"};
   const char* flags = std::getenv("VXC_CXXFLAGS");
-  // -march=native: the matrix unit's kernel uses the host's widest vectors.
-  for (const std::string& f : split(flags ? flags : "-O3 -march=native")) cmd.push_back(f);
+  for (const std::string& f : split(flags ? flags : "-O3")) cmd.push_back(f);
+  // With -march=native the matrix unit's kernel uses the host's widest
+  // vectors; without it the code runs on any machine of the architecture.
+  if (!targetCpu.empty()) cmd.push_back("-march=" + targetCpu);
   cmd.insert(cmd.end(), {"-pthread", "-I", runtimeIncludeDir()});
   switch (kind) {
     case Artifact::Object: cmd.insert(cmd.end(), {"-fPIC", "-c"}); break;
@@ -108,8 +120,9 @@ std::vector<std::string> compilerCommand(const std::string& source, const std::s
   return cmd;
 }
 
-CompileResult compileCpp(const std::string& source, const std::string& output, Artifact kind) {
-  return runCompiler(compilerCommand(source, output, kind));
+CompileResult compileCpp(const std::string& source, const std::string& output, Artifact kind,
+                         const std::string& targetCpu) {
+  return runCompiler(compilerCommand(source, output, kind, targetCpu));
 }
 
 CompileResult runCompiler(const std::vector<std::string>& cmd) {
@@ -145,7 +158,7 @@ std::vector<std::string> cudaCompilerCommand(const std::string& nvcc, const std:
 }
 
 std::vector<std::string> interpreterCommand(const std::string& source, const std::string& output) {
-  std::vector<std::string> cmd = compilerCommand(source, output, Artifact::Executable);
+  std::vector<std::string> cmd = compilerCommand(source, output, Artifact::Executable, "native");
   // The generated .cu, included by the harness, built as host C++.
   cmd.insert(cmd.begin() + 2, "-DVX_CUDA_INTERPRET=1");
   // The interpreter checks rather than races: compile time matters more.

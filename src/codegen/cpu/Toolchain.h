@@ -24,14 +24,22 @@ ProcessResult runProcess(const std::vector<std::string>& argv, bool separate = f
 std::string runtimeIncludeDir();
 
 // The compiler command for `source` -> `output` (for messages and tests).
-std::vector<std::string> compilerCommand(const std::string& source, const std::string& output, Artifact kind);
+// `targetCpu`: "" builds for the compiler's portable baseline (what `vxc
+// build` ships), "native" for this machine (what `vxc run` runs), or a named
+// level (`x86-64-v3`), passed as `-march=`.
+std::vector<std::string> compilerCommand(const std::string& source, const std::string& output, Artifact kind,
+                                         const std::string& targetCpu);
+// Whether `name` is a `--target-cpu` value vxc passes on: letters, digits,
+// `-`, `_` and `.`.
+bool validTargetCpu(const std::string& name);
 
 struct CompileResult {
   bool ok = false;
   std::string command;  // as a shell line, for the error message
   std::string log;      // the compiler's output
 };
-CompileResult compileCpp(const std::string& source, const std::string& output, Artifact kind);
+CompileResult compileCpp(const std::string& source, const std::string& output, Artifact kind,
+                         const std::string& targetCpu);
 // Runs a compiler command line (any of the commands below).
 CompileResult runCompiler(const std::vector<std::string>& command);
 
