@@ -138,6 +138,7 @@ int compileToCpu(const FrontOptions& opts, CpuProgram& out) {
 
 int compileGenerated(const std::string& source, const std::string& output, cpu::Artifact kind,
                      const std::string& origin, const std::string& targetCpu) {
+  if (std::string e = cpu::runtimeIncludeError(); !e.empty()) return usageError(e);
   cpu::CompileResult r = cpu::compileCpp(source, output, kind, targetCpu);
   // An unknown CPU name is the user's, not an internal error.
   if (!r.ok && !targetCpu.empty() && r.log.find("-march=") != std::string::npos)
@@ -304,6 +305,7 @@ int buildCuda(const FrontOptions& fo, const CpuProgram& prog, const std::string&
   std::string stem = fs::path(fo.file).stem().string();
   std::string error;
   if (emit == "cu") return writeSource(prog, output.empty() ? stem + ".cu" : output);
+  if (std::string e = cpu::runtimeIncludeError(); !e.empty()) return usageError(e);
   TempDir tmp;
   if (tmp.path.empty()) return internalError("cannot create a temporary folder");
   std::string unitPath = tmp.path + "/" + stem + ".cu";

@@ -182,6 +182,7 @@ struct Prepared {
 int prepare(const FrontOptions& fo, const std::string& target, bool interpret, const std::string& nvcc,
             const std::string& entryName, const std::vector<std::string>& kvs, Prepared& out) {
   const Backend& backend = backendFor(*target::targetByName(target));
+  if (std::string e = cpu::runtimeIncludeError(); !e.empty()) return usageError(e);
   CpuProgram& prog = out.prog;
   if (int rc = compileToCpu(fo, prog)) return rc;
   std::string error;

@@ -89,9 +89,32 @@ ProcessResult runProcess(const std::vector<std::string>& argv, bool separate) {
   return r;
 }
 
+namespace {
+bool hasRuntime(const std::string& dir) { return access((dir + "/vx/runtime.h").c_str(), R_OK) == 0; }
+}  // namespace
+
 std::string runtimeIncludeDir() {
   if (const char* env = std::getenv("VXC_INCLUDE"); env && *env) return env;
-  return VXC_RUNTIME_INCLUDE;
+  // An installed vxc: PREFIX/bin/vxc and PREFIX/include/vx/.
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    std::string dir(exe);
+    dir = dir.substr(0, dir.find_last_of('/'));
+    std::string installed = dir.substr(0, dir.find_last_of('/')) + "/include";
+    if (hasRuntime(installed)) return installed;
+  }
+  return VXC_RUNTIME_INCLUDE;  // the source tree this vxc was built from
+}
+
+std::string runtimeIncludeError() {
+  std::string dir = runtimeIncludeDir();
+  if (hasRuntime(dir)) return {};
+  const char* env = std::getenv("VXC_INCLUDE");
+  return "vxc's runtime headers are not in `" + dir + "` (no `vx/runtime.h` there" +
+         (env && *env ? std::string("; VXC_INCLUDE names that folder") : std::string("")) +
+         "); set VXC_INCLUDE to the folder that holds `vx/`, or reinstall vxc with its `include/`";
 }
 
 bool validTargetCpu(const std::string& name) {

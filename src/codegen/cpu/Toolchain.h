@@ -19,9 +19,11 @@ struct ProcessResult {
 // stderr are kept apart; otherwise both go to `output`.
 ProcessResult runProcess(const std::vector<std::string>& argv, bool separate = false);
 
-// Where vx/runtime.h lives: $VXC_INCLUDE, else the source tree vxc was built
-// from.
+// Where vx/runtime.h lives: $VXC_INCLUDE, else PREFIX/include beside an
+// installed PREFIX/bin/vxc, else the source tree vxc was built from.
 std::string runtimeIncludeDir();
+// Why the runtime headers cannot be used (a usage error's message), or "".
+std::string runtimeIncludeError();
 
 // The compiler command for `source` -> `output` (for messages and tests).
 // `targetCpu`: "" builds for the compiler's portable baseline (what `vxc
