@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "codegen/cpu/Cpu.h"
 #include "codegen/cpu/Toolchain.h"
 #include "dialect/Vir.h"
+
 #include "driver/Args.h"
 #include "driver/Backends.h"
 #include "driver/Commands.h"
@@ -29,11 +31,12 @@ const char* kBuildHelp =
     "Options:\n"
     "  --target=cpu|tpu|b200|h100      target (default cpu; tpu: a .vxdma program; b200 and h100:\n"
     "                                  CUDA, built with nvcc for sm_100a and sm_90a)\n"
-    "  --emit=obj|lib|exe|cpp|cu|mlir|vxdma  what to produce (default obj; vxdma for --target tpu):\n"
+    "  --emit=obj|lib|exe|cpp|cu|mlir|vxdma|abi  what to produce (default obj; vxdma for --target tpu):\n"
     "                                    obj  OUT.o + OUT.h      lib  OUT.so + OUT.h\n"
     "                                    exe  the `vxc run` harness for --entry\n"
     "                                    cpp  OUT.cpp + OUT.h (cpu)  cu  OUT.cu + OUT.h (b200, h100)\n"
     "                                    mlir VIR as text (stdout without -o)\n"
+    "                                    abi  the C entries as JSON (stdout without -o)\n"
     "  -o OUT                          output path (default: FILE's name, in the current folder)\n"
     "  --target-cpu=native|NAME        cpu: build for this machine, or a named level (`x86-64-v3`);\n"
     "                                  by default objects run on any machine of the architecture\n"
@@ -69,6 +72,32 @@ int writeSource(const CpuProgram& prog, const std::string& unitPath) {
   if (size_t at = unit.find(from); at != std::string::npos) unit.replace(at, from.size(), to);
   if (!writeFile(unitPath, unit, error) || !writeFile(hPath, prog.header, error)) return usageError(error);
   return 0;
+}
+
+// `--emit=abi`: the C entries as JSON, for tools that call them (the Python
+// package, python/vx): one object per function that has a C entry.
+std::string abiJson(const CpuProgram& prog, const std::string& target) {
+  nlohmann::json fns = nlohmann::json::array();
+  for (const cpu::Entry& e : prog.entries) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const cpu::Param& p : e.params) {
+      const char* kind = "scalar";
+      switch (p.kind) {
+        case cpu::Param::Kind::Scalar: kind = "scalar"; break;
+        case cpu::Param::Kind::Tensor: kind = "tensor"; break;
+        case cpu::Param::Kind::Pinned: kind = "tensor"; break;
+        case cpu::Param::Kind::Vec: kind = "vec"; break;
+      }
+      params.push_back({{"name", p.name}, {"kind", kind}, {"type", p.type}, {"shape", p.shape}, {"mut", p.mut}});
+    }
+    nlohmann::json f{{"name", e.name}, {"symbol", e.symbol}, {"params", params},
+                     {"result", e.result.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.result)},
+                     {"c_abi", e.cAbi}};
+    if (!e.cAbi) f["why"] = e.why;
+    fns.push_back(std::move(f));
+  }
+  nlohmann::json j{{"vxc", version()}, {"target", target}, {"functions", fns}};
+  return j.dump(2) + "\n";
 }
 
 }  // namespace
@@ -216,7 +245,7 @@ int frontOptions(const ParsedArgs& a, const std::string& command, FrontOptions& 
 
 int cmdBuild(const std::vector<std::string>& args) {
   ParsedArgs a = parseArgs("build", args,
-                           withFrontFlags({{"--emit", true, {"obj", "lib", "exe", "cpp", "cu", "mlir", "vxdma"}},
+                           withFrontFlags({{"--emit", true, {"obj", "lib", "exe", "cpp", "cu", "mlir", "vxdma", "abi"}},
                                            {"-o", true, {}},
                                            {"--target-cpu", true, {}},
                                            {"--debug-info", false, {}}}));
@@ -269,6 +298,14 @@ int cmdBuild(const std::vector<std::string>& args) {
     return usageError("a function of `" + fo.file + "` is `#[allow(unproved)]`: its token checks happen at run "
                       "time, which `--target " + fo.target + "` does only under `vxc run --interpret`");
 
+  if (emit == "abi") {
+    std::string json = abiJson(prog, fo.target);
+    if (!a.has("-o")) {
+      std::fputs(json.c_str(), stdout);
+      return 0;
+    }
+    return writeFile(a.get("-o", ""), json, error) ? 0 : usageError(error);
+  }
   if (emit == "mlir") {
     if (!a.has("-o")) {
       std::fputs(prog.mlir.c_str(), stdout);

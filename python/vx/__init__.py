@@ -1,0 +1,166 @@
+"""Vx kernels called from Python with NumPy arrays (docs/python.md).
+
+    import numpy as np, vx
+    k = vx.compile("stream_out.vx", target="cpu")     # or "tpu", "b200"
+    out = np.zeros((128, 128), np.float32)
+    k.stream_out(tiles, w, out)                        # `&mut` arrays are written
+
+cpu builds a shared library with `vxc build --emit=lib` and calls its C
+entries through ctypes, on the arrays' own memory. tpu runs the kernel on
+vxsim and b200/h100 under vxc's CUDA interpreter, both through `vxc run
+--input/--output`: the same call, the data copied in and out as .npy.
+"""
+import ctypes
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+__all__ = ["compile", "Kernel", "VxError", "find_vxc"]
+
+_DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
+_SCALARS = {
+    "i32": ctypes.c_int32, "i64": ctypes.c_int64, "u32": ctypes.c_uint32, "u64": ctypes.c_uint64,
+    "usize": ctypes.c_uint64, "f32": ctypes.c_float, "f64": ctypes.c_double, "bool": ctypes.c_bool,
+    "bf16": ctypes.c_float, "f16": ctypes.c_float,
+}
+_TARGETS = ("cpu", "tpu", "b200", "h100")
+
+
+class VxError(Exception):
+    """vxc rejected the program or the call (the message is vxc's)."""
+
+
+def find_vxc():
+    """$VXC, else `vxc` on PATH."""
+    path = os.environ.get("VXC") or shutil.which("vxc")
+    if not path:
+        raise VxError("vxc not found: put it on PATH or set VXC")
+    return path
+
+
+def _run(args):
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise VxError((p.stderr or p.stdout).strip())
+    return p.stdout
+
+
+def compile(path, target="cpu", vxc=None):
+    """Checks and builds the Vx file for `target`; returns a Kernel whose
+    attributes are its functions."""
+    if target not in _TARGETS:
+        raise VxError("unknown target %r (%s)" % (target, ", ".join(_TARGETS)))
+    return Kernel(os.path.abspath(path), target, vxc or find_vxc())
+
+
+class Kernel:
+    def __init__(self, path, target, vxc):
+        self.path, self.target, self._vxc = path, target, vxc
+        abi_target = "cpu" if target == "tpu" else target
+        abi = json.loads(_run([vxc, "build", "--emit=abi", "--target", abi_target, path]))
+        self.functions = {f["name"]: f for f in abi["functions"]}
+        self._dir = tempfile.mkdtemp(prefix="vx-py-")
+        self._lib = None
+        if target == "cpu":
+            so = os.path.join(self._dir, "lib" + os.path.splitext(os.path.basename(path))[0] + ".so")
+            _run([vxc, "build", "--emit=lib", path, "-o", so])
+            self._lib = ctypes.CDLL(so)
+
+    def __del__(self):
+        shutil.rmtree(getattr(self, "_dir", ""), ignore_errors=True)
+
+    def __dir__(self):
+        return list(self.functions) + ["functions", "path", "target"]
+
+    def __getattr__(self, name):
+        fns = self.__dict__.get("functions", {})
+        if name not in fns:
+            raise AttributeError("%s has no function `%s` (it has: %s)" % (self.__dict__.get("path"), name,
+                                                                            ", ".join(sorted(fns)) or "none"))
+        fn = fns[name]
+        return lambda *args: self._call(fn, args)
+
+    # ---- arguments ----
+    def _arrays(self, fn, args):
+        params = fn["params"]
+        if len(args) != len(params):
+            raise TypeError("%s takes %d arguments (%s), %d given" % (
+                fn["name"], len(params), ", ".join(p["name"] for p in params), len(args)))
+        out = []
+        for p, a in zip(params, args):
+            if p["kind"] == "scalar":
+                if isinstance(a, np.ndarray):
+                    raise TypeError("`%s` is a scalar `%s`, not an array" % (p["name"], p["type"]))
+                out.append(a)
+                continue
+            dtype = _DTYPES.get(p["type"])
+            if dtype is None:
+                raise VxError("`%s`: %s tensors cannot be passed from NumPy in this version" % (p["name"], p["type"]))
+            shape = tuple(p["shape"])
+            if p["mut"]:
+                if not isinstance(a, np.ndarray) or a.dtype != dtype or not a.flags.c_contiguous or not a.flags.writeable:
+                    raise TypeError("`%s` is written: pass a writeable, C-contiguous %s array" % (
+                        p["name"], np.dtype(dtype).name))
+            else:
+                a = np.ascontiguousarray(a, dtype=dtype)
+            want = ("n",) + shape if p["kind"] == "vec" else shape
+            got = a.shape[1:] if p["kind"] == "vec" else a.shape
+            if got != shape or (p["kind"] == "vec" and a.ndim != len(shape) + 1):
+                raise ValueError("`%s` takes an array of shape %s, not %s" % (
+                    p["name"], "(" + ", ".join(str(d) for d in want) + ")", a.shape))
+            out.append(a)
+        return out
+
+    def _call(self, fn, args):
+        if not fn["c_abi"]:
+            raise VxError("`%s` has no C entry: %s" % (fn["name"], fn.get("why", "")))
+        arrays = self._arrays(fn, args)
+        if self.target == "cpu":
+            return self._call_c(fn, arrays)
+        return self._call_run(fn, arrays)
+
+    def _call_c(self, fn, arrays):
+        f = getattr(self._lib, fn["symbol"])
+        argtypes, values = [], []
+        for p, a in zip(fn["params"], arrays):
+            if p["kind"] == "scalar":
+                argtypes.append(_SCALARS[p["type"]])
+                values.append(a)
+                continue
+            argtypes.append(ctypes.c_void_p)
+            values.append(a.ctypes.data)
+            if p["kind"] == "vec":
+                argtypes.append(ctypes.c_uint64)
+                values.append(a.shape[0])
+        f.argtypes = argtypes
+        f.restype = _SCALARS[fn["result"]] if fn["result"] else None
+        return f(*values)
+
+    def _call_run(self, fn, arrays):
+        work = tempfile.mkdtemp(dir=self._dir)
+        cmd = [self._vxc, "run", "--target", self.target, "--entry", fn["name"], "--output", work]
+        if self.target in ("b200", "h100"):
+            cmd.append("--interpret")
+        for i, (p, a) in enumerate(zip(fn["params"], arrays)):
+            if p["kind"] == "scalar":
+                v = ("true" if a else "false") if p["type"] == "bool" else repr(a)
+                cmd += ["--arg", "%s=%s" % (p["name"], v)]
+            else:
+                f = os.path.join(work, "in%d.npy" % i)
+                np.save(f, a)
+                cmd += ["--input", "%s=%s" % (p["name"], f)]
+        stdout = _run(cmd + [self.path])
+        for p, a in zip(fn["params"], arrays):
+            if p["kind"] != "scalar" and p["mut"]:
+                a[...] = np.load(os.path.join(work, p["name"] + ".npy")).astype(a.dtype)
+        shutil.rmtree(work, ignore_errors=True)
+        for line in stdout.splitlines():
+            if line.startswith("result = "):
+                v = line[len("result = "):]
+                t = fn["result"]
+                return v == "true" if t == "bool" else float(v) if t and t[0] in "fb" else int(v)
+        return None
