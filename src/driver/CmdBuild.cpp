@@ -49,14 +49,6 @@ const char* kBuildHelp =
     "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
     "                                  `-D warnings` makes every warning an error\n";
 
-bool writeFile(const std::string& path, const std::string& text, std::string& error) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) error = "cannot write `" + path + "`";
-  return static_cast<bool>(out);
-}
-
 std::string replaceExtension(const std::string& path, const std::string& ext) {
   fs::path p(path);
   p.replace_extension(ext);
@@ -365,6 +357,14 @@ int buildCuda(const FrontOptions& fo, const CpuProgram& prog, const std::string&
     return rc;
   std::string hPath = (fs::path(out).parent_path() / (lib ? stem + ".h" : fs::path(out).stem().string() + ".h")).string();
   return writeFile(hPath, prog.header, error) ? 0 : usageError(error);
+}
+
+bool writeFile(const std::string& path, const std::string& text, std::string& error) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) error = "cannot write `" + path + "`";
+  return static_cast<bool>(out);
 }
 
 }  // namespace vx::driver

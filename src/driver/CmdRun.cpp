@@ -46,6 +46,7 @@ const char* kRunHelp =
     "                                  Vec of n tensors; may repeat\n"
     "  --compare=TARGET                run the same entry and inputs on TARGET too\n"
     "                                  and print each output's max absolute and relative error\n"
+    "  --trace T.json, --timeline T.svg  tpu: write vxsim's timeline (Chrome/Perfetto trace, SVG)\n"
     "  --seed N                        input seed (default 0)\n"
     "  --arg NAME=VALUE                a Vec's length (default 8) or a scalar's value (default 0)\n"
     "  --sync-baseline                 run with every transfer_async blocking\n"
@@ -278,6 +279,7 @@ struct RunRequest {
   std::vector<std::string> args, inputs;
   std::string outputDir;
   bool quiet = false;  // print nothing on success
+  std::string traceOut, timelineOut;  // tpu: --trace, --timeline
 };
 
 // Builds and runs the entry on the request's target; the entry's parameters
@@ -291,6 +293,8 @@ int runOn(const RunRequest& q, std::vector<BufferSpec>& specs) {
     run.inputs = q.inputs;
     run.outputDir = q.outputDir;
     run.quiet = q.quiet;
+    run.traceOut = q.traceOut;
+    run.timelineOut = q.timelineOut;
     run.specs = &specs;
     return runTpu(q.fo, run);
   }
@@ -373,7 +377,9 @@ int cmdRun(const std::vector<std::string>& args) {
                                            {"--interpret", false, {}},
                                            {"--output", true, {}},
                                            {"--compare", true, targetNames()},
-                                           {"--schedule-seed", true, {}}}));
+                                           {"--schedule-seed", true, {}},
+                                           {"--trace", true, {}},
+                                           {"--timeline", true, {}}}));
   if (!a.error.empty()) return usageError(a.error);
   if (a.has("--help")) {
     std::fputs(kRunHelp, stdout);
@@ -420,6 +426,10 @@ int cmdRun(const std::vector<std::string>& args) {
   q.args = kvs;
   q.inputs = inputs;
   q.outputDir = a.get("--output", "");
+  q.traceOut = a.get("--trace", "");
+  q.timelineOut = a.get("--timeline", "");
+  if ((a.has("--trace") || a.has("--timeline")) && target != "tpu")
+    return usageError("`--trace` and `--timeline` record vxsim's timeline: `--target tpu`");
   if (!compare.empty() && q.outputDir.empty()) q.outputDir = scratch.path + "/mine";
   if (!q.outputDir.empty()) {
     std::error_code ec;
@@ -440,6 +450,8 @@ int cmdRun(const std::vector<std::string>& args) {
   o.repeat = 1;
   o.quiet = true;
   o.outputDir = scratch.path + "/theirs";
+  o.traceOut.clear();
+  o.timelineOut.clear();
   std::filesystem::create_directories(o.outputDir);
   std::vector<BufferSpec> otherSpecs;
   if (int rc = runOn(o, otherSpecs)) return rc;

@@ -107,9 +107,21 @@ int runTpu(const FrontOptions& opts, const TpuRun& run) {
   }
   if (std::string e = codegen::tpu::kernelArgs(k, args, so.args); !e.empty()) return usageError(e);
   so.keepOutputs = !run.outputDir.empty();
+  so.trace = !run.traceOut.empty() || !run.timelineOut.empty();
   sim::Result r = sim::run(k.program, so);
+  // A faulting run still gets its trace: it shows what led up to the fault.
+  if (r.status != sim::Status::LoadError) {
+    std::string error;
+    if (!run.traceOut.empty() && !writeFile(run.traceOut, sim::chromeTraceJson(k.program, r), error))
+      return usageError(error);
+    if (!run.timelineOut.empty() && !writeFile(run.timelineOut, sim::timelineSvg(k.program, r), error))
+      return usageError(error);
+  }
   if (r.status == sim::Status::Ok) {
-    if (!run.quiet) std::fputs(codegen::tpu::runReport(k, r).c_str(), stdout);
+    if (!run.quiet) {
+      std::fputs(codegen::tpu::runReport(k, r).c_str(), stdout);
+      std::fputs(sim::profileText(k.program, r).c_str(), stdout);
+    }
     for (const BufferSpec& s : specs) {
       if (!so.keepOutputs || !s.mut || s.kind == BufferSpec::Kind::Scalar) continue;
       for (const tpu::Buffer& b : k.program.buffers)

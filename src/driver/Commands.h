@@ -91,9 +91,13 @@ struct TpuRun {
   std::vector<std::string> inputs;      // `--input NAME=FILE.npy`
   std::string outputDir;                // `--output DIR`: each output as DIR/NAME.npy
   bool quiet = false;                   // print nothing on success (`--compare`'s other run)
+  std::string traceOut, timelineOut;    // `--trace T.json`, `--timeline T.svg`
   std::vector<BufferSpec>* specs = nullptr;  // gets the entry's parameters
 };
 int runTpu(const FrontOptions& options, const TpuRun& run);
+
+// Writes `text` to `path`; false with `error` set when it cannot.
+bool writeFile(const std::string& path, const std::string& text, std::string& error);
 
 // A folder under /tmp, removed with everything in it.
 struct TempDir {

@@ -158,6 +158,8 @@ bool Machine::decode() {
     return static_cast<uint32_t>(vals_.size() - 1);
   };
   code_.resize(prog_.code.size());
+  res_.profile.stallByInstr.assign(prog_.code.size(), 0);
+  res_.profile.waitsByInstr.assign(prog_.code.size(), 0);
   for (size_t pc = 0; pc < prog_.code.size(); ++pc) {
     const tpu::Instr& in = prog_.code[pc];
     Dec& d = code_[pc];

@@ -103,6 +103,18 @@ struct DmaRecord {  // one per started DMA, for the trace
   uint8_t sem;
 };
 
+// Where the time went, always recorded: the profile `vxc run --target tpu`
+// and `vxsim --profile` print (profileText).
+struct Profile {
+  std::vector<uint64_t> stallByInstr;  // cycles the core stalled at each dma.wait
+  std::vector<uint64_t> waitsByInstr;  // dma.wait executions per instruction
+  uint64_t dmas = 0, dmaBytes = 0;
+  uint64_t queueCycles = 0;     // issue to data start: waiting for an engine or the link
+  uint64_t transferCycles = 0;  // the data crossing its link
+  uint64_t latencyCycles = 0;   // dma_latency after the data
+  uint64_t hbmBusy = 0;         // cycles the HBM link carried data
+};
+
 struct Result {
   Status status = Status::Ok;
   std::vector<std::string> errors;  // LoadError: why the program cannot run
@@ -116,6 +128,7 @@ struct Result {
   std::vector<TraceEvent> trace;    // Options::trace
   std::vector<DmaRecord> dmas;      // Options::trace
   bool traceTruncated = false;
+  Profile profile;
   // vxsim's exit status: 0 ok, 2 the program cannot run, 3 runtime fault.
   int exitCode() const { return status == Status::Ok ? 0 : status == Status::Fault ? 3 : 2; }
 };
@@ -125,6 +138,12 @@ Result run(const tpu::Program& program, const Options& options);
 // What vxsim prints on success: checksum lines, cycles, instructions, busy
 // fractions. On failure: the errors or the fault message.
 std::string report(const Result& r);
+
+// The profile of a successful run, as text: the stall cycles per Vx source
+// line (the program's `.loc`s), a copy's time split into queueing, transfer
+// and latency, the HBM link's and the units' utilisation, and a hint where
+// the cause is clear (latency-, bandwidth-, copy- or compute-bound).
+std::string profileText(const tpu::Program& p, const Result& r);
 
 // Chrome/Perfetto trace-event JSON; an SVG picture of the same timeline.
 std::string chromeTraceJson(const tpu::Program& p, const Result& r);

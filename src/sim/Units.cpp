@@ -125,6 +125,13 @@ void Machine::dmaStart(uint32_t pc, const Dec& d) {
   const uint64_t dataStart = std::max(start, linkFree_[link]);
   linkFree_[link] = dataStart + data;
   const uint64_t complete = dataStart + data + cfg_.dmaLatency;
+  Profile& prof = res_.profile;
+  ++prof.dmas;
+  prof.dmaBytes += static_cast<uint64_t>(bytes);
+  prof.queueCycles += dataStart - issue;
+  prof.transferCycles += data;
+  prof.latencyCycles += cfg_.dmaLatency;
+  if (link == 0) prof.hbmBusy += data;
   engineFree_[e] = complete;
   engineBusy_[e] += complete - start;
 
@@ -160,6 +167,10 @@ void Machine::dmaWait(uint32_t pc, const Dec& d) {
   }
   const uint64_t t = now();
   const uint64_t complete = inflight_[best].complete;
+  if (pc < res_.profile.waitsByInstr.size()) {
+    ++res_.profile.waitsByInstr[pc];
+    if (complete > t) res_.profile.stallByInstr[pc] += complete - t;
+  }
   if (complete > t) {
     flushScalarRun();
     record({EventKind::Stall, kTrackScalar, pc, t, complete - t, inflight_[best].id, sem});

@@ -26,6 +26,7 @@ const char* kHelp =
     "  --max-instructions N   executed-instruction limit (default 100000000)\n"
     "  --trace OUT.json       write a Chrome/Perfetto trace\n"
     "  --timeline OUT.svg     write the timeline as an SVG picture\n"
+    "  --profile              after the run, print where the time went and a hint\n"
     "  --check                assemble only; report errors\n"
     "  --print                print the program in canonical form\n"
     "  --print-config         print every machine parameter and exit\n"
@@ -70,7 +71,7 @@ int realMain(const std::vector<std::string>& args) {
   vx::sim::Options opt;
   std::string program, traceOut, svgOut, configFile;
   std::vector<std::pair<std::string, std::string>> sets;
-  bool checkOnly = false, printOnly = false, printConfig = false;
+  bool checkOnly = false, printOnly = false, printConfig = false, profile = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& out) {
@@ -115,6 +116,8 @@ int realMain(const std::vector<std::string>& args) {
       if (!value(traceOut)) return usage("--trace needs a file");
     } else if (a == "--timeline") {
       if (!value(svgOut)) return usage("--timeline needs a file");
+    } else if (a == "--profile") {
+      profile = true;
     } else if (a == "--check") {
       checkOnly = true;
     } else if (a == "--print") {
@@ -164,8 +167,10 @@ int realMain(const std::vector<std::string>& args) {
   opt.programName = program;
   opt.trace = !traceOut.empty() || !svgOut.empty();
   vx::sim::Result r = vx::sim::run(asmResult.program, opt);
-  if (r.status == vx::sim::Status::Ok) std::fputs(vx::sim::report(r).c_str(), stdout);
-  else std::fprintf(stderr, "%s", vx::sim::report(r).c_str());
+  if (r.status == vx::sim::Status::Ok) {
+    std::fputs(vx::sim::report(r).c_str(), stdout);
+    if (profile) std::fputs(vx::sim::profileText(asmResult.program, r).c_str(), stdout);
+  } else std::fprintf(stderr, "%s", vx::sim::report(r).c_str());
   // A faulting run still gets its trace: it shows what led up to the fault.
   if (r.status != vx::sim::Status::LoadError) {
     if (!traceOut.empty() && !writeFile(traceOut, vx::sim::chromeTraceJson(asmResult.program, r)))

@@ -1,0 +1,108 @@
+// profileText: what a run's time went to, and what to change (docs/tpu/sim.md,
+// "Profile").
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+
+#include "sim/Sim.h"
+
+namespace vx::sim {
+
+namespace {
+
+double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
+
+uint64_t busy(const Result& r, const std::string& unit) {
+  for (const UnitUsage& u : r.units)
+    if (u.name == unit) return u.busyCycles;
+  return 0;
+}
+
+}  // namespace
+
+std::string profileText(const tpu::Program& p, const Result& r) {
+  const Profile& prof = r.profile;
+  std::string out = "profile:\n";
+  char line[320];
+  std::string source = p.sourceFile.empty() ? std::string("line") : p.sourceFile.substr(p.sourceFile.find_last_of('/') + 1);
+  // Stalls per source line (instructions without a .loc by index).
+  uint64_t stalled = 0;
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>> byLine;  // (line, 0) or (0, instr+1)
+  for (size_t i = 0; i < prof.stallByInstr.size() && i < p.code.size(); ++i) {
+    if (!prof.waitsByInstr[i]) continue;
+    stalled += prof.stallByInstr[i];
+    std::pair<uint32_t, uint32_t> key = p.code[i].loc.known() ? std::make_pair(p.code[i].loc.line, 0u)
+                                                              : std::make_pair(0u, static_cast<uint32_t>(i + 1));
+    byLine[key].first += prof.stallByInstr[i];
+    byLine[key].second += prof.waitsByInstr[i];
+  }
+  std::snprintf(line, sizeof line, "  waiting for copies: %" PRIu64 " of %" PRIu64 " cycles (%.1f%%)\n", stalled,
+                r.cycles, pct(stalled, r.cycles));
+  out += line;
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>>> rows(byLine.begin(), byLine.end());
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  size_t shown = 0;
+  for (const auto& [key, v] : rows) {
+    if (v.first == 0 || shown == 5) continue;
+    ++shown;
+    std::string where = key.first ? source + ":" + std::to_string(key.first) : "instruction " + std::to_string(key.second - 1);
+    std::snprintf(line, sizeof line, "    %-24s %8" PRIu64 " cycles stalled in %" PRIu64 " wait%s\n", where.c_str(), v.first,
+                  v.second, v.second == 1 ? "" : "s");
+    out += line;
+  }
+  double n = static_cast<double>(std::max<uint64_t>(prof.dmas, 1));
+  double queue = static_cast<double>(prof.queueCycles) / n, moving = static_cast<double>(prof.transferCycles) / n,
+         latency = static_cast<double>(prof.latencyCycles) / n;
+  if (prof.dmas) {
+    std::snprintf(line, sizeof line,
+                  "  copies: %" PRIu64 ", %.0f bytes each on average; per copy %.0f cycles queued (engine or link busy), "
+                  "%.0f moving data, %.0f latency\n",
+                  prof.dmas, static_cast<double>(prof.dmaBytes) / n, queue, moving, latency);
+    out += line;
+  }
+  double hbm = pct(prof.hbmBusy, r.cycles), mxu = pct(busy(r, "matrix"), r.cycles), vpu = pct(busy(r, "vector"), r.cycles);
+  std::snprintf(line, sizeof line, "  utilisation: HBM link %.1f%%, matrix unit %.1f%%, vector unit %.1f%%\n", hbm, mxu, vpu);
+  out += line;
+  // The hint: only where the figures say which bound it is.
+  double stallPct = pct(stalled, r.cycles);
+  std::string hint;
+  if (!prof.dmas || r.cycles == 0) {
+    hint = "";
+  } else if (stallPct < 5.0) {
+    std::snprintf(line, sizeof line,
+                  "compute-bound: the copies are hidden (the core waits %.1f%% of the time); the matrix unit is busy "
+                  "%.1f%%, so the time is in compute",
+                  stallPct, mxu);
+    hint = line;
+  } else if (hbm >= 70.0) {
+    std::snprintf(line, sizeof line,
+                  "bandwidth-bound: the HBM link is busy %.1f%% of the time, so more copies in flight will not help; "
+                  "move fewer bytes per result (keep reused tiles in VMEM, use bf16)",
+                  hbm);
+    hint = line;
+  } else if (mxu + vpu >= 2 * stallPct) {
+    std::snprintf(line, sizeof line,
+                  "compute-bound: the matrix and vector units are busy %.1f%% of the time, the core waits for copies "
+                  "%.1f%% (the lines above say where)",
+                  mxu + vpu, stallPct);
+    hint = line;
+  } else if (latency >= moving) {
+    std::snprintf(line, sizeof line,
+                  "latency-bound: the core waits %" PRIu64 " cycles (%.1f%%) for copies that spend %.0f of their %.0f "
+                  "cycles in latency; one more copy in flight (a deeper ring) hides the latency behind the copies "
+                  "already moving",
+                  stalled, stallPct, latency, queue + moving + latency);
+    hint = line;
+  } else {
+    std::snprintf(line, sizeof line,
+                  "copy-bound: the core waits %" PRIu64 " cycles (%.1f%%) while copies move data; start each copy earlier "
+                  "(prefetch) so that compute overlaps it",
+                  stalled, stallPct);
+    hint = line;
+  }
+  if (!hint.empty()) out += "  hint: " + hint + "\n";
+  return out;
+}
+
+}  // namespace vx::sim

@@ -1,0 +1,33 @@
+# `vxc run --target tpu` prints a profile after the totals: stalls per Vx
+# line, copy time split up, utilisation and a hint; `--trace` and
+# `--timeline` write vxsim's timeline without a separate vxsim step. The
+# profile's hint on ring2 points at the deeper ring, which is faster.
+. "$(dirname "$0")/lib.bash" "$@"
+expect_status 0 "$VXC" run --target tpu "$ROOT/examples/ring2.vx" --arg tiles=8 \
+  --trace "$TMP/t.json" --timeline "$TMP/t.svg"
+contains "$OUT" "profile:"
+contains "$OUT" "  waiting for copies: "
+contains "$OUT" "    ring2.vx:12 "
+contains "$OUT" "cycles stalled in 8 waits"
+contains "$OUT" "per copy 0 cycles queued (engine or link busy), 121 moving data, 500 latency"
+contains "$OUT" "  utilisation: HBM link "
+contains "$OUT" "  hint: latency-bound: "
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["traceEvents"]' "$TMP/t.json" ||
+  fail "--trace did not write a trace"
+grep -q '<svg' "$TMP/t.svg" || fail "--timeline did not write an SVG"
+c2=$(sed -n 's/^cycles = //p' <<<"$OUT")
+expect_status 0 "$VXC" run --target tpu "$ROOT/examples/ring3.vx" --arg tiles=8
+c3=$(sed -n 's/^cycles = //p' <<<"$OUT")
+[ "$c3" -lt "$c2" ] || fail "ring3 ($c3 cycles) is not faster than ring2 ($c2)"
+# Timelines are vxsim's: other targets say so.
+expect_status 2 "$VXC" run "$ROOT/examples/ring2.vx" --trace "$TMP/x.json"
+contains "$ERR" "\`--trace\` and \`--timeline\` record vxsim's timeline: \`--target tpu\`"
+# vxsim prints the same profile with --profile.
+expect_status 0 "$VXC" build --target tpu "$ROOT/examples/ring2.vx" -o "$TMP/r.vxdma"
+VXSIM=$(dirname "$VXC")/../sim/vxsim
+if [ -x "$VXSIM" ]; then
+  expect_status 0 "$VXSIM" "$TMP/r.vxdma" --arg tiles_len=8 --profile
+  contains "$OUT" "  hint: latency-bound: "
+  contains "$OUT" "    ring2.vx:12 "
+fi
+echo ok
