@@ -93,7 +93,7 @@ struct TraceEvent {
   uint64_t start = 0;  // cycles
   uint64_t dur = 0;
   int64_t dma = -1;
-  uint32_t detail = 0;  // Stall: the semaphore
+  uint32_t detail = 0;  // Stall: the semaphore; Dma: its latency, the last cycles of `dur`
 };
 
 struct DmaRecord {  // one per started DMA, for the trace

@@ -25,6 +25,9 @@ std::string xmlEscape(std::string_view s) {
   return out;
 }
 
+// A DMA's latency: the DMA colour, lighter.
+constexpr const char* kLatencyColour = "#fbcf9f";
+
 const char* colour(EventKind k) {
   switch (k) {
     case EventKind::Scalar: return "#4e79a7";
@@ -112,6 +115,17 @@ std::string timelineSvg(const tpu::Program& p, const Result& r) {
       first = &e;
     }
     emit();
+    // A copy's latency (after its data has moved) in a lighter shade over
+    // its bar: transfer and latency apart at a glance.
+    for (const TraceEvent& e : r.trace) {
+      if (e.track != t || e.kind != EventKind::Dma || e.detail == 0) continue;
+      const double b = static_cast<double>(e.start + e.dur) * scale;
+      const double a = static_cast<double>(e.start + e.dur - e.detail) * scale;
+      if (b - a < 0.5) continue;
+      out += "<rect x=\"" + fmt("%.2f", left + a) + "\" y=\"" + fmt("%.1f", y + 2) + "\" width=\"" + fmt("%.2f", b - a) +
+             "\" height=\"" + fmt("%.0f", laneH - 4) + "\" fill=\"" + kLatencyColour + "\"><title>DMA #" +
+             std::to_string(e.dma) + " latency: " + std::to_string(e.detail) + " cycles</title></rect>\n";
+    }
     out += "</g>\n";
   }
 
@@ -138,6 +152,8 @@ std::string timelineSvg(const tpu::Program& p, const Result& r) {
            eventCategory(k) + "</text>\n";
     lx += 90;
   }
+  out += "<rect x=\"" + fmt("%.1f", lx) + "\" y=\"" + fmt("%.1f", ly - 10) + "\" width=\"12\" height=\"12\" fill=\"" +
+         kLatencyColour + "\"/><text x=\"" + fmt("%.1f", lx + 16) + "\" y=\"" + fmt("%.1f", ly) + "\">dma latency</text>\n";
   out += "</svg>\n";
   return out;
 }

@@ -140,7 +140,8 @@ void Machine::dmaStart(uint32_t pc, const Dec& d) {
   // Records stop with the events (the trace only grows), so dmas[id] is DMA #id.
   if (opt_.trace && res_.trace.size() < cfg_.traceMaxEvents) {
     res_.dmas.push_back({pc, static_cast<int32_t>(s.buf), static_cast<int32_t>(t.buf), so, to, bytes, sem});
-    record({EventKind::Dma, static_cast<uint16_t>(kTrackDma0 + e), pc, start, complete - start, id, 0});
+    record({EventKind::Dma, static_cast<uint16_t>(kTrackDma0 + e), pc, start, complete - start, id,
+            static_cast<uint32_t>(std::min<uint64_t>(cfg_.dmaLatency, complete - start))});
   } else if (opt_.trace) {
     res_.traceTruncated = true;
   }

@@ -15,6 +15,9 @@ contains "$OUT" "  hint: latency-bound: "
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["traceEvents"]' "$TMP/t.json" ||
   fail "--trace did not write a trace"
 grep -q '<svg' "$TMP/t.svg" || fail "--timeline did not write an SVG"
+# Latency and transfer in different shades: one latency bar per copy.
+[ "$(grep -c 'latency: 500 cycles</title>' "$TMP/t.svg")" = 11 ] || fail "the SVG does not show each copy's latency"
+grep -q '>dma latency</text>' "$TMP/t.svg" || fail "the SVG's legend has no latency entry"
 c2=$(sed -n 's/^cycles = //p' <<<"$OUT")
 expect_status 0 "$VXC" run --target tpu "$ROOT/examples/ring3.vx" --arg tiles=8
 c3=$(sed -n 's/^cycles = //p' <<<"$OUT")
