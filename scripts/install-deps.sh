@@ -11,5 +11,5 @@ $SUDO apt-get install -y -q --no-install-recommends \
   default-jre-headless antlr4 libantlr4-runtime-dev uuid-dev \
   libz3-dev llvm-16-dev llvm-16-tools libmlir-16-dev mlir-16-tools \
   doctest-dev nlohmann-json3-dev libfmt-dev libjemalloc-dev \
-  python3-numpy python3-venv python3-setuptools python3-pip \
+  python3-numpy python3-venv python3-setuptools python3-wheel python3-pip \
   clang-14 libclang-rt-14-dev ccache libopenblas-dev neovim
