@@ -2,6 +2,7 @@
 // `vxc run` (compileToCpu), so that both commands build the same way.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +38,8 @@ const char* kBuildHelp =
     "                                    cpp  OUT.cpp + OUT.h (cpu)  cu  OUT.cu + OUT.h (b200, h100)\n"
     "                                    mlir VIR as text (stdout without -o)\n"
     "                                    abi  the C entries as JSON (stdout without -o)\n"
+    "                                  several at once: `--emit=mlir,cpp,obj` (-o is then the stem);\n"
+    "                                  one named: `--emit=obj=k.o,mlir=k.mlir`\n"
     "  -o OUT                          output path (default: FILE's name, in the current folder)\n"
     "  --target-cpu=native|NAME        cpu: build for this machine, or a named level (`x86-64-v3`);\n"
     "                                  by default objects run on any machine of the architecture\n"
@@ -131,7 +134,7 @@ int frontToVir(const FrontOptions& opts, const LowerVir& lower) {
     if (vir) lowered = lower(*vir, id, sink);
   }
   // Warnings print even when the build goes on; errors stop it.
-  if (!sink.diagnostics().empty()) {
+  if (!sink.diagnostics().empty() && !(opts.quietWarnings && !sink.hasErrors())) {
     std::string rendered = renderAll(sink, sources, opts.format, opts.color);
     std::fputs(rendered.c_str(), opts.format == Format::Sarif ? stdout : stderr);
     if (lowered && sink.hasErrors())
@@ -235,34 +238,18 @@ int frontOptions(const ParsedArgs& a, const std::string& command, FrontOptions& 
   return 0;
 }
 
-int cmdBuild(const std::vector<std::string>& args) {
-  ParsedArgs a = parseArgs("build", args,
-                           withFrontFlags({{"--emit", true, {"obj", "lib", "exe", "cpp", "cu", "mlir", "vxdma", "abi"}},
-                                           {"-o", true, {}},
-                                           {"--target-cpu", true, {}},
-                                           {"--debug-info", false, {}}}));
-  if (!a.error.empty()) return usageError(a.error);
-  if (a.has("--help")) {
-    std::fputs(kBuildHelp, stdout);
-    return 0;
-  }
-  FrontOptions fo;
-  if (int rc = frontOptions(a, "build", fo)) return rc;
-  fo.debugInfo = a.has("--debug-info");
-  std::string emit = a.get("--emit", "obj");
-  // Portable by default, as rustc: objects and libraries run on any machine
-  // of the architecture; `--target-cpu=native` (or a level) opts in.
-  std::string targetCpu = a.get("--target-cpu", "");
-  if (a.has("--target-cpu") && !cpu::validTargetCpu(targetCpu))
-    return usageError("`--target-cpu` takes `native` or a CPU name the C++ compiler knows (`x86-64-v3`), not `" +
-                      targetCpu + "`");
-  if (a.has("--target-cpu") && fo.target != "cpu")
-    return usageError("`--target-cpu` is for `--target cpu`");
+namespace {
+
+// One artifact of `vxc build`: `emit` written to `output` (empty: the
+// default name for FILE, or -o's path when it is the only artifact).
+int buildOne(FrontOptions fo, const ParsedArgs& a, const std::string& emit, const std::string& output,
+             const std::string& targetCpu, bool emitGiven) {
   fo.wantMlir = emit == "mlir";
+  auto outOr = [&](const std::string& dflt) { return output.empty() ? dflt : output; };
   // ---- tpu: a .vxdma program (CmdTpu.cpp) ----
   if (fo.target == "tpu" && emit != "mlir") {
-    if (a.has("--emit") && emit != "vxdma") return usageError("`--target tpu` builds `--emit=vxdma` or `--emit=mlir`");
-    return buildTpu(fo, a.get("--entry", ""), a.get("-o", fs::path(fo.file).stem().string() + ".vxdma"));
+    if (emitGiven && emit != "vxdma") return usageError("`--target tpu` builds `--emit=vxdma` or `--emit=mlir`");
+    return buildTpu(fo, a.get("--entry", ""), outOr(fs::path(fo.file).stem().string() + ".vxdma"));
   }
   if (emit == "vxdma") return usageError("`--emit=vxdma` needs `--target tpu`");
   if (fo.unchecked) return usageError("`--unchecked` is for `--target tpu` test builds only");
@@ -292,21 +279,21 @@ int cmdBuild(const std::vector<std::string>& args) {
 
   if (emit == "abi") {
     std::string json = abiJson(prog, fo.target);
-    if (!a.has("-o")) {
+    if (output.empty()) {
       std::fputs(json.c_str(), stdout);
       return 0;
     }
-    return writeFile(a.get("-o", ""), json, error) ? 0 : usageError(error);
+    return writeFile(output, json, error) ? 0 : usageError(error);
   }
   if (emit == "mlir") {
-    if (!a.has("-o")) {
+    if (output.empty()) {
       std::fputs(prog.mlir.c_str(), stdout);
       return 0;
     }
-    return writeFile(a.get("-o", ""), prog.mlir, error) ? 0 : usageError(error);
+    return writeFile(output, prog.mlir, error) ? 0 : usageError(error);
   }
-  if (backend.cudaArch) return buildCuda(fo, prog, emit, a.get("-o", ""), a.get("--entry", ""), nvcc, backend.cudaArch);
-  if (emit == "cpp") return writeSource(prog, a.get("-o", stem + ".cpp"));
+  if (backend.cudaArch) return buildCuda(fo, prog, emit, output, a.get("--entry", ""), nvcc, backend.cudaArch);
+  if (emit == "cpp") return writeSource(prog, outOr(stem + ".cpp"));
   TempDir tmp;
   if (tmp.path.empty()) return internalError("cannot create a temporary folder");
   std::string unitPath = tmp.path + "/" + stem + ".cpp";
@@ -317,16 +304,86 @@ int cmdBuild(const std::vector<std::string>& args) {
     if (!entry) return usageError(error);
     std::string main = tmp.path + "/main.cpp";
     if (!writeFile(main, cpu::emitHarness(*entry, unitPath), error)) return internalError(error);
-    return compileGenerated(main, a.get("-o", stem), cpu::Artifact::Executable, fo.file, targetCpu);
+    return compileGenerated(main, outOr(stem), cpu::Artifact::Executable, fo.file, targetCpu);
   }
   bool lib = emit == "lib";
-  std::string out = a.get("-o", lib ? "lib" + stem + ".so" : stem + ".o");
+  std::string out = outOr(lib ? "lib" + stem + ".so" : stem + ".o");
   if (int rc = compileGenerated(unitPath, out, lib ? cpu::Artifact::SharedLibrary : cpu::Artifact::Object, fo.file,
                                 targetCpu))
     return rc;
   // The header goes next to the artifact: what a C caller includes.
   std::string hPath = (fs::path(out).parent_path() / (lib ? stem + ".h" : fs::path(out).stem().string() + ".h")).string();
   return writeFile(hPath, prog.header, error) ? 0 : usageError(error);
+}
+
+}  // namespace
+
+int cmdBuild(const std::vector<std::string>& args) {
+  ParsedArgs a = parseArgs("build", args,
+                           withFrontFlags({{"--emit", true, {}},
+                                           {"-o", true, {}},
+                                           {"--target-cpu", true, {}},
+                                           {"--debug-info", false, {}}}));
+  if (!a.error.empty()) return usageError(a.error);
+  if (a.has("--help")) {
+    std::fputs(kBuildHelp, stdout);
+    return 0;
+  }
+  FrontOptions fo;
+  if (int rc = frontOptions(a, "build", fo)) return rc;
+  fo.debugInfo = a.has("--debug-info");
+  // Portable by default, as rustc: objects and libraries run on any machine
+  // of the architecture; `--target-cpu=native` (or a level) opts in.
+  std::string targetCpu = a.get("--target-cpu", "");
+  if (a.has("--target-cpu") && !cpu::validTargetCpu(targetCpu))
+    return usageError("`--target-cpu` takes `native` or a CPU name the C++ compiler knows (`x86-64-v3`), not `" +
+                      targetCpu + "`");
+  if (a.has("--target-cpu") && fo.target != "cpu")
+    return usageError("`--target-cpu` is for `--target cpu`");
+  // `--emit=KIND[=PATH],...`: one artifact per kind, as rustc's --emit.
+  // With one kind and no PATH, -o names it; with several, -o names the stem
+  // every kind's default extension goes on.
+  static const std::vector<std::string> kinds{"obj", "lib", "exe", "cpp", "cu", "mlir", "vxdma", "abi"};
+  std::vector<std::pair<std::string, std::string>> emits;
+  std::string spec = a.get("--emit", "obj");
+  for (size_t from = 0; from <= spec.size();) {
+    size_t comma = spec.find(',', from);
+    std::string item = spec.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+    from = comma == std::string::npos ? spec.size() + 1 : comma + 1;
+    size_t eq = item.find('=');
+    std::string kind = item.substr(0, eq), path = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+      std::string list;
+      for (const std::string& k : kinds) list += (list.empty() ? "`" : ", `") + k + "`";
+      return usageError("invalid value `" + kind + "` for `--emit`; expected one of " + list +
+                        " (several: `--emit=mlir,obj`, each may name its file: `--emit=obj=k.o`)");
+    }
+    if (eq != std::string::npos && path.empty()) return usageError("`--emit=" + item + "`: expected KIND=PATH");
+    for (const auto& [k, p] : emits)
+      if (k == kind) return usageError("`--emit` names `" + kind + "` twice");
+    emits.emplace_back(kind, path);
+  }
+  if (emits.size() == 1) {
+    std::string out = emits[0].second.empty() ? a.get("-o", "") : emits[0].second;
+    return buildOne(fo, a, emits[0].first, out, targetCpu, a.has("--emit"));
+  }
+  std::string stem = a.has("-o") ? a.get("-o", "") : fs::path(fo.file).stem().string();
+  for (size_t i = 0; i < emits.size(); ++i) {
+    const auto& [kind, path] = emits[i];
+    std::string out = path;
+    if (out.empty()) {
+      fs::path sp(stem);
+      std::string base = sp.filename().string();
+      std::string name = kind == "obj" ? base + ".o" : kind == "lib" ? "lib" + base + ".so" : kind == "exe" ? base
+                         : kind == "abi" ? base + ".abi.json" : base + "." + kind;
+      out = (sp.parent_path() / name).string();
+    }
+    // The diagnostics once: warnings of the later artifacts are the same.
+    FrontOptions one = fo;
+    if (i > 0) one.quietWarnings = true;
+    if (int rc = buildOne(one, a, kind, out, targetCpu, true)) return rc;
+  }
+  return 0;
 }
 
 int buildCuda(const FrontOptions& fo, const CpuProgram& prog, const std::string& emit, const std::string& output,

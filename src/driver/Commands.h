@@ -40,6 +40,7 @@ struct FrontOptions {
   bool unchecked = false;  // hidden --unchecked (tests only): build despite E6004/E6005
   diag::LintOptions lints;  // -D/-W/-A
   unsigned solverRlimit = 2'000'000;  // --solver-rlimit
+  bool quietWarnings = false;  // print only errors (the later artifacts of `--emit=a,b`)
 };
 
 // The flags of `build` and `run` that fill FrontOptions, after `own`.

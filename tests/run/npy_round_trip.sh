@@ -58,9 +58,9 @@ PY
 }
 
 IN=(--input "tiles=$TMP/tiles.npy" --input "w=$TMP/w.npy")
-for t in cpu tpu b200; do
+for t in cpu tpu b200 h100; do
   extra=()
-  [ "$t" = b200 ] && extra=(--interpret)
+  case $t in b200|h100) extra=(--interpret) ;; esac
   mkdir -p "$TMP/$t"
   "$VXC" run --target $t "${extra[@]}" "$TMP/s.vx" "${IN[@]}" --output "$TMP/$t" >"$TMP/$t.log" 2>&1 ||
     fail "$t: $(cat "$TMP/$t.log")"
@@ -71,7 +71,7 @@ for t in cpu tpu b200; do
     fail "$t: an output of vxc run does not go back in as an input"
 done
 # The same inputs give the same checksum on every target.
-for t in tpu b200; do
+for t in tpu b200 h100; do
   a=$(grep '^checksum' "$TMP/cpu.log") b=$(grep '^checksum' "$TMP/$t.log")
   [ "$a" = "$b" ] || fail "cpu and $t disagree: $a / $b"
 done
@@ -103,4 +103,4 @@ for t in cpu tpu; do
   expect_error 'expected NAME=FILE.npy' --target $t --input "w"
 done
 expect_error 'option `--input` needs a value' --input
-echo "ok: .npy in and out on cpu, tpu and b200 (interpreted)"
+echo "ok: .npy in and out on cpu, tpu, b200 and h100 (interpreted)"

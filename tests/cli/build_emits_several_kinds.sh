@@ -1,0 +1,36 @@
+# `vxc build --emit=a,b,...` writes one artifact per kind from one check:
+# default names from FILE (or from -o as a stem), `KIND=PATH` to name one;
+# diagnostics (a warning) are printed once, not once per kind.
+. "$(dirname "$0")/lib.bash" "$@"
+mkdir -p "$TMP/w" && cd "$TMP/w"
+SRC=$ROOT/examples/stream_out.vx
+expect_status 0 "$VXC" build --emit=mlir,cpp,obj,abi "$SRC"
+for f in stream_out.mlir stream_out.cpp stream_out.h stream_out.o stream_out.abi.json; do
+  [ -s "$f" ] || fail "--emit=mlir,cpp,obj,abi wrote no $f"
+done
+grep -q 'vx.transfer_async' stream_out.mlir || fail "the .mlir is not VIR"
+python3 -c 'import json; json.load(open("stream_out.abi.json"))' || fail "the abi is not JSON"
+mkdir -p out
+expect_status 0 "$VXC" build --emit=mlir,lib -o out/k "$SRC"
+[ -s out/k.mlir ] && [ -s out/libk.so ] || fail "-o as a stem: $(ls out)"
+expect_status 0 "$VXC" build --emit=obj=named.o,mlir=named.mlir "$SRC"
+[ -s named.o ] && [ -s named.h ] && [ -s named.mlir ] || fail "KIND=PATH: $(ls)"
+expect_status 0 "$VXC" build --target tpu --emit=vxdma,mlir -o t "$SRC"
+[ -s t.vxdma ] && [ -s t.mlir ] || fail "tpu: $(ls)"
+# A warning, once.
+cat >warn.vx <<'VX'
+fn f(tiles: &Vec<Tensor<f32, [128, 128]>>) on Topology::TensorCore {
+  let unused = 3;
+  matmul_acc(wait(transfer_async(tiles[0], Memory::VMEM)));
+}
+VX
+expect_status 0 "$VXC" build --emit=mlir,cpp,obj warn.vx
+[ "$(grep -c 'W0001' <<<"$ERR")" = 1 ] || fail "the warning is not printed once: $ERR"
+# Usage errors.
+expect_status 2 "$VXC" build --emit=obj,obj "$SRC"
+contains "$ERR" "\`--emit\` names \`obj\` twice"
+expect_status 2 "$VXC" build --emit=obj,wasm "$SRC"
+contains "$ERR" "invalid value \`wasm\` for \`--emit\`"
+expect_status 2 "$VXC" build --emit=obj= "$SRC"
+contains "$ERR" "expected KIND=PATH"
+echo ok
