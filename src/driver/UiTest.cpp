@@ -1,6 +1,7 @@
 #include "driver/UiTest.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -132,15 +133,31 @@ UiResult runUiCase(const UiCase& c, bool bless) {
         if (!pa.error.empty() || !lintError.empty() || !pa.positional.empty())
           headerErrors.push_back(where + ": `//@ compile-flags:` takes lint flags (`-D NAME`, `-W NAME`, `-A NAME`): " +
                                  (pa.error.empty() ? lintError : pa.error));
+      } else if (key == "run" && !c.filePath.empty()) {
+        r.runs.push_back(value);
+      } else if (key == "run-tolerance" && !c.filePath.empty()) {
+        char* end = nullptr;
+        double tol = std::strtod(value.c_str(), &end);
+        if (value.empty() || *end || !(tol >= 0) || tol > 1)
+          headerErrors.push_back(where + ": `//@ run-tolerance:` takes a number from 0 to 1, not `" + value + "`");
+        else
+          r.runTolerance = tol;
+      } else if ((key == "run" || key == "run-tolerance") && c.filePath.empty()) {
+        headerErrors.push_back(where + ": `//@ " + key + "` is for .vx test files, not for blocks in Markdown");
       } else {
         headerErrors.push_back(where + ": unknown header `//@ " + key +
-                               "`; the headers are `//@ target: T`, `//@ solver-rlimit: N` and "
-                               "`//@ compile-flags: FLAGS`");
+                               "`; the headers are `//@ target: T`, `//@ solver-rlimit: N`, "
+                               "`//@ compile-flags: FLAGS`, `//@ run: ARGS` and `//@ run-tolerance: X`");
       }
     }
   }
   checkFile(sources, id, sink, options);
   r.actualOutput = renderAll(sink, sources, Format::Human, false);
+  r.target = options.target;
+  if (r.runTolerance >= 0 && r.runs.empty())
+    headerErrors.push_back("`//@ run-tolerance:` without a `//@ run:` header");
+  if (!r.runs.empty() && sink.hasErrors())
+    headerErrors.push_back("a run-pass test (`//@ run:`) must check without errors");
 
   std::vector<std::string> annotationErrors = headerErrors;
   std::vector<Expectation> expected = parseExpectations(c.source, annotationErrors);
@@ -256,6 +273,7 @@ std::vector<UiCase> collectUiCases(const std::string& root, std::string& error) 
       c.displayPath = display;
       c.origin = origin;
       c.stderrPath = fs::path(f).replace_extension(".stderr").string();
+      c.filePath = fs::path(f).string();
       cases.push_back(std::move(c));
     } else if (f.extension() == ".md") {
       addMarkdownCases(f, origin, cases);

@@ -31,12 +31,20 @@ struct UiCase {
   std::string stderrPath;   // empty: no golden output (markdown blocks)
   uint32_t lineOffset = 0;  // for markdown blocks: line of the block in the .md
   std::string origin;       // where the case comes from, for messages
+  std::string filePath;     // the .vx file on disk (empty for markdown blocks)
 };
 
 struct UiResult {
   bool passed = true;
   std::vector<std::string> problems;
   std::string actualOutput;
+  // Run-pass tests: each `//@ run: ARGS` header (`vxc run` arguments), the
+  // target, and `//@ run-tolerance: X` (outputs compared as .npy within X
+  // instead of by checksum; negative when absent). The caller runs them
+  // (CmdTestUi.cpp) once the check passed.
+  std::vector<std::string> runs;
+  std::string target = "cpu";
+  double runTolerance = -1;
 };
 
 // Runs one case. With `bless`, writes the .stderr instead of comparing it.
