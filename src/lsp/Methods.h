@@ -12,6 +12,9 @@ json codeAction(State& s, const json& params);         // methods/CodeAction.cpp
 json documentSymbol(State& s, const json& params);     // methods/DocumentSymbol.cpp
 json definition(State& s, const json& params);         // methods/Definition.cpp
 json hover(State& s, const json& params);              // methods/Hover.cpp
+json completion(State& s, const json& params);         // methods/Completion.cpp
+json signatureHelp(State& s, const json& params);      // methods/SignatureHelp.cpp
+json workspaceSymbol(State& s, const json& params);    // methods/WorkspaceSymbol.cpp
 void didOpen(State& s, const json& params);            // methods/DidOpen.cpp
 void didChange(State& s, const json& params);          // methods/DidChange.cpp
 void didClose(State& s, const json& params);           // methods/DidClose.cpp

@@ -39,4 +39,18 @@ struct WordAt {
 };
 bool wordAt(State& s, const json& params, WordAt& out);
 
+// A builtin's signature from the prelude, without `extern `:
+// `fn transfer_async<E, S, M: Memory>(src: &Tensor<E, S>, dst: M) -> Token<...> on Topology::TensorCore`.
+std::string builtinSignature(const std::string& name);
+
+// The parameters of a one-line signature (`fn f(a: T, b: U) -> R ...`), as
+// written, split at the commas of the parameter list's top level.
+std::vector<std::string> signatureParams(const std::string& header);
+
+// The locals a completion offers at `offset`: the parameters of the function
+// the offset is in and the `let` and `for` bindings before it in that
+// function (by text: every binding earlier in the function, whatever its
+// block), each once, nearest first.
+std::vector<std::string> localsAt(const std::vector<OutlineItem>& items, std::string_view text, uint32_t offset);
+
 }  // namespace vx::lsp

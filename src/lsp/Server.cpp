@@ -44,6 +44,9 @@ Request requestHandler(const std::string& method) {
   if (method == "textDocument/documentSymbol") return documentSymbol;
   if (method == "textDocument/definition") return definition;
   if (method == "textDocument/hover") return hover;
+  if (method == "textDocument/completion") return completion;
+  if (method == "textDocument/signatureHelp") return signatureHelp;
+  if (method == "workspace/symbol") return workspaceSymbol;
   return nullptr;
 }
 

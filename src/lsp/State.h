@@ -31,6 +31,7 @@ struct State {
   std::map<std::string, Document> docs;
   std::set<std::string> stale;  // changed, not yet checked (options.coalesce)
   bool initialized = false;
+  bool snippets = false;  // the client takes snippet completions
   bool shutdown = false;
 };
 

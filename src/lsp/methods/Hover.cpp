@@ -3,7 +3,6 @@
 // table (src/target/Builtins.def) and the prelude; for a function or const
 // of the document, its header. Token states at a point come with
 // per-function checking (not yet).
-#include "check/StdlibEmbed.h"
 #include "lsp/Methods.h"
 #include "lsp/Outline.h"
 #include "lsp/Position.h"
@@ -24,25 +23,9 @@ const char* resultText(target::ResultKind r) {
   return "";
 }
 
-// `extern fn NAME...;` of the prelude, one line.
-std::string preludeSignature(const std::string& name) {
-  for (unsigned i = 0; i < check::kStdlibCount; ++i) {
-    std::string_view text = check::kStdlib[i].text;
-    std::string needle = "extern fn " + name;
-    for (size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1)) {
-      size_t after = at + needle.size();
-      if (after < text.size() && text[after] != '(' && text[after] != '<') continue;
-      size_t end = text.find(';', at);
-      if (end == std::string_view::npos) end = text.size();
-      return std::string(text.substr(at + 7, end - at - 7));  // without `extern `
-    }
-  }
-  return "fn " + name;
-}
-
 std::string builtinMarkdown(target::Builtin b) {
   const target::BuiltinInfo& info = target::info(b);
-  std::string md = "```vx\n" + preludeSignature(info.name) + "\n```\n\nbuiltin";
+  std::string md = "```vx\n" + builtinSignature(info.name) + "\n```\n\nbuiltin";
   for (unsigned i = 0; i < info.arity(); ++i)
     md += std::string(i ? ", " : ": ") + "argument " + std::to_string(i + 1) + " " + target::effectName(info.args[i]);
   md += std::string("; returns ") + resultText(info.result) + ".\n\ntargets: " + target::targetsWith(b) +

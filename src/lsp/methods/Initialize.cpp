@@ -19,6 +19,18 @@ json initialize(State& s, const json& params) {
       s.options.target = t;
     }
   }
+  // Builtins complete to a snippet of their parameters where the client
+  // takes snippets.
+  if (params.is_object() && params.contains("capabilities")) {
+    const json& c = params["capabilities"];
+    if (c.is_object() && c.contains("textDocument") && c["textDocument"].is_object() &&
+        c["textDocument"].contains("completion") && c["textDocument"]["completion"].is_object() &&
+        c["textDocument"]["completion"].contains("completionItem") &&
+        c["textDocument"]["completion"]["completionItem"].is_object()) {
+      const json& item = c["textDocument"]["completion"]["completionItem"];
+      s.snippets = item.contains("snippetSupport") && item["snippetSupport"].is_boolean() && item["snippetSupport"].get<bool>();
+    }
+  }
   s.initialized = true;
   return json{{"capabilities",
                {{"positionEncoding", "utf-16"},
@@ -26,7 +38,10 @@ json initialize(State& s, const json& params) {
                 {"codeActionProvider", {{"codeActionKinds", json::array({"quickfix"})}}},
                 {"documentSymbolProvider", true},
                 {"definitionProvider", true},
-                {"hoverProvider", true}}},
+                {"hoverProvider", true},
+                {"completionProvider", {{"triggerCharacters", json::array({":"})}}},
+                {"signatureHelpProvider", {{"triggerCharacters", json::array({"(", ","})}}},
+                {"workspaceSymbolProvider", true}}},
               {"serverInfo", {{"name", "vxc"}, {"version", driver::version()}}}};
 }
 
