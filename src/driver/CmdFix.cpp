@@ -95,7 +95,10 @@ std::vector<Edit> editsOf(const Checked& c) {
         kept.push_back(Edit{p.span.begin, p.span.end, p.replacement, d.code(), i == 0});
       }
     }
-  std::stable_sort(kept.begin(), kept.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  // By position; at one point an insertion goes before a replacement that
+  // starts there.
+  std::stable_sort(kept.begin(), kept.end(),
+                   [](const Edit& a, const Edit& b) { return a.begin != b.begin ? a.begin < b.begin : a.end < b.end; });
   return kept;
 }
 
@@ -103,6 +106,7 @@ std::string applyEdits(const std::string& text, const std::vector<Edit>& edits) 
   std::string out;
   uint32_t at = 0;
   for (const Edit& e : edits) {
+    if (e.begin < at || e.end > text.size()) continue;  // cannot happen: editsOf keeps them apart
     out.append(text, at, e.begin - at);
     out += e.replacement;
     at = e.end;
