@@ -232,7 +232,7 @@ TEST_CASE("bad messages get errors and the server keeps serving") {
                       "X-Nothing: 1\r\n\r\n" +                  // no Content-Length: skipped
                       "X-Long: " + std::string(100000, 'a') + "\r\n\r\n" +  // a header line too long
                       frame("[1, 2]") +                         // not an object
-                      frame(R"({"jsonrpc":"2.0","id":7,"method":"textDocument/completion","params":{}})") +
+                      frame(R"({"jsonrpc":"2.0","id":7,"method":"textDocument/rename","params":{}})") +
                       request(8, "textDocument/codeAction", {{"textDocument", 3}}) +  // wrong params
                       notify("textDocument/didOpen", {{"textDocument", {{"uri", kUri}}}}) +  // no text
                       notify("textDocument/didChange", {{"textDocument", {{"uri", "file:///not-open.vx"}}},
