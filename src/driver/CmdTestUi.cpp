@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/Source.h"
 #include "codegen/cpu/Toolchain.h"
 #include "driver/Args.h"
 #include "driver/Commands.h"
@@ -18,14 +19,6 @@ namespace vx::driver {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string readText(const std::string& path, bool& ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::string> words(const std::string& s) {
   std::istringstream in(s);
@@ -114,9 +107,9 @@ void runPass(const UiCase& c, UiResult& r, bool bless) {
     std::ofstream(golden, std::ios::binary) << actual;
     return;
   }
-  bool ok = false;
-  std::string want = readText(golden.string(), ok);
-  if (!ok)
+  base::ReadResult blessed = base::readFile(golden.string());
+  const std::string& want = blessed.text;
+  if (!blessed.error.empty())
     r.problems.push_back(c.origin + ": no " + golden.filename().string() + " (run with --bless)");
   else if (want != actual)
     r.problems.push_back(c.origin + ": the runs print\n" + actual + "    but " + golden.filename().string() +
