@@ -67,21 +67,6 @@ bool isWaitOf(const hir::Program& p, const hir::Stmt& s, const std::string& name
   return arg.kind == hir::ExprKind::Local && p.local(arg.local).name == name;
 }
 
-// The whole line of `span` when the span is all there is on it (besides
-// blanks and a `;`): its start, the start of the next line, its indent.
-bool ownLine(std::string_view text, base::Span span, uint32_t& from, uint32_t& to, std::string& indent) {
-  from = span.begin;
-  while (from > 0 && text[from - 1] != '\n') --from;
-  for (uint32_t i = from; i < span.begin; ++i)
-    if (text[i] != ' ' && text[i] != '\t') return false;
-  indent = std::string(text.substr(from, span.begin - from));
-  to = span.end;
-  while (to < text.size() && (text[to] == ' ' || text[to] == '\t' || text[to] == ';')) ++to;
-  if (to < text.size() && text[to] != '\n') return false;
-  if (to < text.size()) ++to;
-  return true;
-}
-
 // Whether only blanks precede `span` on its line: its line's start and
 // indent.
 bool startsLine(std::string_view text, base::Span span, uint32_t& from, std::string& indent) {
@@ -90,6 +75,17 @@ bool startsLine(std::string_view text, base::Span span, uint32_t& from, std::str
   for (uint32_t i = from; i < span.begin; ++i)
     if (text[i] != ' ' && text[i] != '\t') return false;
   indent = std::string(text.substr(from, span.begin - from));
+  return true;
+}
+
+// The whole line of `span` when the span is all there is on it (besides
+// blanks and a `;`): its start, the start of the next line, its indent.
+bool ownLine(std::string_view text, base::Span span, uint32_t& from, uint32_t& to, std::string& indent) {
+  if (!startsLine(text, span, from, indent)) return false;
+  to = span.end;
+  while (to < text.size() && (text[to] == ' ' || text[to] == '\t' || text[to] == ';')) ++to;
+  if (to < text.size() && text[to] != '\n') return false;
+  if (to < text.size()) ++to;
   return true;
 }
 
