@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <unordered_map>
 
 #include "check/own/Analysis.h"
 
@@ -100,6 +101,7 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
              const OwnershipOptions& options) {
   const hir::Function& f = prog.fns[index];
   Analysis a(prog, sources, target, terms, solver, summaries, f, index);
+  a.cancel = options.cancel;
   a.facts = computeFacts(prog, f);
   terms.newEpoch();
   solver.resetFunctionBudget();
@@ -177,6 +179,116 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
   checkFootprint(a, sink);
 }
 
+// ---- the cache of the language server ----
+
+// A function, a callee or a const, and where it was when a result was
+// computed: what a span in that result is rebased against.
+struct CachedItem {
+  std::string name;
+  uint32_t file = 0, begin = 0, end = 0;
+};
+
+struct CacheEntry {
+  std::string text;   // the function's item, attributes included
+  uint64_t stamp = 0;
+  std::vector<std::pair<std::string, uint64_t>> callees;  // name, stamp of the result used
+  std::vector<CachedItem> closure;  // the function, its callees (transitively), the consts
+  Summary summary;
+  std::vector<diag::Diagnostic> diags;  // line markers unresolved
+  bool unproved = false;
+};
+
+}  // namespace
+
+struct OwnershipCache::Impl {
+  std::unique_ptr<TermStore> terms = std::make_unique<TermStore>();
+  // One Z3 context for all the checks (making one costs more than checking
+  // a function); its cached answers are dropped at each check.
+  std::unique_ptr<smt::Solver> solver;
+  std::string context;  // target, options and the consts' text: any change empties the cache
+  std::unordered_map<std::string, CacheEntry> entries;  // by function name
+  uint64_t nextStamp = 1;
+  void reset() {
+    solver.reset();
+    terms = std::make_unique<TermStore>();
+    entries.clear();
+  }
+};
+
+OwnershipCache::OwnershipCache() : impl(std::make_unique<Impl>()) {}
+OwnershipCache::~OwnershipCache() = default;
+
+namespace {
+
+// Term nodes a cache keeps before it starts again (about 100 bytes each).
+constexpr size_t kCacheTermLimit = 8'000'000;
+
+std::string_view itemText(const base::SourceMap& sources, base::Span s) {
+  std::string_view t = sources.file(s.file).text();
+  return s.end <= t.size() && s.begin <= s.end ? t.substr(s.begin, s.end - s.begin) : std::string_view{};
+}
+
+// Where the items of a result are now: name -> span.
+using Places = std::unordered_map<std::string, base::Span>;
+
+// Moves `sp` with the item of `old` that contained it.
+void rebase(base::Span& sp, const std::vector<CachedItem>& old, const Places& now) {
+  if (!sp.valid()) return;
+  for (const CachedItem& it : old) {
+    if (it.file != sp.file.index || sp.begin < it.begin || sp.begin > it.end) continue;
+    auto n = now.find(it.name);
+    if (n == now.end()) return;
+    int64_t delta = static_cast<int64_t>(n->second.begin) - static_cast<int64_t>(it.begin);
+    sp.begin = static_cast<uint32_t>(sp.begin + delta);
+    sp.end = static_cast<uint32_t>(sp.end + delta);
+    return;
+  }
+}
+
+// Replaces each line marker (own::lineMarker) by the line number the
+// offset has after `move`.
+void resolveLineMarkers(std::string& text, const base::SourceMap& sources,
+                        const std::function<void(base::Span&)>& move) {
+  size_t at = 0;
+  while ((at = text.find('\x01', at)) != std::string::npos) {
+    size_t colon = text.find(':', at), close = text.find('\x02', at);
+    if (colon == std::string::npos || close == std::string::npos || colon > close) break;
+    base::Span sp;
+    sp.file = base::FileId{static_cast<uint32_t>(std::stoul(text.substr(at + 1, colon - at - 1)))};
+    sp.begin = sp.end = static_cast<uint32_t>(std::stoul(text.substr(colon + 1, close - colon - 1)));
+    move(sp);
+    std::string line = std::to_string(sources.file(sp.file).lineCol(sp.begin).line);
+    text.replace(at, close + 1 - at, line);
+    at += line.size();
+  }
+}
+
+// The diagnostic as it is reported: spans moved, line markers resolved.
+diag::Diagnostic placed(diag::Diagnostic d, const base::SourceMap& sources,
+                        const std::function<void(base::Span&)>& move) {
+  auto text = [&](std::string& t) { resolveLineMarkers(t, sources, move); };
+  text(d.message);
+  for (diag::Label& l : d.labels) {
+    move(l.span);
+    text(l.text);
+  }
+  for (std::string& n : d.notes) text(n);
+  for (std::string& h : d.helps) text(h);
+  for (diag::Suggestion& sg : d.suggestions) {
+    move(sg.span);
+    text(sg.message);
+    for (diag::SuggestionPart& p : sg.more) move(p.span);
+  }
+  move(d.attrSpan);
+  return d;
+}
+
+void placeSummary(Summary& sum, const std::function<void(base::Span&)>& move) {
+  for (SummaryAccess& acc : sum.accesses) move(acc.at);
+  for (SummaryToken& tok : sum.result)
+    for (SummaryCopy& c : tok.copies) move(c.span);
+}
+
 }  // namespace
 
 void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, target::TargetKind kind,
@@ -185,11 +297,49 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
   limits.timeoutMs = options.timeoutMs;
   limits.rlimitPerFunction = options.rlimitPerFunction;
   limits.rlimitPerQuery = options.rlimitPerQuery;
-  TermStore terms;
-  smt::Solver solver(terms, limits);
+  limits.cancel = options.cancel;
+  OwnershipCache::Impl* cache = options.cache ? options.cache->impl.get() : nullptr;
+  // What every cached result depends on besides the functions themselves.
+  Places now;
+  std::vector<CachedItem> constItems;
+  if (cache) {
+    std::string context = std::string(target::info(kind).name) + "\n" + std::to_string(options.rlimitPerQuery) + " " +
+                          std::to_string(options.rlimitPerFunction) + " " + std::to_string(options.timeoutMs) + " " +
+                          std::to_string(options.functionBudgetMs) + "\n";
+    for (const hir::Const& c : prog.consts) {
+      // `N: usize = 2` (the const's span is its name's).
+      base::Span whole = c.span;
+      base::Span value = c.value.valid() ? prog.expr(c.value).span : base::Span{};
+      if (value.valid() && value.file == whole.file && value.end > whole.end) whole.end = value.end;
+      context += itemText(sources, whole);
+      context += "\n";
+      now["const " + c.name] = whole;
+      constItems.push_back(CachedItem{"const " + c.name, whole.file.index, whole.begin, whole.end});
+    }
+    if (cache->context != context || cache->terms->size() > kCacheTermLimit) {
+      cache->reset();
+      cache->context = std::move(context);
+    }
+    for (const hir::Function& fn : prog.fns)
+      if (!fn.isExtern && fn.body.valid()) now[fn.name] = fn.span;
+  }
+  TermStore localTerms;
+  TermStore& terms = cache ? *cache->terms : localTerms;
+  std::unique_ptr<smt::Solver> localSolver;
+  if (cache && cache->solver)
+    cache->solver->newRun(limits);
+  else if (cache)
+    cache->solver = std::make_unique<smt::Solver>(terms, limits);
+  else
+    localSolver = std::make_unique<smt::Solver>(terms, limits);
+  smt::Solver& solver = cache ? *cache->solver : *localSolver;
   solver.setLog(options.proofLog);
   std::vector<Summary> summaries(prog.fns.size());
   std::vector<std::vector<uint32_t>> graph = callGraph(prog);
+  std::vector<uint64_t> stamps(prog.fns.size(), 0);
+  uint64_t localStamp = 1;
+  auto fresh = [&] { return cache ? cache->nextStamp++ : localStamp++; };
+  uint64_t analysed = 0, reused = 0;
   for (const std::vector<uint32_t>& comp : components(graph)) {
     bool recursive = comp.size() > 1;
     for (uint32_t f : comp)
@@ -199,9 +349,63 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
     for (uint32_t f : comp) {
       const hir::Function& fn = prog.fns[f];
       if (fn.isExtern || !fn.body.valid()) continue;
+      std::string_view text = itemText(sources, fn.span);
+      // A result is reused when the function and every callee's result
+      // are the ones it was computed from (recursive cycles: never).
+      if (cache && !recursive) {
+        auto it = cache->entries.find(fn.name);
+        bool same = it != cache->entries.end() && it->second.text == text &&
+                    it->second.callees.size() == graph[f].size();
+        for (size_t i = 0; same && i < graph[f].size(); ++i)
+          same = it->second.callees[i].first == prog.fns[graph[f][i]].name &&
+                 it->second.callees[i].second == stamps[graph[f][i]];
+        if (same) {
+          const CacheEntry& e = it->second;
+          auto move = [&](base::Span& sp) { rebase(sp, e.closure, now); };
+          summaries[f] = e.summary;
+          placeSummary(summaries[f], move);
+          for (const diag::Diagnostic& d : e.diags) sink.emit(placed(d, sources, move));
+          if (e.unproved && options.unproved) options.unproved->push_back(f);
+          stamps[f] = e.stamp;
+          ++reused;
+          continue;
+        }
+      }
+      if (options.onAnalyse) options.onAnalyse(fn.name);
+      ++analysed;
       Summary top = summaries[f];
-      analyse(prog, sources, sink, kind, terms, solver, summaries, f, options);
+      diag::Sink local;
+      size_t unprovedBefore = options.unproved ? options.unproved->size() : 0;
+      analyse(prog, sources, local, kind, terms, solver, summaries, f, options);
       if (!summaries[f].computed) summaries[f] = top.computed ? top : summaries[f];
+      auto same = [](base::Span&) {};
+      for (const diag::Diagnostic& d : local.diagnostics()) sink.emit(placed(d, sources, same));
+      stamps[f] = fresh();
+      if (cache && !recursive) {
+        CacheEntry e;
+        e.text = std::string(text);
+        e.stamp = stamps[f];
+        e.closure.push_back(CachedItem{fn.name, fn.span.file.index, fn.span.begin, fn.span.end});
+        for (uint32_t c : graph[f]) {
+          e.callees.emplace_back(prog.fns[c].name, stamps[c]);
+          auto ce = cache->entries.find(prog.fns[c].name);
+          const hir::Function& cf = prog.fns[c];
+          if (ce != cache->entries.end() && ce->second.stamp == stamps[c])
+            e.closure.insert(e.closure.end(), ce->second.closure.begin(), ce->second.closure.end());
+          else
+            e.closure.push_back(CachedItem{cf.name, cf.span.file.index, cf.span.begin, cf.span.end});
+        }
+        e.closure.insert(e.closure.end(), constItems.begin(), constItems.end());
+        std::sort(e.closure.begin(), e.closure.end(),
+                  [](const CachedItem& x, const CachedItem& y) { return x.name < y.name; });
+        e.closure.erase(std::unique(e.closure.begin(), e.closure.end(),
+                                    [](const CachedItem& x, const CachedItem& y) { return x.name == y.name; }),
+                        e.closure.end());
+        e.summary = summaries[f];
+        e.diags = local.diagnostics();
+        e.unproved = options.unproved && options.unproved->size() > unprovedBefore;
+        cache->entries[fn.name] = std::move(e);
+      }
     }
   }
   if (stats) {
@@ -212,6 +416,8 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
     stats->solverCalls += ss.solverCalls;
     stats->unknowns += ss.unknowns;
     stats->solverSeconds += ss.solverSeconds;
+    stats->analysed += analysed;
+    stats->reused += reused;
   }
 }
 

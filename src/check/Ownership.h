@@ -5,6 +5,9 @@
 // what dataflow cannot (path feasibility, slot aliasing).
 #pragma once
 
+#include <atomic>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +15,7 @@
 #include "target/Target.h"
 #include "diag/Sink.h"
 #include "hir/Hir.h"
+#include "smt/Solver.h"
 
 namespace vx::check {
 
@@ -19,6 +23,26 @@ namespace vx::check {
 // statements walked and the formula nodes made (check/own/Analysis.h), so a
 // verdict never depends on the machine's load or on an instrumented build.
 // The clocks only stop a runaway, far above what those budgets allow.
+// What the ownership checker keeps between checks of one document (the
+// language server, docs/lsp.md): per function, its summary and findings,
+// reused while the function's text, the consts, the target, the options and
+// its callees' results are all unchanged. Spans and the lines named in
+// messages follow a function that moved. Owned by one thread at a time.
+class OwnershipCache {
+ public:
+  OwnershipCache();
+  ~OwnershipCache();
+  OwnershipCache(const OwnershipCache&) = delete;
+  OwnershipCache& operator=(const OwnershipCache&) = delete;
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+// Thrown out of checkOwnership when `OwnershipOptions::cancel` is set: a
+// newer text supersedes the one being checked. What was finished stays in
+// the cache.
+using Cancelled = smt::Cancelled;
+
 struct OwnershipOptions {
   unsigned timeoutMs = 20'000;          // per solver query (backstop)
   unsigned rlimitPerQuery = 2'000'000;
@@ -26,11 +50,16 @@ struct OwnershipOptions {
   uint64_t rlimitPerFunction = 50'000'000;
   std::vector<std::string>* proofLog = nullptr;  // --explain-proof
   std::vector<uint32_t>* unproved = nullptr;     // out: functions reported W6900 (FnId indices)
+  OwnershipCache* cache = nullptr;               // reuse unchanged functions' results
+  const std::atomic<bool>* cancel = nullptr;     // checked between and during functions
+  // Called before a function is analysed (not when its result is reused).
+  std::function<void(const std::string& name)> onAnalyse;
 };
 
 struct OwnershipStats {
   uint64_t queries = 0, trivial = 0, cacheHits = 0, solverCalls = 0, unknowns = 0;
   double solverSeconds = 0;
+  uint64_t analysed = 0, reused = 0;  // functions walked, and taken from the cache
 };
 
 void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink,

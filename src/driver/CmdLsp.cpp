@@ -14,15 +14,19 @@ int cmdLsp(const std::vector<std::string>& args) {
                             {"--target", true, targetNames()},
                             // For JSON transcript tests (tests/lit/lsp).
                             {"--input-style", true, {"framed", "delimited"}},
-                            {"--pretty", false, {}}});
+                            {"--pretty", false, {}},
+                            // Check on the message thread (benchmarks compare).
+                            {"--sync", false, {}}});
   if (!a.error.empty()) return usageError(a.error);
   if (a.has("--help")) {
     std::puts(
         "Usage: vxc lsp [--stdio] [--target=cpu|tpu|b200|h100]\n"
         "       vxc lsp --input-style=delimited [--pretty]   (JSON transcripts, for tests)\n\n"
         "Serves the Language Server Protocol on stdin/stdout: diagnostics of every open\n"
-        "document on each change (the checks of `vxc check`), and quick fixes from their\n"
-        "suggestions. The target can also come from `initializationOptions.target`.\n"
+        "document on each change (the checks of `vxc check`, on a worker thread that\n"
+        "re-analyses only the functions that changed; `--sync` checks on the message\n"
+        "thread instead), quick fixes from their suggestions, and navigation. The\n"
+        "target can also come from `initializationOptions.target`.\n"
         "Logs go to stderr. See docs/lsp.md.");
     return 0;
   }
@@ -34,6 +38,7 @@ int cmdLsp(const std::vector<std::string>& args) {
   // by one, so that a test sees every step.
   bool delimited = a.get("--input-style", "framed") == "delimited";
   o.coalesce = !delimited;
+  o.background = !delimited && !a.has("--sync");
   std::ios::sync_with_stdio(false);
   lsp::Server server(std::cout, std::cerr, o);
   return server.run(std::cin, delimited ? lsp::InputStyle::Delimited : lsp::InputStyle::Framed);

@@ -60,12 +60,15 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   own.unproved = &unproved;
   own.proofLog = options.proofLog;
   own.rlimitPerQuery = options.solverRlimit;
+  own.cache = options.ownershipCache;
+  own.cancel = options.cancel;
+  own.onAnalyse = options.onAnalyse;
   // What the target's backend cannot build is reported with the code and
   // span `vxc build` would give it. The legality pass reads the typed
   // program only, so it runs on a second thread while the ownership
   // checker runs here; its findings count when the checker reports no
   // error (as if it had run after it).
-  bool legality = options.targetLegality && legalityHook();
+  bool legality = options.targetLegality && legalityHook() && !options.deferLegality;
   diag::Sink legalSink;
   double legalSeconds = 0;
   std::optional<base::Thread> legalThread;
@@ -99,6 +102,9 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
       out.legalitySeconds += seconds(start);
     }
   }
+  out.target = target;
+  if (options.deferLegality && options.targetLegality && legalityHook() && sink.errorCount() == before)
+    out.legalityPending = std::move(prog);  // `program` stays unset
   checked = std::move(prog);
   onlyHazardsOut = onlyHazards;
   return out;
@@ -122,6 +128,10 @@ CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& s
       if (!overridable(d, options)) onlyHazards = false;
   if (prog && (sink.errorCount() == before || onlyHazards)) out.program = std::move(prog);
   return out;
+}
+
+void runLegality(const CheckOutput& out, const base::SourceMap& sources, base::FileId file, diag::Sink& sink) {
+  if (out.legalityPending && legalityHook()) legalityHook()(out.target, *out.legalityPending, sources, file, sink);
 }
 
 std::vector<FlagSpec> lintFlagSpecs() { return {{"-D", true, {}}, {"-W", true, {}}, {"-A", true, {}}}; }

@@ -2,6 +2,8 @@
 // language server: one function, so there is never a second front end.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +41,16 @@ struct CheckOptions {
   // the checks, so that `vxc check --target T` accepts exactly what `vxc
   // build --target T` builds. Off only for the front end's own benchmarks.
   bool targetLegality = true;
+  // The language server: results of unchanged functions reused from the
+  // document's cache, a check abandoned (check::Cancelled thrown) once a
+  // newer text arrives, and each function named before it is analysed.
+  check::OwnershipCache* ownershipCache = nullptr;
+  // Leave the target's legality to runLegality, on the program returned in
+  // CheckOutput::legalityPending (the language server publishes what came
+  // before it first).
+  bool deferLegality = false;
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void(const std::string& fn)> onAnalyse;
 };
 
 // What a target cannot build, reported into the sink (E0206): the backend
@@ -60,7 +72,15 @@ struct CheckOutput {
   // The checked HIR, set only when every phase passed without errors: what
   // the backends lower ("only checked HIR goes on").
   std::unique_ptr<hir::Program> program;
+  // deferLegality: the program legality is still to run on (set only when
+  // it would have run; `program` is then never set), and the target.
+  std::unique_ptr<hir::Program> legalityPending;
+  target::TargetKind target = target::TargetKind::Cpu;
 };
+
+// The legality that CheckOptions::deferLegality left out, reported into
+// `sink` as checkFile would have.
+void runLegality(const CheckOutput& out, const base::SourceMap& sources, base::FileId file, diag::Sink& sink);
 
 // Checks file `file` of `sources`, reporting into `sink`. Stops after parsing
 // when the file has lexical or syntax errors.

@@ -10,6 +10,7 @@
 #include "diag/ErrorDocs.h"
 #include "diag/Sink.h"
 #include "driver/Pipeline.h"
+#include "lsp/Checker.h"
 #include "lsp/Position.h"
 #include "lsp/State.h"
 
@@ -57,71 +58,69 @@ std::string errorPageUri(const std::string& code) {
 
 }  // namespace
 
+json diagnosticsJson(const std::string& uri, const std::string& text, base::FileId file,
+                     const std::vector<diag::Diagnostic>& diagnostics) {
+  json diags = json::array();
+  LineIndex index(text);
+  auto here = [&](base::Span sp) { return sp.valid() && sp.file == file; };
+  for (const diag::Diagnostic& d : diagnostics) {
+    json j;
+    base::Span at = d.primarySpan();
+    j["range"] = here(at) ? rangeJson(index, at.begin, at.end) : rangeJson(index, 0, 0);
+    j["severity"] = d.severity() == diag::Severity::Error ? 1 : 2;
+    j["code"] = d.code();
+    if (std::string page = errorPageUri(d.code()); !page.empty()) j["codeDescription"] = {{"href", page}};
+    j["source"] = "vxc";
+    std::string message = d.message;
+    for (const diag::Label& l : d.labels)
+      if (l.primary && !l.text.empty()) message += "\n" + l.text;
+    for (const std::string& n : d.notes) message += "\nnote: " + n;
+    for (const std::string& h : d.helps) message += "\nhelp: " + h;
+    for (const diag::Suggestion& sg : d.suggestions) message += "\nhelp: " + sg.message;
+    j["message"] = message;
+    json related = json::array();
+    for (const diag::Label& l : d.labels)
+      if (!l.primary && here(l.span))
+        related.push_back({{"location", {{"uri", uri}, {"range", rangeJson(index, l.span.begin, l.span.end)}}},
+                           {"message", l.text.empty() ? d.message : l.text}});
+    if (!related.empty()) j["relatedInformation"] = related;
+    // Suggestions without placeholders become quick fixes.
+    json fixes = json::array();
+    for (const diag::Suggestion& sg : d.suggestions) {
+      bool all = sg.applicability != diag::Applicability::HasPlaceholders;
+      for (const diag::SuggestionPart& p : sg.parts()) all = all && here(p.span);
+      if (!all) continue;
+      json fix = {{"title", sg.message},
+                  {"range", rangeJson(index, sg.span.begin, sg.span.end)},
+                  {"newText", sg.replacement},
+                  {"preferred", sg.applicability == diag::Applicability::MachineApplicable}};
+      // The other edits of a multipart suggestion, applied with the first.
+      if (!sg.more.empty()) {
+        json more = json::array();
+        for (const diag::SuggestionPart& p : sg.more)
+          more.push_back({{"range", rangeJson(index, p.span.begin, p.span.end)}, {"newText", p.replacement}});
+        fix["more"] = more;
+      }
+      fixes.push_back(std::move(fix));
+    }
+    if (!fixes.empty()) j["data"] = {{"fixes", fixes}};
+    diags.push_back(std::move(j));
+  }
+  return diags;
+}
+
 void publishDiagnostics(State& s, const std::string& uri) {
   auto it = s.docs.find(uri);
-  json diags = json::array();
-  json params{{"uri", uri}};
-  if (it != s.docs.end()) {
-    const Document& doc = it->second;
-    params["version"] = doc.version;
-    base::SourceMap sources;
-    base::FileId file = sources.add(pathOf(uri), doc.text);
-    diag::Sink sink;
-    driver::CheckOptions o;
-    o.target = s.options.target;
-    try {
-      driver::checkFile(sources, file, sink, o);
-    } catch (const std::exception& e) {
-      logLine(s, std::string("internal compiler error while checking ") + uri + ": " + e.what());
-    }
-    LineIndex index(doc.text);
-    auto here = [&](base::Span sp) { return sp.valid() && sp.file == file; };
-    for (const diag::Diagnostic& d : sink.diagnostics()) {
-      json j;
-      base::Span at = d.primarySpan();
-      j["range"] = here(at) ? rangeJson(index, at.begin, at.end) : rangeJson(index, 0, 0);
-      j["severity"] = d.severity() == diag::Severity::Error ? 1 : 2;
-      j["code"] = d.code();
-      if (std::string page = errorPageUri(d.code()); !page.empty()) j["codeDescription"] = {{"href", page}};
-      j["source"] = "vxc";
-      std::string message = d.message;
-      for (const diag::Label& l : d.labels)
-        if (l.primary && !l.text.empty()) message += "\n" + l.text;
-      for (const std::string& n : d.notes) message += "\nnote: " + n;
-      for (const std::string& h : d.helps) message += "\nhelp: " + h;
-      for (const diag::Suggestion& sg : d.suggestions) message += "\nhelp: " + sg.message;
-      j["message"] = message;
-      json related = json::array();
-      for (const diag::Label& l : d.labels)
-        if (!l.primary && here(l.span))
-          related.push_back({{"location", {{"uri", uri}, {"range", rangeJson(index, l.span.begin, l.span.end)}}},
-                             {"message", l.text.empty() ? d.message : l.text}});
-      if (!related.empty()) j["relatedInformation"] = related;
-      // Suggestions without placeholders become quick fixes.
-      json fixes = json::array();
-      for (const diag::Suggestion& sg : d.suggestions) {
-        bool all = sg.applicability != diag::Applicability::HasPlaceholders;
-        for (const diag::SuggestionPart& p : sg.parts()) all = all && here(p.span);
-        if (!all) continue;
-        json fix = {{"title", sg.message},
-                    {"range", rangeJson(index, sg.span.begin, sg.span.end)},
-                    {"newText", sg.replacement},
-                    {"preferred", sg.applicability == diag::Applicability::MachineApplicable}};
-        // The other edits of a multipart suggestion, applied with the first.
-        if (!sg.more.empty()) {
-          json more = json::array();
-          for (const diag::SuggestionPart& p : sg.more)
-            more.push_back({{"range", rangeJson(index, p.span.begin, p.span.end)}, {"newText", p.replacement}});
-          fix["more"] = more;
-        }
-        fixes.push_back(std::move(fix));
-      }
-      if (!fixes.empty()) j["data"] = {{"fixes", fixes}};
-      diags.push_back(std::move(j));
-    }
+  if (it == s.docs.end()) {
+    s.checks.erase(uri);
+    notify(s, "textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+    return;
   }
-  params["diagnostics"] = diags;
-  notify(s, "textDocument/publishDiagnostics", params);
+  CheckRequest r;
+  r.uri = uri;
+  r.text = it->second.text;
+  r.version = it->second.version;
+  checkDocument(s, s.checks[uri], r);
 }
 
 }  // namespace vx::lsp

@@ -147,7 +147,9 @@ ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) 
 }
 
 Server::Server(std::ostream& out, std::ostream& log, ServerOptions options)
-    : state_(std::make_unique<State>(out, log, std::move(options))) {}
+    : state_(std::make_unique<State>(out, log, std::move(options))) {
+  if (state_->options.background) state_->checker = std::make_unique<Checker>(*state_);
+}
 
 Server::~Server() = default;
 
@@ -207,7 +209,8 @@ bool Server::handle(const std::string& body) {
   }
   const json params = msg.contains("params") ? msg["params"] : json::object();
   if (method == "exit") return false;
-  // A request is answered after the diagnostics of what came before it.
+  // A request is answered after the diagnostics of what came before it
+  // (when checks run on this thread).
   if (isRequest) flush();
   try {
     if (isRequest) {

@@ -25,6 +25,9 @@ struct ServerOptions {
   // answering a request): a burst of edits, or edits that come faster than
   // checks, costs one check of the latest text instead of one per edit.
   bool coalesce = false;
+  // Check on a worker thread (an editor session): requests are answered
+  // while a check runs, and a newer text cancels the check of an older one.
+  bool background = false;
 };
 
 // Framed: `Content-Length` headers, as editors send. Delimited: bodies

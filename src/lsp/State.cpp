@@ -7,6 +7,7 @@ namespace vx::lsp {
 void send(State& s, const json& message) {
   // Replace, rather than throw on, bytes that are not UTF-8.
   std::string body = message.dump(s.pretty ? 2 : -1, ' ', false, json::error_handler_t::replace);
+  std::lock_guard<std::mutex> lock(s.outMutex);
   s.out << "Content-Length: " << body.size() << "\r\n\r\n" << body;
   if (s.pretty) s.out << '\n';
   s.out.flush();
@@ -25,13 +26,19 @@ void notify(State& s, const std::string& method, json params) {
 }
 
 void documentChanged(State& s, const std::string& uri) {
-  if (s.options.coalesce)
+  if (s.checker) {
+    const Document& d = s.docs.at(uri);
+    s.checker->submit(uri, d.text, d.version);
+  } else if (s.options.coalesce)
     s.stale.insert(uri);
   else
     publishDiagnostics(s, uri);
 }
 
-void logLine(State& s, const std::string& line) { s.log << "vxc lsp: " << line << '\n' << std::flush; }
+void logLine(State& s, const std::string& line) {
+  std::lock_guard<std::mutex> lock(s.outMutex);
+  s.log << "vxc lsp: " << line << '\n' << std::flush;
+}
 
 const json& field(const json& obj, const char* name) {
   if (!obj.is_object() || !obj.contains(name)) throw BadParams{std::string("missing `") + name + "`"};

@@ -5,11 +5,16 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
+#include "base/Source.h"
+#include "diag/Diagnostic.h"
+#include "lsp/Checker.h"
 #include "lsp/Server.h"
 
 namespace vx::lsp {
@@ -32,7 +37,14 @@ struct State {
   std::set<std::string> stale;  // changed, not yet checked (options.coalesce)
   bool initialized = false;
   bool snippets = false;  // the client takes snippet completions
+  bool progress = false;  // the client takes work-done progress
   bool shutdown = false;
+  std::mutex outMutex;    // one message at a time on `out` (the checker's thread sends too)
+  // Checks on the message thread (transcripts, unit tests): per document.
+  std::map<std::string, DocCheck> checks;
+  // An editor session's worker thread (options.background); last member,
+  // so that it stops before the rest goes.
+  std::unique_ptr<Checker> checker;
 };
 
 // JSON-RPC and LSP error codes.
@@ -67,8 +79,11 @@ class LineIndex;
 json rangeJson(const LineIndex& index, uint32_t begin, uint32_t end);
 
 // Checks document `uri` as `vxc check` would and publishes its diagnostics
-// (an empty list when it is not open). Publish.cpp.
+// (an empty list when it is not open), on this thread. Publish.cpp.
 void publishDiagnostics(State& s, const std::string& uri);
+// The LSP diagnostics of `diagnostics` (in file `file` with text `text`).
+json diagnosticsJson(const std::string& uri, const std::string& text, base::FileId file,
+                     const std::vector<diag::Diagnostic>& diagnostics);
 // After an open or a change: publish now, or mark the document for the next
 // flush when changes are coalesced.
 void documentChanged(State& s, const std::string& uri);

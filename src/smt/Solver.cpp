@@ -107,6 +107,13 @@ Solver::~Solver() = default;
 
 void Solver::resetFunctionBudget() { impl_->functionRlimitUsed = 0; }
 
+void Solver::newRun(const SolverLimits& limits) {
+  limits_ = limits;
+  impl_->cache.clear();
+  impl_->functionRlimitUsed = 0;
+  stats_ = SolverStats{};
+}
+
 namespace {
 
 // A product of two non-constant terms, or a division or remainder by one.
@@ -171,6 +178,7 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
     if (model) *model = cached->second.model;
     return cached->second.verdict;
   }
+  if (limits_.cancel && limits_.cancel->load(std::memory_order_relaxed)) throw Cancelled{};
   if (impl_->functionRlimitUsed >= limits_.rlimitPerFunction) {
     ++stats_.unknowns;
     return Verdict::Unknown;

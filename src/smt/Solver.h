@@ -5,6 +5,7 @@
 // accept.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,7 +42,12 @@ struct SolverLimits {
   unsigned timeoutMs = 2000;      // per query
   unsigned rlimitPerQuery = 2'000'000;
   uint64_t rlimitPerFunction = 50'000'000;
+  // Set when the answer is no longer wanted (a newer text in the language
+  // server): the next query that would reach Z3 throws Cancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
+
+struct Cancelled {};
 
 class Solver {
  public:
@@ -59,6 +65,9 @@ class Solver {
   static constexpr unsigned kCheapRlimit = 1'000'000;
   // Starts a new function's budget.
   void resetFunctionBudget();
+  // Starts a new check with the same terms (the language server keeps one
+  // solver per document): new limits, no cached answers, zero statistics.
+  void newRun(const SolverLimits& limits);
   const SolverStats& stats() const { return stats_; }
   // Records every query that reaches Z3 (`vxc check --explain-proof`).
   void setLog(std::vector<std::string>* log) { log_ = log; }

@@ -127,7 +127,9 @@ struct Analysis {
   size_t termLimit = 0;
   std::chrono::steady_clock::time_point deadline;
   bool exhausted = false;
+  const std::atomic<bool>* cancel = nullptr;  // OwnershipOptions::cancel
   bool overBudget() {
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw smt::Cancelled{};
     if (!exhausted && (steps > stepLimit || terms.size() > termLimit || std::chrono::steady_clock::now() > deadline))
       exhausted = true;
     return exhausted;

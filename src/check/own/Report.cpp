@@ -16,7 +16,10 @@ std::string modelValue(const smt::Model& m, const std::string& name) {
   return {};
 }
 
-int lineOf(const Analysis& a, base::Span s) { return s.valid() ? a.sources.file(s.file).lineCol(s.begin).line : 0; }
+std::string lineOf(const Analysis& a, base::Span s) {
+  (void)a;
+  return s.valid() ? lineMarker(s) : "0";
+}
 
 void labelCreations(Analysis& a, diag::Diagnostic& d, const Holds& holds, const char* label) {
   int n = 0;
@@ -78,7 +81,7 @@ std::string printModel(const smt::Model& m) {
 }
 
 std::string alsoNote(Analysis& a, const Finding& f) {
-  std::string line = std::to_string(lineOf(a, f.at));
+  std::string line = lineOf(a, f.at);
   switch (f.rule) {
     case Rule::Dropped: return "the same copy is also dropped without `wait` at line " + line;
     case Rule::StaleRead: return "`" + f.subject + "` is also read at line " + line + " while the copy may be in flight";

@@ -29,6 +29,14 @@ diag::Diagnostic renderConflict(Analysis& a, const Decided& d);       // RuleBor
 void labelCreations(Analysis& a, diag::Diagnostic& d, const Holds& holds, const char* label);
 // The value of `name` in the model, or "".
 std::string modelValue(const smt::Model& m, const std::string& name);
-int lineOf(const Analysis& a, base::Span s);
+// The line of `s` in a message, as a marker (lineMarker) that
+// checkOwnership turns into the number when it hands the diagnostic on:
+// a cached diagnostic of a function that moved gets its new line.
+std::string lineOf(const Analysis& a, base::Span s);
+// "\x01FILE:OFFSET\x02": where a line number goes once the span's final
+// place is known (resolveLineMarkers in Ownership.cpp).
+inline std::string lineMarker(base::Span s) {
+  return "\x01" + std::to_string(s.file.index) + ":" + std::to_string(s.begin) + "\x02";
+}
 
 }  // namespace vx::check::own

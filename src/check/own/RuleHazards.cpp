@@ -33,7 +33,7 @@ std::string execution(Analysis& a, const Decided& d) {
   }
   const Transfer& tr = a.transfers[f.transfer];
   std::string copy = "the copy " + std::string(f.viaDst ? "into" : "from") + " `" + f.other + "`" +
-                     (tr.span.valid() ? " started at line " + std::to_string(lineOf(a, tr.span)) : "");
+                     (tr.span.valid() ? " started at line " + lineOf(a, tr.span) : "");
   if (tr.origin == Origin::Havoc) copy += " in an earlier iteration";
   std::string slot = modelValue(d.model, "slot_read");
   std::string what = f.rule == Rule::StaleRead ? "read" : "accessed";

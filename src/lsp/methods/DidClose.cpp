@@ -7,6 +7,11 @@ void didClose(State& s, const json& params) {
   std::string uri = stringField(field(params, "textDocument"), "uri");
   s.docs.erase(uri);
   s.stale.erase(uri);
+  if (s.checker) {
+    s.checker->close(uri);  // after any check of it still running
+    return;
+  }
+  s.checks.erase(uri);
   notify(s, "textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
 }
 

@@ -30,6 +30,10 @@ json initialize(State& s, const json& params) {
       const json& item = c["textDocument"]["completion"]["completionItem"];
       s.snippets = item.contains("snippetSupport") && item["snippetSupport"].is_boolean() && item["snippetSupport"].get<bool>();
     }
+    // Long checks report work-done progress where the client takes it.
+    if (c.is_object() && c.contains("window") && c["window"].is_object() &&
+        c["window"].contains("workDoneProgress") && c["window"]["workDoneProgress"].is_boolean())
+      s.progress = c["window"]["workDoneProgress"].get<bool>();
   }
   s.initialized = true;
   return json{{"capabilities",

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""The language server's latency as an editor sees it (docs/lsp.md, bench/README.md).
+
+A scripted client runs `vxc lsp` over pipes, opens a 5,000-line file
+(bench/gen_vx.py) and types in one function: one keystroke-sized change at
+a time (a character typed, then deleted), 200 changes. For each it measures
+the time from sending `didChange` to the first `publishDiagnostics` of that
+version. Then the same with a function that exhausts the checker's budget
+(bench/lsp/budget_exhausting.vx, ~20 s, W6900) at the end of the file, the
+edits made elsewhere. Then hover and completion requests. It prints p50/p95
+of each, the server's peak memory (VmHWM), and the figures of `--sync`
+(every check on the message thread, the whole file each time) for scale.
+
+    bench/lsp.py [--vxc build/src/driver/vxc] [--lines 5000] [--edits 200]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Client:
+    def __init__(self, cmd):
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL)
+        self.lock = threading.Condition()
+        self.published = {}  # (uri, version) -> first arrival time
+        self.latest = {}     # uri -> diagnostics of the last publication
+        self.replies = {}    # id -> (time, message)
+        self.next_id = 1
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        out = self.p.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            body = json.loads(out.read(length))
+            now = time.perf_counter()
+            with self.lock:
+                if body.get("method") == "textDocument/publishDiagnostics":
+                    prm = body["params"]
+                    key = (prm["uri"], prm.get("version"))
+                    self.published.setdefault(key, now)
+                    self.latest[prm["uri"]] = prm["diagnostics"]
+                elif "id" in body and "method" not in body:
+                    self.replies[body["id"]] = (now, body)
+                self.lock.notify_all()
+
+    def send(self, msg):
+        data = json.dumps(msg).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
+        self.p.stdin.flush()
+
+    def request(self, method, params):
+        i = self.next_id
+        self.next_id += 1
+        t0 = time.perf_counter()
+        self.send({"jsonrpc": "2.0", "id": i, "method": method, "params": params})
+        with self.lock:
+            self.lock.wait_for(lambda: i in self.replies, timeout=120)
+            t, body = self.replies[i]
+        return t - t0, body
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def wait_published(self, uri, version, timeout=300):
+        with self.lock:
+            ok = self.lock.wait_for(lambda: (uri, version) in self.published, timeout=timeout)
+            return self.published.get((uri, version)) if ok else None
+
+    def peak_kib(self):
+        with open("/proc/%d/status" % self.p.pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+        return 0
+
+    def close(self):
+        try:
+            self.request("shutdown", None)
+            self.notify("exit", None)
+            self.p.wait(timeout=60)
+        except Exception:
+            self.p.kill()
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def ms(x):
+    return "%.1f ms" % (x * 1000)
+
+
+def position(text, offset):
+    line = text.count("\n", 0, offset)
+    col = offset - (text.rfind("\n", 0, offset) + 1)
+    return {"line": line, "character": col}
+
+
+def session(vxc, text, edit_at, edits, sync=False, queries=0):
+    """Opens `text`, types at `edit_at`; returns latencies and figures."""
+    uri = "file:///bench/lsp.vx"
+    cmd = [vxc, "lsp"] + (["--sync"] if sync else [])
+    c = Client(cmd)
+    c.request("initialize", {"capabilities": {"window": {"workDoneProgress": True}}})
+    c.notify("initialized", {})
+    t0 = time.perf_counter()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "vx", "version": 1, "text": text}})
+    opened = c.wait_published(uri, 1)
+    first = (opened - t0) if opened else float("nan")
+    lat = []
+    version = 1
+    pos = position(text, edit_at)
+    for k in range(edits):
+        version += 1
+        if k % 2 == 0:
+            change = {"range": {"start": pos, "end": pos}, "text": " "}
+        else:
+            end = dict(pos, character=pos["character"] + 1)
+            change = {"range": {"start": pos, "end": end}, "text": ""}
+        t = time.perf_counter()
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                            "contentChanges": [change]})
+        got = c.wait_published(uri, version)
+        lat.append((got - t) if got else float("inf"))
+    hover, completion = [], []
+    if queries:
+        at = text.find("transfer_async", edit_at)
+        hpos = position(text, at + 3)
+        for _ in range(queries):
+            dt, _ = c.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": hpos})
+            hover.append(dt)
+            dt, _ = c.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": hpos})
+            completion.append(dt)
+    peak = c.peak_kib()
+    c.close()
+    return {"first": first, "lat": lat, "hover": hover, "completion": completion, "peak": peak}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--vxc", default=os.path.join(HERE, "..", "build", "src", "driver", "vxc"))
+    ap.add_argument("--lines", type=int, default=5000)
+    ap.add_argument("--edits", type=int, default=200)
+    ap.add_argument("--queries", type=int, default=100)
+    ap.add_argument("--sync-edits", type=int, default=40)
+    a = ap.parse_args()
+    text = subprocess.run([sys.executable, os.path.join(HERE, "gen_vx.py"), str(a.lines)],
+                          check=True, capture_output=True, text=True).stdout
+    # The edit goes into the kernel in the middle of the file, before its
+    # first statement's first character.
+    mid = text.find("\nfn ", len(text) // 2)
+    mid = text.find("{\n", mid) + 2
+    edit_at = mid + len(text[mid:]) - len(text[mid:].lstrip(" "))
+    print("file: %d lines; %d edits in one function (line %d)" %
+          (text.count("\n"), a.edits, text.count("\n", 0, edit_at) + 1))
+
+    r = session(a.vxc, text, edit_at, a.edits, queries=a.queries)
+    print("didChange -> publishDiagnostics: p50 %s, p95 %s, max %s (first check of the file: %s)" %
+          (ms(pct(r["lat"], .5)), ms(pct(r["lat"], .95)), ms(max(r["lat"])), ms(r["first"])))
+    print("hover: p50 %s, p95 %s; completion: p50 %s, p95 %s" %
+          (ms(pct(r["hover"], .5)), ms(pct(r["hover"], .95)), ms(pct(r["completion"], .5)),
+           ms(pct(r["completion"], .95))))
+    print("peak memory: %.1f MiB" % (r["peak"] / 1024))
+
+    slow = open(os.path.join(HERE, "lsp", "budget_exhausting.vx")).read()
+    r2 = session(a.vxc, text + "\n" + slow, edit_at, a.edits)
+    print("with a budget-exhausting function in the file: p50 %s, p95 %s, max %s "
+          "(first check of the file: %s); peak memory %.1f MiB" %
+          (ms(pct(r2["lat"], .5)), ms(pct(r2["lat"], .95)), ms(max(r2["lat"])), ms(r2["first"]),
+           r2["peak"] / 1024))
+
+    if a.sync_edits:
+        r3 = session(a.vxc, text, edit_at, a.sync_edits, sync=True)
+        print("--sync (legality on the message thread too), %d edits: p50 %s, p95 %s; "
+              "p50 ratio sync/background %.1fx" %
+              (a.sync_edits, ms(pct(r3["lat"], .5)), ms(pct(r3["lat"], .95)),
+               pct(r3["lat"], .5) / pct(r["lat"], .5)))
+
+
+if __name__ == "__main__":
+    main()

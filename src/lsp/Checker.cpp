@@ -1,0 +1,321 @@
+// Checking documents: the two publications of a check, the cancellation
+// and the worker thread of an editor session (Checker.h).
+#include "lsp/Checker.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "base/Thread.h"
+#include "diag/Sink.h"
+#include "driver/Pipeline.h"
+#include "lsp/State.h"
+
+namespace vx::lsp {
+
+// A legality to run: the program and everything its diagnostics need.
+struct LegalityJob {
+  std::string uri, text;
+  int64_t version = 0;
+  std::unique_ptr<base::SourceMap> sources;
+  base::FileId file;
+  driver::CheckOutput out;
+  std::vector<diag::Diagnostic> before;  // the diagnostics up to the ownership checker
+  std::map<std::string, Legality::Item> items;
+  std::shared_ptr<Legality> legality;
+  json published;  // what was published for this version already
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Every user function and const of the checked program: its text and place.
+std::map<std::string, Legality::Item> itemsOf(const hir::Program& prog, const std::string& text, base::FileId file) {
+  std::map<std::string, Legality::Item> out;
+  auto add = [&](const std::string& name, base::Span sp) {
+    if (sp.file != file || sp.end > text.size() || sp.begin > sp.end) return;
+    out[name] = Legality::Item{text.substr(sp.begin, sp.end - sp.begin), sp.begin, sp.end};
+  };
+  for (const hir::Function& f : prog.fns)
+    if (!f.fromPrelude) add("fn " + f.name, f.span);
+  for (const hir::Const& c : prog.consts) {
+    base::Span whole = c.span;  // the name's: to the end of the value
+    if (c.value.valid() && prog.expr(c.value).span.file == whole.file)
+      whole.end = std::max(whole.end, prog.expr(c.value).span.end);
+    add("const " + c.name, whole);
+  }
+  return out;
+}
+
+// The previous legality findings whose every span lies in a function or
+// const whose text is unchanged, moved with it; the others are left out
+// until legality has run on the new text.
+std::vector<diag::Diagnostic> carried(Legality& l, const std::map<std::string, Legality::Item>& now) {
+  std::lock_guard<std::mutex> lock(l.m);
+  std::vector<diag::Diagnostic> out;
+  for (diag::Diagnostic d : l.diags) {
+    bool ok = true;
+    auto move = [&](base::Span& sp) {
+      if (!sp.valid()) return;
+      for (const auto& [name, old] : l.items) {
+        if (sp.begin < old.begin || sp.end > old.end) continue;
+        auto n = now.find(name);
+        if (n == now.end() || n->second.text != old.text) break;
+        int64_t delta = static_cast<int64_t>(n->second.begin) - static_cast<int64_t>(old.begin);
+        sp.begin = static_cast<uint32_t>(sp.begin + delta);
+        sp.end = static_cast<uint32_t>(sp.end + delta);
+        return;
+      }
+      ok = false;
+    };
+    for (diag::Label& lb : d.labels) move(lb.span);
+    for (diag::Suggestion& sg : d.suggestions) {
+      move(sg.span);
+      for (diag::SuggestionPart& p : sg.more) move(p.span);
+    }
+    if (ok) out.push_back(std::move(d));
+  }
+  return out;
+}
+
+void publish(State& s, const std::string& uri, int64_t version, const json& diags) {
+  notify(s, "textDocument/publishDiagnostics", {{"uri", uri}, {"version", version}, {"diagnostics", diags}});
+}
+
+bool cancelled(const CheckRequest& r) { return r.cancel && r.cancel->load(); }
+
+// Runs the legality of `job` and records it; the full set, when it differs
+// from what was published. `current`: whether the version is still the
+// document's latest (else nothing is published).
+void runLegality(State& s, LegalityJob& job, const std::function<bool()>& current) {
+  diag::Sink legal;
+  try {
+    driver::runLegality(job.out, *job.sources, job.file, legal);
+  } catch (const std::exception& e) {
+    logLine(s, std::string("internal compiler error while checking ") + job.uri + ": " + e.what());
+  }
+  {
+    std::lock_guard<std::mutex> lock(job.legality->m);
+    job.legality->diags = legal.diagnostics();
+    job.legality->items = std::move(job.items);
+  }
+  if (!current()) return;
+  std::vector<diag::Diagnostic> all = std::move(job.before);
+  for (const diag::Diagnostic& d : legal.diagnostics()) all.push_back(d);
+  json full = diagnosticsJson(job.uri, job.text, job.file, all);
+  if (full != job.published) publish(s, job.uri, job.version, full);
+}
+
+// A work-done progress ($/progress) for a check that takes long, where the
+// client takes them: begun when a function is analysed 300 ms into the
+// check, or one whose last analysis took that long.
+struct Progress {
+  Progress(State& state, std::map<std::string, double>& times) : s(state), seconds(times) {}
+  State& s;
+  std::map<std::string, double>& seconds;  // per function, its last analysis
+  Clock::time_point start = Clock::now(), last{}, fnStart{};
+  std::string token, current;
+  void finished() {
+    if (!current.empty())
+      seconds[current] = std::chrono::duration<double>(Clock::now() - fnStart).count();
+    current.clear();
+  }
+  void analysing(const std::string& fn) {
+    finished();
+    current = fn;
+    fnStart = Clock::now();
+    if (!s.progress) return;
+    Clock::time_point t = fnStart;
+    auto known = seconds.find(fn);
+    bool slow = known != seconds.end() && known->second > 0.3;
+    if (!slow && t - start < std::chrono::milliseconds(300)) return;
+    if (token.empty()) {
+      static std::atomic<uint64_t> next{1};
+      token = "vxc-check-" + std::to_string(next++);
+      send(s, json{{"jsonrpc", "2.0"},
+                   {"id", token},
+                   {"method", "window/workDoneProgress/create"},
+                   {"params", {{"token", token}}}});
+      notify(s, "$/progress",
+             {{"token", token},
+              {"value", {{"kind", "begin"}, {"title", "vxc check"}, {"message", "`" + fn + "`"}}}});
+      last = t;
+      return;
+    }
+    if (t - last < std::chrono::milliseconds(100)) return;
+    last = t;
+    notify(s, "$/progress", {{"token", token}, {"value", {{"kind", "report"}, {"message", "`" + fn + "`"}}}});
+  }
+  ~Progress() {
+    if (!token.empty()) notify(s, "$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
+  }
+};
+
+}  // namespace
+
+bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue) {
+  auto sources = std::make_unique<base::SourceMap>();
+  base::FileId file = sources->add(pathOf(r.uri), r.text);
+  diag::Sink sink;
+  driver::CheckOptions o;
+  o.target = s.options.target;
+  o.ownershipCache = &dc.ownership;
+  o.cancel = r.cancel;
+  o.deferLegality = true;
+  Progress progress(s, dc.seconds);
+  o.onAnalyse = [&](const std::string& fn) { progress.analysing(fn); };
+  driver::CheckOutput out;
+  try {
+    out = driver::checkFile(*sources, file, sink, o);
+    progress.finished();
+  } catch (const check::Cancelled&) {
+    return false;
+  } catch (const std::exception& e) {
+    logLine(s, std::string("internal compiler error while checking ") + r.uri + ": " + e.what());
+  }
+  if (cancelled(r)) return false;
+  if (!out.legalityPending) {
+    {
+      std::lock_guard<std::mutex> lock(dc.legality->m);
+      dc.legality->diags.clear();
+      dc.legality->items.clear();
+    }
+    publish(s, r.uri, r.version, diagnosticsJson(r.uri, r.text, file, sink.diagnostics()));
+    return true;
+  }
+  auto job = std::make_unique<LegalityJob>();
+  job->uri = r.uri;
+  job->text = r.text;
+  job->version = r.version;
+  job->file = file;
+  job->before = sink.diagnostics();
+  job->items = itemsOf(*out.legalityPending, r.text, file);
+  job->legality = dc.legality;
+  job->out = std::move(out);
+  job->sources = std::move(sources);
+  if (!queue) {
+    runLegality(s, *job, [] { return true; });
+    return true;
+  }
+  std::vector<diag::Diagnostic> shown = job->before;
+  for (diag::Diagnostic& d : carried(*dc.legality, job->items)) shown.push_back(std::move(d));
+  job->published = diagnosticsJson(r.uri, r.text, file, shown);
+  publish(s, r.uri, r.version, job->published);
+  queue(std::move(job));
+  return true;
+}
+
+Checker::Checker(State& s) : s_(s) {
+  thread_ = std::make_unique<base::Thread>([this] { loop(); });
+  legalThread_ = std::make_unique<base::Thread>([this] { legalityLoop(); });
+}
+
+Checker::~Checker() {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    stop_ = true;
+    cancel_ = true;
+  }
+  cv_.notify_all();
+  thread_.reset();  // joins
+  legalThread_.reset();
+}
+
+void Checker::submit(const std::string& uri, const std::string& text, int64_t version) {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    pending_[uri] = Job{text, version, false};
+    latest_[uri] = version;
+    if (running_ == uri) cancel_ = true;
+  }
+  cv_.notify_all();
+}
+
+void Checker::close(const std::string& uri) {
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    pending_[uri] = Job{{}, 0, true};
+    latest_.erase(uri);
+    if (running_ == uri) cancel_ = true;
+  }
+  cv_.notify_all();
+}
+
+void Checker::drain() {
+  std::unique_lock<std::mutex> lock(m_);
+  idle_.wait(lock, [&] { return pending_.empty() && running_.empty() && !legal_ && !legalRunning_; });
+}
+
+void Checker::loop() {
+  LegalityQueue queue = [this](std::unique_ptr<LegalityJob> job) {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      legal_ = std::move(job);  // an older one not yet started is dropped
+    }
+    cv_.notify_all();
+  };
+  for (;;) {
+    std::string uri;
+    Job job;
+    {
+      std::unique_lock<std::mutex> lock(m_);
+      cv_.wait(lock, [&] { return stop_ || !pending_.empty(); });
+      if (stop_) return;
+      auto it = pending_.begin();
+      uri = it->first;
+      job = std::move(it->second);
+      pending_.erase(it);
+      running_ = uri;
+      cancel_ = false;
+    }
+    if (job.closed) {
+      docs_.erase(uri);
+      notify(s_, "textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+    } else {
+      CheckRequest r;
+      r.uri = uri;
+      r.text = std::move(job.text);
+      r.version = job.version;
+      r.cancel = &cancel_;
+      try {
+        checkDocument(s_, docs_[uri], r, queue);
+      } catch (const std::exception& e) {
+        logLine(s_, std::string("checking ") + uri + " failed: " + e.what());
+      }
+    }
+    std::lock_guard<std::mutex> lock(m_);
+    running_.clear();
+    idle_.notify_all();
+  }
+}
+
+// The second thread: legality, the latest job only, so that a slow
+// legality never holds up the first publication of a newer text.
+void Checker::legalityLoop() {
+  for (;;) {
+    std::unique_ptr<LegalityJob> job;
+    {
+      std::unique_lock<std::mutex> lock(m_);
+      cv_.wait(lock, [&] { return stop_ || legal_; });
+      if (stop_) return;
+      job = std::move(legal_);
+      legalRunning_ = true;
+    }
+    std::string uri = job->uri;
+    int64_t version = job->version;
+    try {
+      runLegality(s_, *job, [&] {
+        std::lock_guard<std::mutex> lock(m_);
+        auto it = latest_.find(uri);
+        return it != latest_.end() && it->second == version && !pending_.count(uri);
+      });
+    } catch (const std::exception& e) {
+      logLine(s_, std::string("checking ") + uri + " failed: " + e.what());
+    }
+    std::lock_guard<std::mutex> lock(m_);
+    legalRunning_ = false;
+    idle_.notify_all();
+  }
+}
+
+}  // namespace vx::lsp

@@ -1,0 +1,108 @@
+// Checking documents for the language server (docs/lsp.md, "Checking").
+//
+// A check runs the front end of `vxc check` (driver::checkFile) with the
+// document's ownership cache, so only the functions whose text or callees
+// changed are analysed again, and with the target's legality deferred: the
+// diagnostics up to the ownership checker are published first, together
+// with the previous legality findings of functions whose text is unchanged,
+// and the full set once legality has run. A set replaces the previous one
+// whole, so an unchanged function's diagnostics never flicker.
+//
+// In an editor session the checks run on one worker thread (Checker); a
+// newer text of the document being checked cancels its check, and the
+// messages are read and answered meanwhile. Transcript and unit tests check
+// on the message thread, one message at a time (checkDocument).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "check/Ownership.h"
+#include "diag/Diagnostic.h"
+
+namespace vx::base {
+class Thread;
+}
+
+namespace vx::lsp {
+
+struct State;
+
+// The last legality findings of a document, and the text and place of
+// every function and const when they were found (shared by the threads).
+struct Legality {
+  struct Item {
+    std::string text;
+    uint32_t begin = 0, end = 0;
+  };
+  std::mutex m;
+  std::map<std::string, Item> items;
+  std::vector<diag::Diagnostic> diags;
+};
+
+// What the checks of one document keep between versions.
+struct DocCheck {
+  check::OwnershipCache ownership;
+  std::shared_ptr<Legality> legality = std::make_shared<Legality>();
+  std::map<std::string, double> seconds;  // per function, its last analysis (progress)
+};
+
+struct CheckRequest {
+  std::string uri, text;
+  int64_t version = 0;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct LegalityJob;
+// Where a check hands its legality over (the Checker's second thread);
+// none: it runs in place.
+using LegalityQueue = std::function<void(std::unique_ptr<LegalityJob>)>;
+
+// Checks one version and publishes its diagnostics. With a queue, the
+// diagnostics before legality are published at once (with the carried
+// legality findings) and legality is handed over. Returns false when the
+// check was cancelled (nothing is published for it).
+bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue = {});
+
+// The worker thread of an editor session.
+class Checker {
+ public:
+  explicit Checker(State& s);
+  ~Checker();  // cancels what runs and joins
+  // The latest text of `uri`: queued, and the check of an older text of it
+  // cancelled.
+  void submit(const std::string& uri, const std::string& text, int64_t version);
+  // The document was closed: its diagnostics are cleared, its cache dropped.
+  void close(const std::string& uri);
+  // Waits until every queued check has run and published (`shutdown`).
+  void drain();
+
+ private:
+  struct Job {
+    std::string text;
+    int64_t version = 0;
+    bool closed = false;
+  };
+  void loop();
+  void legalityLoop();
+  State& s_;
+  std::mutex m_;
+  std::condition_variable cv_, idle_;
+  std::map<std::string, Job> pending_;
+  std::map<std::string, int64_t> latest_;  // the version last submitted, per open document
+  std::string running_;
+  std::atomic<bool> cancel_{false};
+  bool stop_ = false;
+  std::unique_ptr<LegalityJob> legal_;  // the next legality to run (only the latest)
+  bool legalRunning_ = false;
+  std::map<std::string, DocCheck> docs_;  // the first thread's own
+  std::unique_ptr<base::Thread> thread_, legalThread_;
+};
+
+}  // namespace vx::lsp
