@@ -98,10 +98,11 @@ std::vector<std::vector<uint32_t>> components(const std::vector<std::vector<uint
 
 void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, target::TargetKind target,
              TermStore& terms, smt::Solver& solver, std::vector<Summary>& summaries, uint32_t index,
-             const OwnershipOptions& options) {
+             const OwnershipOptions& options, std::vector<TokenState>* states) {
   const hir::Function& f = prog.fns[index];
   Analysis a(prog, sources, target, terms, solver, summaries, f, index);
   a.cancel = options.cancel;
+  a.observe = states != nullptr;
   a.facts = computeFacts(prog, f);
   terms.newEpoch();
   solver.resetFunctionBudget();
@@ -177,6 +178,7 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
     if (options.unproved) options.unproved->push_back(index);
   }
   checkFootprint(a, sink);
+  if (states) *states = observedStates(a);
 }
 
 // ---- the cache of the language server ----
@@ -196,6 +198,8 @@ struct CacheEntry {
   Summary summary;
   std::vector<diag::Diagnostic> diags;  // line markers unresolved
   bool unproved = false;
+  bool observed = false;                // token states recorded
+  std::vector<TokenState> states;       // line markers unresolved
 };
 
 }  // namespace
@@ -283,6 +287,14 @@ diag::Diagnostic placed(diag::Diagnostic d, const base::SourceMap& sources,
   return d;
 }
 
+TokenState placedState(TokenState ts, const base::SourceMap& sources, const std::function<void(base::Span&)>& move) {
+  move(ts.fn);
+  move(ts.stmt);
+  resolveLineMarkers(ts.brief, sources, move);
+  resolveLineMarkers(ts.state, sources, move);
+  return ts;
+}
+
 void placeSummary(Summary& sum, const std::function<void(base::Span&)>& move) {
   for (SummaryAccess& acc : sum.accesses) move(acc.at);
   for (SummaryToken& tok : sum.result)
@@ -355,7 +367,8 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
       if (cache && !recursive) {
         auto it = cache->entries.find(fn.name);
         bool same = it != cache->entries.end() && it->second.text == text &&
-                    it->second.callees.size() == graph[f].size();
+                    it->second.callees.size() == graph[f].size() &&
+                    (it->second.observed || !options.tokenStates);
         for (size_t i = 0; same && i < graph[f].size(); ++i)
           same = it->second.callees[i].first == prog.fns[graph[f][i]].name &&
                  it->second.callees[i].second == stamps[graph[f][i]];
@@ -365,6 +378,8 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
           summaries[f] = e.summary;
           placeSummary(summaries[f], move);
           for (const diag::Diagnostic& d : e.diags) sink.emit(placed(d, sources, move));
+          if (options.tokenStates)
+            for (const TokenState& ts : e.states) options.tokenStates->push_back(placedState(ts, sources, move));
           if (e.unproved && options.unproved) options.unproved->push_back(f);
           stamps[f] = e.stamp;
           ++reused;
@@ -376,10 +391,14 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
       Summary top = summaries[f];
       diag::Sink local;
       size_t unprovedBefore = options.unproved ? options.unproved->size() : 0;
-      analyse(prog, sources, local, kind, terms, solver, summaries, f, options);
+      std::vector<TokenState> states;
+      analyse(prog, sources, local, kind, terms, solver, summaries, f, options,
+              options.tokenStates ? &states : nullptr);
       if (!summaries[f].computed) summaries[f] = top.computed ? top : summaries[f];
       auto same = [](base::Span&) {};
       for (const diag::Diagnostic& d : local.diagnostics()) sink.emit(placed(d, sources, same));
+      if (options.tokenStates)
+        for (const TokenState& ts : states) options.tokenStates->push_back(placedState(ts, sources, same));
       stamps[f] = fresh();
       if (cache && !recursive) {
         CacheEntry e;
@@ -404,6 +423,8 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
         e.summary = summaries[f];
         e.diags = local.diagnostics();
         e.unproved = options.unproved && options.unproved->size() > unprovedBefore;
+        e.observed = options.tokenStates != nullptr;
+        e.states = std::move(states);
         cache->entries[fn.name] = std::move(e);
       }
     }

@@ -43,6 +43,18 @@ class OwnershipCache {
 // the cache.
 using Cancelled = smt::Cancelled;
 
+// What a token, or a buffer a copy moves into or out of, is after a
+// statement (the language server's hover and inlay hints). Every walk of
+// the statement (a loop's first iterations and its general one) is merged.
+struct TokenState {
+  base::Span fn;     // the function
+  base::Span stmt;   // the statement after which it holds
+  std::string name;  // `t`, `pair.0`; for a buffer, `slots`
+  bool buffer = false;
+  std::string brief;  // "in flight: slots[1]", "waited", "moved", "maybe in flight: ..."
+  std::string state;  // the same with each copy's source and line
+};
+
 struct OwnershipOptions {
   unsigned timeoutMs = 20'000;          // per solver query (backstop)
   unsigned rlimitPerQuery = 2'000'000;
@@ -52,6 +64,7 @@ struct OwnershipOptions {
   std::vector<uint32_t>* unproved = nullptr;     // out: functions reported W6900 (FnId indices)
   OwnershipCache* cache = nullptr;               // reuse unchanged functions' results
   const std::atomic<bool>* cancel = nullptr;     // checked between and during functions
+  std::vector<TokenState>* tokenStates = nullptr;  // out, when wanted
   // Called before a function is analysed (not when its result is reused).
   std::function<void(const std::string& name)> onAnalyse;
 };

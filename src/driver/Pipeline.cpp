@@ -52,6 +52,7 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   std::unique_ptr<hir::Program> prog = check::checkTypes(sources, module, names, sink, target);
   out.typeSeconds = seconds(start);
   if (options.emit == Emit::Hir) out.emitted = hir::printProgram(*prog);
+  if (options.onTyped) options.onTyped(*prog);
   // The ownership checker reads well-typed HIR only: a type error would
   // otherwise be reported again as its consequences.
   if (sink.errorCount() > before || options.stopAfterTypes) return out;
@@ -63,6 +64,7 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   own.cache = options.ownershipCache;
   own.cancel = options.cancel;
   own.onAnalyse = options.onAnalyse;
+  own.tokenStates = options.tokenStates;
   // What the target's backend cannot build is reported with the code and
   // span `vxc build` would give it. The legality pass reads the typed
   // program only, so it runs on a second thread while the ownership

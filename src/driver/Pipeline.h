@@ -51,6 +51,11 @@ struct CheckOptions {
   bool deferLegality = false;
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(const std::string& fn)> onAnalyse;
+  // Called with the typed program, type errors or not (the language
+  // server's index of names).
+  std::function<void(const hir::Program&)> onTyped;
+  // Token states after each statement (hover, inlay hints), when wanted.
+  std::vector<check::TokenState>* tokenStates = nullptr;
 };
 
 // What a target cannot build, reported into the sink (E0206): the backend

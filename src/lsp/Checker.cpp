@@ -164,6 +164,11 @@ bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const Legality
   o.deferLegality = true;
   Progress progress(s, dc.seconds);
   o.onAnalyse = [&](const std::string& fn) { progress.analysing(fn); };
+  auto index = std::make_shared<DocIndex>();
+  index->version = r.version;
+  index->text = r.text;
+  o.onTyped = [&](const hir::Program& prog) { index->symbols = indexNames(prog, file, r.text); };
+  o.tokenStates = &index->states;
   driver::CheckOutput out;
   try {
     out = driver::checkFile(*sources, file, sink, o);
@@ -174,6 +179,11 @@ bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const Legality
     logLine(s, std::string("internal compiler error while checking ") + r.uri + ": " + e.what());
   }
   if (cancelled(r)) return false;
+  {
+    std::lock_guard<std::mutex> lock(s.indexMutex);
+    s.indexes[r.uri] = std::move(index);
+  }
+  s.indexReady.notify_all();
   if (!out.legalityPending) {
     {
       std::lock_guard<std::mutex> lock(dc.legality->m);

@@ -15,6 +15,10 @@ json hover(State& s, const json& params);              // methods/Hover.cpp
 json completion(State& s, const json& params);         // methods/Completion.cpp
 json signatureHelp(State& s, const json& params);      // methods/SignatureHelp.cpp
 json workspaceSymbol(State& s, const json& params);    // methods/WorkspaceSymbol.cpp
+json references(State& s, const json& params);         // methods/References.cpp
+json semanticTokens(State& s, const json& params);     // methods/SemanticTokens.cpp
+json semanticTokensLegend();                           // methods/SemanticTokens.cpp
+json inlayHint(State& s, const json& params);          // methods/InlayHint.cpp
 void didOpen(State& s, const json& params);            // methods/DidOpen.cpp
 void didChange(State& s, const json& params);          // methods/DidChange.cpp
 void didClose(State& s, const json& params);           // methods/DidClose.cpp

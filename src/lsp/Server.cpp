@@ -47,6 +47,9 @@ Request requestHandler(const std::string& method) {
   if (method == "textDocument/completion") return completion;
   if (method == "textDocument/signatureHelp") return signatureHelp;
   if (method == "workspace/symbol") return workspaceSymbol;
+  if (method == "textDocument/references") return references;
+  if (method == "textDocument/semanticTokens/full") return semanticTokens;
+  if (method == "textDocument/inlayHint") return inlayHint;
   return nullptr;
 }
 

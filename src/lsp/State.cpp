@@ -1,6 +1,7 @@
 #include "lsp/State.h"
 
 #include <cctype>
+#include <chrono>
 
 namespace vx::lsp {
 
@@ -33,6 +34,19 @@ void documentChanged(State& s, const std::string& uri) {
     s.stale.insert(uri);
   else
     publishDiagnostics(s, uri);
+}
+
+std::shared_ptr<const DocIndex> currentIndex(State& s, const std::string& uri, int waitMs) {
+  auto doc = s.docs.find(uri);
+  if (doc == s.docs.end()) return nullptr;
+  int64_t version = doc->second.version;
+  std::unique_lock<std::mutex> lock(s.indexMutex);
+  auto ready = [&] {
+    auto it = s.indexes.find(uri);
+    return it != s.indexes.end() && it->second->version == version && it->second->text == doc->second.text;
+  };
+  if (!ready() && s.checker) s.indexReady.wait_for(lock, std::chrono::milliseconds(waitMs), ready);
+  return ready() ? s.indexes[uri] : nullptr;
 }
 
 void logLine(State& s, const std::string& line) {

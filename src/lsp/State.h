@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "base/Source.h"
 #include "diag/Diagnostic.h"
 #include "lsp/Checker.h"
+#include "lsp/Index.h"
 #include "lsp/Server.h"
 
 namespace vx::lsp {
@@ -40,6 +42,11 @@ struct State {
   bool progress = false;  // the client takes work-done progress
   bool shutdown = false;
   std::mutex outMutex;    // one message at a time on `out` (the checker's thread sends too)
+  // The index of the last checked version of each document (Index.h),
+  // replaced whole by the checker.
+  std::mutex indexMutex;
+  std::condition_variable indexReady;
+  std::map<std::string, std::shared_ptr<const DocIndex>> indexes;
   // Checks on the message thread (transcripts, unit tests): per document.
   std::map<std::string, DocCheck> checks;
   // An editor session's worker thread (options.background); last member,
@@ -84,6 +91,11 @@ void publishDiagnostics(State& s, const std::string& uri);
 // The LSP diagnostics of `diagnostics` (in file `file` with text `text`).
 json diagnosticsJson(const std::string& uri, const std::string& text, base::FileId file,
                      const std::vector<diag::Diagnostic>& diagnostics);
+// The index of the open document `uri` as it is now: when its check is
+// still running on the worker thread, waited for up to `waitMs`. Null when
+// there is none for this version.
+std::shared_ptr<const DocIndex> currentIndex(State& s, const std::string& uri, int waitMs = 500);
+
 // After an open or a change: publish now, or mark the document for the next
 // flush when changes are coalesced.
 void documentChanged(State& s, const std::string& uri);

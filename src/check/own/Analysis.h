@@ -85,6 +85,11 @@ struct FnFacts {
 };
 FnFacts computeFacts(const hir::Program& prog, const hir::Function& f);
 
+// Records the token states after statement `stmt` (Observe.cpp).
+void observeStates(struct Analysis& a, const State& s, base::Span stmt);
+// The observations as TokenStates (line markers unresolved).
+std::vector<TokenState> observedStates(const struct Analysis& a);
+
 struct LoopFrame {
   std::vector<State> breaks, continues;
   size_t scopeLevel = 0;
@@ -128,6 +133,18 @@ struct Analysis {
   std::chrono::steady_clock::time_point deadline;
   bool exhausted = false;
   const std::atomic<bool>* cancel = nullptr;  // OwnershipOptions::cancel
+  // Token states after each statement (Observe.cpp), when asked for.
+  struct Observed {
+    base::Span stmt;
+    std::string name;
+    bool buffer = false;
+    std::set<std::string> copies;  // "into `slots[1]`|12-offset marker"
+    bool always = true;            // every walk: in flight
+    bool inflight = false;         // some walk: in flight
+    bool held = false;             // some walk: a copy held, none in flight (waited)
+  };
+  bool observe = false;
+  std::map<std::pair<uint32_t, std::string>, Observed> observed;  // (statement end, name)
   bool overBudget() {
     if (cancel && cancel->load(std::memory_order_relaxed)) throw smt::Cancelled{};
     if (!exhausted && (steps > stepLimit || terms.size() > termLimit || std::chrono::steady_clock::now() > deadline))

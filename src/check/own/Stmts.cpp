@@ -327,6 +327,7 @@ void walkStmt(Analysis& a, State& s, hir::StmtId id) {
   if (a.overBudget() || a.terms.isFalse(s.pc)) return;
   stmtEffects(a, s, id);
   collect(a.terms, s, [&a](TransferId k) { return a.transfers[k].origin == Origin::Param; });
+  if (a.observe && a.silent == 0) observeStates(a, s, a.prog.stmt(id).span);
 }
 
 void stmtEffects(Analysis& a, State& s, hir::StmtId id) {

@@ -1,8 +1,11 @@
-// `textDocument/hover`: for a builtin, its signature, its effects on each
-// argument, what it returns and the targets that have it, from the builtin
-// table (src/target/Builtins.def) and the prelude; for a function or const
-// of the document, its header. Token states at a point come with
-// per-function checking (not yet).
+// `textDocument/hover`: for a parameter or local, its type, and for a token
+// its state at that point (in flight since which line, into which place;
+// waited) before and after the statement under the cursor, for a buffer the
+// copies that may be in flight into or out of it -- from the index of the
+// checked version (Index.h); for a builtin, its signature, its effects on
+// each argument, what it returns and the targets that have it, from the
+// builtin table (src/target/Builtins.def) and the prelude; for a function
+// or const of the document, its header (from the parser alone).
 #include "lsp/Methods.h"
 #include "lsp/Outline.h"
 #include "lsp/Position.h"
@@ -33,12 +36,56 @@ std::string builtinMarkdown(target::Builtin b) {
   return md;
 }
 
+// The states of `name` (a token, or a buffer when `buffer`) around byte
+// `at` of its function: before and after the innermost statement with a
+// state that contains `at`, or the last one before it.
+std::string statesAt(const DocIndex& idx, const std::string& name, bool buffer, uint32_t at) {
+  const check::TokenState *inner = nullptr, *before = nullptr;
+  auto mine = [&](const check::TokenState& ts) {
+    return ts.buffer == buffer && ts.fn.begin <= at && at < ts.fn.end &&
+           (ts.name == name || ts.name.rfind(name + ".", 0) == 0);
+  };
+  for (const check::TokenState& ts : idx.states) {
+    if (!mine(ts)) continue;
+    if (ts.stmt.begin <= at && at < ts.stmt.end &&
+        (!inner || ts.stmt.end - ts.stmt.begin < inner->stmt.end - inner->stmt.begin))
+      inner = &ts;
+  }
+  uint32_t limit = inner ? inner->stmt.begin : at;
+  for (const check::TokenState& ts : idx.states)
+    if (mine(ts) && ts.stmt.end <= limit && (!before || ts.stmt.end > before->stmt.end)) before = &ts;
+  std::string out;
+  auto line = [&](const char* when, const check::TokenState* ts) {
+    std::string who = ts->name == name ? "" : "`" + ts->name + "` ";
+    out += std::string("\n\n") + when + who + ts->state;
+  };
+  // Tuple components: one line each.
+  for (const check::TokenState& ts : idx.states)
+    if (before && mine(ts) && ts.stmt.end == before->stmt.end && ts.stmt.begin == before->stmt.begin)
+      line(inner ? "before this statement: " : "here: ", &ts);
+  for (const check::TokenState& ts : idx.states)
+    if (inner && mine(ts) && ts.stmt.end == inner->stmt.end && ts.stmt.begin == inner->stmt.begin)
+      line("after it: ", &ts);
+  return out;
+}
+
 }  // namespace
 
 json hover(State& s, const json& params) {
   WordAt w;
   if (!wordAt(s, params, w)) return nullptr;
   std::string md;
+  if (auto idx = currentIndex(s, w.uri))
+    if (const Symbol* sym = symbolAt(*idx, w.begin);
+        sym && (sym->kind == Symbol::Kind::Param || sym->kind == Symbol::Kind::Local ||
+                sym->kind == Symbol::Kind::Const)) {
+      md = "```vx\n" + std::string(sym->kind == Symbol::Kind::Const ? "const " : sym->mut ? "mut " : "") +
+           sym->name + ": " + sym->type + "\n```";
+      if (sym->kind != Symbol::Kind::Const) md += statesAt(*idx, sym->name, !sym->linear, w.begin);
+    }
+  if (!md.empty())
+    return json{{"contents", {{"kind", "markdown"}, {"value", md}}},
+                {"range", rangeJson(LineIndex(*w.text), w.begin, w.end)}};
   for (const OutlineItem& it : outline(pathOf(w.uri), *w.text))
     if (it.name == w.word) md = "```vx\n" + it.header + "\n```";
   if (md.empty()) {

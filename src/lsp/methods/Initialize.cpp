@@ -45,7 +45,10 @@ json initialize(State& s, const json& params) {
                 {"hoverProvider", true},
                 {"completionProvider", {{"triggerCharacters", json::array({":"})}}},
                 {"signatureHelpProvider", {{"triggerCharacters", json::array({"(", ","})}}},
-                {"workspaceSymbolProvider", true}}},
+                {"workspaceSymbolProvider", true},
+                {"referencesProvider", true},
+                {"semanticTokensProvider", {{"legend", semanticTokensLegend()}, {"full", true}, {"range", false}}},
+                {"inlayHintProvider", true}}},
               {"serverInfo", {{"name", "vxc"}, {"version", driver::version()}}}};
 }
 
