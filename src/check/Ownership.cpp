@@ -199,7 +199,8 @@ struct CacheEntry {
   std::vector<diag::Diagnostic> diags;  // line markers unresolved
   bool unproved = false;
   bool observed = false;                // token states recorded
-  std::vector<TokenState> states;       // line markers unresolved
+  std::shared_ptr<const std::vector<TokenState>> states;  // as analysed, at `anchor`
+  uint32_t anchor = 0;
 };
 
 }  // namespace
@@ -287,14 +288,6 @@ diag::Diagnostic placed(diag::Diagnostic d, const base::SourceMap& sources,
   return d;
 }
 
-TokenState placedState(TokenState ts, const base::SourceMap& sources, const std::function<void(base::Span&)>& move) {
-  move(ts.fn);
-  move(ts.stmt);
-  resolveLineMarkers(ts.brief, sources, move);
-  resolveLineMarkers(ts.state, sources, move);
-  return ts;
-}
-
 void placeSummary(Summary& sum, const std::function<void(base::Span&)>& move) {
   for (SummaryAccess& acc : sum.accesses) move(acc.at);
   for (SummaryToken& tok : sum.result)
@@ -302,6 +295,19 @@ void placeSummary(Summary& sum, const std::function<void(base::Span&)>& move) {
 }
 
 }  // namespace
+
+std::string resolveLineMarkers(std::string text, int64_t delta, const std::function<uint32_t(uint32_t)>& lineOf) {
+  size_t at = 0;
+  while ((at = text.find('\x01', at)) != std::string::npos) {
+    size_t colon = text.find(':', at), close = text.find('\x02', at);
+    if (colon == std::string::npos || close == std::string::npos || colon > close) break;
+    int64_t offset = static_cast<int64_t>(std::stoul(text.substr(colon + 1, close - colon - 1))) + delta;
+    std::string line = std::to_string(lineOf(static_cast<uint32_t>(std::max<int64_t>(offset, 0))));
+    text.replace(at, close + 1 - at, line);
+    at += line.size();
+  }
+  return text;
+}
 
 void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, target::TargetKind kind,
                     const OwnershipOptions& options, OwnershipStats* stats) {
@@ -349,6 +355,7 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
   std::vector<Summary> summaries(prog.fns.size());
   std::vector<std::vector<uint32_t>> graph = callGraph(prog);
   std::vector<uint64_t> stamps(prog.fns.size(), 0);
+  std::vector<bool> postponed(prog.fns.size(), false);
   uint64_t localStamp = 1;
   auto fresh = [&] { return cache ? cache->nextStamp++ : localStamp++; };
   uint64_t analysed = 0, reused = 0;
@@ -378,13 +385,19 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
           summaries[f] = e.summary;
           placeSummary(summaries[f], move);
           for (const diag::Diagnostic& d : e.diags) sink.emit(placed(d, sources, move));
-          if (options.tokenStates)
-            for (const TokenState& ts : e.states) options.tokenStates->push_back(placedState(ts, sources, move));
+          if (options.tokenStates) options.tokenStates->push_back(FunctionStates{e.states, e.anchor, fn.span});
           if (e.unproved && options.unproved) options.unproved->push_back(f);
           stamps[f] = e.stamp;
           ++reused;
           continue;
         }
+      }
+      bool calleePostponed = false;
+      for (uint32_t c : graph[f]) calleePostponed = calleePostponed || postponed[c];
+      if (options.defer && (calleePostponed || options.defer(fn.name))) {
+        postponed[f] = true;
+        if (options.deferred) options.deferred->push_back(fn.name);
+        continue;
       }
       if (options.onAnalyse) options.onAnalyse(fn.name);
       ++analysed;
@@ -397,8 +410,8 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
       if (!summaries[f].computed) summaries[f] = top.computed ? top : summaries[f];
       auto same = [](base::Span&) {};
       for (const diag::Diagnostic& d : local.diagnostics()) sink.emit(placed(d, sources, same));
-      if (options.tokenStates)
-        for (const TokenState& ts : states) options.tokenStates->push_back(placedState(ts, sources, same));
+      auto shared = std::make_shared<const std::vector<TokenState>>(std::move(states));
+      if (options.tokenStates) options.tokenStates->push_back(FunctionStates{shared, fn.span.begin, fn.span});
       stamps[f] = fresh();
       if (cache && !recursive) {
         CacheEntry e;
@@ -424,7 +437,8 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
         e.diags = local.diagnostics();
         e.unproved = options.unproved && options.unproved->size() > unprovedBefore;
         e.observed = options.tokenStates != nullptr;
-        e.states = std::move(states);
+        e.states = shared;
+        e.anchor = fn.span.begin;
         cache->entries[fn.name] = std::move(e);
       }
     }

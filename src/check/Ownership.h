@@ -47,13 +47,28 @@ using Cancelled = smt::Cancelled;
 // statement (the language server's hover and inlay hints). Every walk of
 // the statement (a loop's first iterations and its general one) is merged.
 struct TokenState {
-  base::Span fn;     // the function
+  base::Span fn;     // the function (where it was when analysed: FunctionStates)
   base::Span stmt;   // the statement after which it holds
   std::string name;  // `t`, `pair.0`; for a buffer, `slots`
   bool buffer = false;
   std::string brief;  // "in flight: slots[1]", "waited", "moved", "maybe in flight: ..."
   std::string state;  // the same with each copy's source and line
 };
+
+// The token states of one function, shared with the cache: spans, and the
+// line markers in the texts (resolveLineMarkers), are where they were when
+// the function was analysed, at `anchor`; the function starts at
+// `fn.begin` now.
+struct FunctionStates {
+  std::shared_ptr<const std::vector<TokenState>> states;
+  uint32_t anchor = 0;
+  base::Span fn;
+  int64_t delta() const { return static_cast<int64_t>(fn.begin) - static_cast<int64_t>(anchor); }
+};
+
+// Replaces each line marker of `text` (an offset `delta` bytes off) by the
+// line `lineOf` gives for the offset.
+std::string resolveLineMarkers(std::string text, int64_t delta, const std::function<uint32_t(uint32_t)>& lineOf);
 
 struct OwnershipOptions {
   unsigned timeoutMs = 20'000;          // per solver query (backstop)
@@ -64,7 +79,13 @@ struct OwnershipOptions {
   std::vector<uint32_t>* unproved = nullptr;     // out: functions reported W6900 (FnId indices)
   OwnershipCache* cache = nullptr;               // reuse unchanged functions' results
   const std::atomic<bool>* cancel = nullptr;     // checked between and during functions
-  std::vector<TokenState>* tokenStates = nullptr;  // out, when wanted
+  std::vector<FunctionStates>* tokenStates = nullptr;  // out, when wanted
+  // Functions to leave for later (the language server's slow ones): one
+  // that needs analysing and for which `defer` says so is skipped, and so
+  // are its callers; their names go to `deferred`. Nothing is reported or
+  // cached for them.
+  std::function<bool(const std::string& name)> defer;
+  std::vector<std::string>* deferred = nullptr;
   // Called before a function is analysed (not when its result is reused).
   std::function<void(const std::string& name)> onAnalyse;
 };

@@ -65,6 +65,8 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   own.cancel = options.cancel;
   own.onAnalyse = options.onAnalyse;
   own.tokenStates = options.tokenStates;
+  own.defer = options.deferFunction;
+  own.deferred = options.deferredFunctions;
   // What the target's backend cannot build is reported with the code and
   // span `vxc build` would give it. The legality pass reads the typed
   // program only, so it runs on a second thread while the ownership

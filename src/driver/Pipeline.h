@@ -54,8 +54,12 @@ struct CheckOptions {
   // Called with the typed program, type errors or not (the language
   // server's index of names).
   std::function<void(const hir::Program&)> onTyped;
+  // Functions the ownership checker leaves for a later check
+  // (check::OwnershipOptions::defer), and those it left.
+  std::function<bool(const std::string& fn)> deferFunction;
+  std::vector<std::string>* deferredFunctions = nullptr;
   // Token states after each statement (hover, inlay hints), when wanted.
-  std::vector<check::TokenState>* tokenStates = nullptr;
+  std::vector<check::FunctionStates>* tokenStates = nullptr;
 };
 
 // What a target cannot build, reported into the sink (E0206): the backend

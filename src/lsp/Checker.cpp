@@ -153,10 +153,24 @@ struct Progress {
 
 }  // namespace
 
-bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue) {
-  auto sources = std::make_unique<base::SourceMap>();
-  base::FileId file = sources->add(pathOf(r.uri), r.text);
+namespace {
+
+// One run of the front end on `r.text`: the diagnostics, the index, and
+// the functions it left for later (`defer`).
+struct FrontRun {
+  std::unique_ptr<base::SourceMap> sources = std::make_unique<base::SourceMap>();
+  base::FileId file;
   diag::Sink sink;
+  driver::CheckOutput out;
+  std::shared_ptr<DocIndex> index = std::make_shared<DocIndex>();
+  std::map<std::string, Legality::Item> items;  // the functions and consts, from the typed program
+  std::vector<std::string> deferred;
+};
+
+// False when cancelled.
+bool runFront(State& s, DocCheck& dc, const CheckRequest& r, FrontRun& run,
+              const std::function<bool(const std::string&)>& defer) {
+  run.file = run.sources->add(pathOf(r.uri), r.text);
   driver::CheckOptions o;
   o.target = s.options.target;
   o.ownershipCache = &dc.ownership;
@@ -164,14 +178,17 @@ bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const Legality
   o.deferLegality = true;
   Progress progress(s, dc.seconds);
   o.onAnalyse = [&](const std::string& fn) { progress.analysing(fn); };
-  auto index = std::make_shared<DocIndex>();
-  index->version = r.version;
-  index->text = r.text;
-  o.onTyped = [&](const hir::Program& prog) { index->symbols = indexNames(prog, file, r.text); };
-  o.tokenStates = &index->states;
-  driver::CheckOutput out;
+  run.index->version = r.version;
+  run.index->text = r.text;
+  o.onTyped = [&](const hir::Program& prog) {
+    run.index->symbols = indexNames(prog, run.file, r.text);
+    run.items = itemsOf(prog, r.text, run.file);
+  };
+  o.tokenStates = &run.index->states;
+  o.deferFunction = defer;
+  o.deferredFunctions = &run.deferred;
   try {
-    out = driver::checkFile(*sources, file, sink, o);
+    run.out = driver::checkFile(*run.sources, run.file, run.sink, o);
     progress.finished();
   } catch (const check::Cancelled&) {
     return false;
@@ -181,9 +198,81 @@ bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const Legality
   if (cancelled(r)) return false;
   {
     std::lock_guard<std::mutex> lock(s.indexMutex);
-    s.indexes[r.uri] = std::move(index);
+    s.indexes[r.uri] = run.index;
   }
   s.indexReady.notify_all();
+  return true;
+}
+
+// The diagnostics last published inside function `name`, moved with the
+// function's start (its text changed: a best effort until its new result).
+void previousInside(const DocCheck& dc, const std::string& name, const std::map<std::string, Legality::Item>& now,
+                    size_t textSize, std::vector<diag::Diagnostic>& out) {
+  auto old = dc.lastItems.find(name);
+  auto cur = now.find(name);
+  if (old == dc.lastItems.end() || cur == now.end()) return;
+  int64_t delta = static_cast<int64_t>(cur->second.begin) - static_cast<int64_t>(old->second.begin);
+  for (diag::Diagnostic d : dc.lastDiags) {
+    base::Span p = d.primarySpan();
+    if (!p.valid() || p.begin < old->second.begin || p.end > old->second.end) continue;
+    bool ok = true;
+    auto move = [&](base::Span& sp) {
+      if (!sp.valid()) return;
+      int64_t b = sp.begin + delta, e = sp.end + delta;
+      if (b < cur->second.begin || e > cur->second.end || static_cast<size_t>(e) > textSize) ok = false;
+      sp.begin = static_cast<uint32_t>(std::max<int64_t>(b, 0));
+      sp.end = static_cast<uint32_t>(std::max<int64_t>(e, 0));
+    };
+    for (diag::Label& l : d.labels) move(l.span);
+    d.suggestions.clear();  // an edit of the old text
+    if (ok) out.push_back(std::move(d));
+  }
+}
+
+// The diagnostics of a full run (no function left for later): published
+// with the carried legality findings, and legality handed over or run.
+bool finish(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue, FrontRun run);
+
+}  // namespace
+
+bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue) {
+  // In an editor session, a changed function whose last analysis took
+  // long is left for a second run: the first publishes everything else at
+  // once, with that function's previous diagnostics.
+  if (queue) {
+    auto slow = [&](const std::string& fn) {
+      auto it = dc.seconds.find(fn);
+      return it != dc.seconds.end() && it->second > 0.3;
+    };
+    bool any = false;
+    for (const auto& [fn, secs] : dc.seconds) any = any || secs > 0.3;
+    if (any) {
+      FrontRun first;
+      if (!runFront(s, dc, r, first, slow)) return false;
+      if (!first.deferred.empty()) {
+        std::vector<diag::Diagnostic> shown = first.sink.diagnostics();
+        for (const std::string& fn : first.deferred) previousInside(dc, "fn " + fn, first.items, r.text.size(), shown);
+        for (diag::Diagnostic& d : carried(*dc.legality, first.items)) shown.push_back(std::move(d));
+        publish(s, r.uri, r.version, diagnosticsJson(r.uri, r.text, first.file, shown));
+      } else {
+        return finish(s, dc, r, queue, std::move(first));
+      }
+    }
+  }
+  FrontRun run;
+  if (!runFront(s, dc, r, run, {})) return false;
+  return finish(s, dc, r, queue, std::move(run));
+}
+
+namespace {
+
+bool finish(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue, FrontRun run) {
+  dc.lastDiags = run.sink.diagnostics();
+  dc.lastItems = run.items;
+  driver::CheckOutput& out = run.out;
+  base::FileId file = run.file;
+  diag::Sink& sink = run.sink;
+  auto& sources = run.sources;
   if (!out.legalityPending) {
     {
       std::lock_guard<std::mutex> lock(dc.legality->m);
@@ -214,6 +303,8 @@ bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const Legality
   queue(std::move(job));
   return true;
 }
+
+}  // namespace
 
 Checker::Checker(State& s) : s_(s) {
   thread_ = std::make_unique<base::Thread>([this] { loop(); });

@@ -50,7 +50,11 @@ struct Legality {
 struct DocCheck {
   check::OwnershipCache ownership;
   std::shared_ptr<Legality> legality = std::make_shared<Legality>();
-  std::map<std::string, double> seconds;  // per function, its last analysis (progress)
+  std::map<std::string, double> seconds;  // per function, its last analysis (progress, slow ones)
+  // The diagnostics before legality last published in full, and where the
+  // functions were then ("fn NAME" -> place).
+  std::vector<diag::Diagnostic> lastDiags;
+  std::map<std::string, Legality::Item> lastItems;
 };
 
 struct CheckRequest {

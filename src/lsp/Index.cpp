@@ -1,6 +1,8 @@
 // The resolved names of a document (Index.h), read off the typed HIR.
 #include "lsp/Index.h"
 
+#include "lsp/Position.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -92,6 +94,11 @@ std::vector<Symbol> indexNames(const hir::Program& prog, base::FileId file, cons
       out.push_back(std::move(s));
     }
   }
+  // The functions of the file by start, to find a local's.
+  std::vector<std::pair<uint32_t, uint32_t>> fnSpans;
+  for (const hir::Function& f : prog.fns)
+    if (!f.fromPrelude && here(f.span)) fnSpans.emplace_back(f.span.begin, f.span.end);
+  std::sort(fnSpans.begin(), fnSpans.end());
   for (uint32_t i = 0; i < prog.locals.size(); ++i) {
     const hir::Local& l = prog.locals[i];
     uint32_t at;
@@ -106,11 +113,11 @@ std::vector<Symbol> indexNames(const hir::Program& prog, base::FileId file, cons
     s.hasDecl = true;
     s.declBegin = at;
     s.declEnd = at + static_cast<uint32_t>(l.name.size());
-    for (const hir::Function& f : prog.fns)
-      if (!f.fromPrelude && here(f.span) && f.span.begin <= at && at < f.span.end) {
-        s.fnBegin = f.span.begin;
-        s.fnEnd = f.span.end;
-      }
+    auto f = std::upper_bound(fnSpans.begin(), fnSpans.end(), std::make_pair(at, UINT32_MAX));
+    if (f != fnSpans.begin() && (f - 1)->first <= at && at < (f - 1)->second) {
+      s.fnBegin = (f - 1)->first;
+      s.fnEnd = (f - 1)->second;
+    }
     localSym[i] = out.size();
     out.push_back(std::move(s));
   }
@@ -139,6 +146,26 @@ std::vector<Symbol> indexNames(const hir::Program& prog, base::FileId file, cons
   out.erase(std::remove_if(out.begin(), out.end(),
                            [](const Symbol& s) { return s.kind == Symbol::Kind::Builtin && s.uses.empty(); }),
             out.end());
+  return out;
+}
+
+std::vector<check::TokenState> resolvedStates(const DocIndex& index, const check::FunctionStates& f) {
+  std::vector<check::TokenState> out;
+  if (!f.states) return out;
+  LineIndex lines(index.text);
+  int64_t delta = f.delta();
+  auto line = [&](uint32_t offset) { return lines.position(offset).line + 1; };
+  auto move = [&](base::Span& sp) {
+    sp.begin = static_cast<uint32_t>(sp.begin + delta);
+    sp.end = static_cast<uint32_t>(sp.end + delta);
+  };
+  for (check::TokenState ts : *f.states) {
+    move(ts.fn);
+    move(ts.stmt);
+    ts.brief = check::resolveLineMarkers(std::move(ts.brief), delta, line);
+    ts.state = check::resolveLineMarkers(std::move(ts.state), delta, line);
+    out.push_back(std::move(ts));
+  }
   return out;
 }
 

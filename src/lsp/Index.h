@@ -34,8 +34,11 @@ struct DocIndex {
   int64_t version = 0;
   std::string text;  // the version indexed
   std::vector<Symbol> symbols;
-  std::vector<check::TokenState> states;  // spans in `text`
+  std::vector<check::FunctionStates> states;  // per function, shared with the checker's cache
 };
+
+// The token states of one function, with spans and lines in the index's text.
+std::vector<check::TokenState> resolvedStates(const DocIndex& index, const check::FunctionStates& f);
 
 // The names of `prog` declared or used in `file` (whose text is `text`).
 std::vector<Symbol> indexNames(const hir::Program& prog, base::FileId file, const std::string& text);

@@ -39,7 +39,12 @@ std::string builtinMarkdown(target::Builtin b) {
 // The states of `name` (a token, or a buffer when `buffer`) around byte
 // `at` of its function: before and after the innermost statement with a
 // state that contains `at`, or the last one before it.
-std::string statesAt(const DocIndex& idx, const std::string& name, bool buffer, uint32_t at) {
+std::string statesAt(const DocIndex& index, const std::string& name, bool buffer, uint32_t at) {
+  struct {
+    std::vector<check::TokenState> states;
+  } idx;
+  for (const check::FunctionStates& f : index.states)
+    if (f.fn.begin <= at && at < f.fn.end) idx.states = resolvedStates(index, f);
   const check::TokenState *inner = nullptr, *before = nullptr;
   auto mine = [&](const check::TokenState& ts) {
     return ts.buffer == buffer && ts.fn.begin <= at && at < ts.fn.end &&
@@ -75,14 +80,19 @@ json hover(State& s, const json& params) {
   WordAt w;
   if (!wordAt(s, params, w)) return nullptr;
   std::string md;
-  if (auto idx = currentIndex(s, w.uri))
-    if (const Symbol* sym = symbolAt(*idx, w.begin);
-        sym && (sym->kind == Symbol::Kind::Param || sym->kind == Symbol::Kind::Local ||
-                sym->kind == Symbol::Kind::Const)) {
-      md = "```vx\n" + std::string(sym->kind == Symbol::Kind::Const ? "const " : sym->mut ? "mut " : "") +
-           sym->name + ": " + sym->type + "\n```";
-      if (sym->kind != Symbol::Kind::Const) md += statesAt(*idx, sym->name, !sym->linear, w.begin);
-    }
+  const Symbol* sym = nullptr;
+  auto idx = currentIndex(s, w.uri);
+  if (idx) sym = symbolAt(*idx, w.begin);
+  if (sym && sym->kind == Symbol::Kind::Builtin) {
+    target::Builtin b = target::builtinByName(sym->name);
+    if (b != target::Builtin::None) md = builtinMarkdown(b);
+  }
+  if (sym && (sym->kind == Symbol::Kind::Param || sym->kind == Symbol::Kind::Local ||
+              sym->kind == Symbol::Kind::Const)) {
+    md = "```vx\n" + std::string(sym->kind == Symbol::Kind::Const ? "const " : sym->mut ? "mut " : "") +
+         sym->name + ": " + sym->type + "\n```";
+    if (sym->kind != Symbol::Kind::Const) md += statesAt(*idx, sym->name, !sym->linear, w.begin);
+  }
   if (!md.empty())
     return json{{"contents", {{"kind", "markdown"}, {"value", md}}},
                 {"range", rangeJson(LineIndex(*w.text), w.begin, w.end)}};

@@ -23,8 +23,12 @@ json inlayHint(State& s, const json& params) {
                                       uintField(field(range, "end"), "character")});
   // Per function and token, in the order the statements end.
   std::map<std::pair<uint32_t, std::string>, std::vector<const check::TokenState*>> runs;
-  for (const check::TokenState& ts : idx->states)
-    if (!ts.buffer) runs[{ts.fn.begin, ts.name}].push_back(&ts);
+  std::vector<std::vector<check::TokenState>> resolved;  // the functions the range meets
+  for (const check::FunctionStates& f : idx->states)
+    if (f.fn.begin <= to && from <= f.fn.end) resolved.push_back(resolvedStates(*idx, f));
+  for (const std::vector<check::TokenState>& states : resolved)
+    for (const check::TokenState& ts : states)
+      if (!ts.buffer) runs[{ts.fn.begin, ts.name}].push_back(&ts);
   struct Hint {
     uint32_t at;
     std::string label;
