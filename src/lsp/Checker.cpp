@@ -106,15 +106,15 @@ void runLegality(State& s, LegalityJob& job, const std::function<bool()>& curren
   if (full != job.published) publish(s, job.uri, job.version, full);
 }
 
-// A work-done progress ($/progress) for a check that takes long, where the
-// client takes them: begun when a function is analysed 300 ms into the
-// check, or one whose last analysis took that long.
+// Each analysed function's time (the slow ones are left for a second run),
+// and the function being analysed, for the progress reports.
 struct Progress {
-  Progress(State& state, std::map<std::string, double>& times) : s(state), seconds(times) {}
-  State& s;
+  Progress(std::map<std::string, double>& times, const std::function<void(const std::string&)>& tell)
+      : seconds(times), report(tell) {}
   std::map<std::string, double>& seconds;  // per function, its last analysis
-  Clock::time_point start = Clock::now(), last{}, fnStart{};
-  std::string token, current;
+  const std::function<void(const std::string&)>& report;
+  Clock::time_point fnStart{};
+  std::string current;
   void finished() {
     if (!current.empty())
       seconds[current] = std::chrono::duration<double>(Clock::now() - fnStart).count();
@@ -124,30 +124,7 @@ struct Progress {
     finished();
     current = fn;
     fnStart = Clock::now();
-    if (!s.progress) return;
-    Clock::time_point t = fnStart;
-    auto known = seconds.find(fn);
-    bool slow = known != seconds.end() && known->second > 0.3;
-    if (!slow && t - start < std::chrono::milliseconds(300)) return;
-    if (token.empty()) {
-      static std::atomic<uint64_t> next{1};
-      token = "vxc-check-" + std::to_string(next++);
-      send(s, json{{"jsonrpc", "2.0"},
-                   {"id", token},
-                   {"method", "window/workDoneProgress/create"},
-                   {"params", {{"token", token}}}});
-      notify(s, "$/progress",
-             {{"token", token},
-              {"value", {{"kind", "begin"}, {"title", "vxc check"}, {"message", "`" + fn + "`"}}}});
-      last = t;
-      return;
-    }
-    if (t - last < std::chrono::milliseconds(100)) return;
-    last = t;
-    notify(s, "$/progress", {{"token", token}, {"value", {{"kind", "report"}, {"message", "`" + fn + "`"}}}});
-  }
-  ~Progress() {
-    if (!token.empty()) notify(s, "$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
+    if (report) report(fn);
   }
 };
 
@@ -176,7 +153,7 @@ bool runFront(State& s, DocCheck& dc, const CheckRequest& r, FrontRun& run,
   o.ownershipCache = &dc.ownership;
   o.cancel = r.cancel;
   o.deferLegality = true;
-  Progress progress(s, dc.seconds);
+  Progress progress(dc.seconds, r.analysing);
   o.onAnalyse = [&](const std::string& fn) { progress.analysing(fn); };
   run.index->version = r.version;
   run.index->text = r.text;
@@ -309,6 +286,60 @@ bool finish(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& 
 Checker::Checker(State& s) : s_(s) {
   thread_ = std::make_unique<base::Thread>([this] { loop(); });
   legalThread_ = std::make_unique<base::Thread>([this] { legalityLoop(); });
+  progressThread_ = std::make_unique<base::Thread>([this] { progressLoop(); }, 1 << 20);
+}
+
+// A work-done progress ($/progress), where the client takes them, for a
+// check still running after 300 ms: begun then, a report when the function
+// being analysed changes (at most every 100 ms), ended when it finishes.
+void Checker::progressLoop() {
+  std::string token, shown;
+  uint64_t tokenCheck = 0;
+  for (;;) {
+    bool running, stop;
+    std::string fn, uri;
+    Clock::time_point since;
+    uint64_t check;
+    {
+      std::unique_lock<std::mutex> lock(m_);
+      cv_.wait_for(lock, std::chrono::milliseconds(100), [&] { return stop_; });
+      stop = stop_;
+      running = !running_.empty();
+      uri = running_;
+      fn = analysing_;
+      since = runningSince_;
+      check = checkCount_;
+    }
+    if (!s_.progress) {
+      if (stop) return;
+      continue;
+    }
+    if (stop || !running || (!token.empty() && check != tokenCheck)) {
+      if (!token.empty()) notify(s_, "$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
+      token.clear();
+      shown.clear();
+      if (stop) return;
+      if (!running) continue;
+    }
+    if (Clock::now() - since < std::chrono::milliseconds(300)) continue;
+    std::string message = "checking " + pathOf(uri).substr(pathOf(uri).find_last_of('/') + 1) +
+                          (fn.empty() ? "" : ": `" + fn + "`");
+    if (token.empty()) {
+      static std::atomic<uint64_t> next{1};
+      token = "vxc-check-" + std::to_string(next++);
+      tokenCheck = check;
+      send(s_, json{{"jsonrpc", "2.0"},
+                    {"id", token},
+                    {"method", "window/workDoneProgress/create"},
+                    {"params", {{"token", token}}}});
+      notify(s_, "$/progress",
+             {{"token", token}, {"value", {{"kind", "begin"}, {"title", "vxc"}, {"message", message}}}});
+      shown = message;
+    } else if (message != shown) {
+      notify(s_, "$/progress", {{"token", token}, {"value", {{"kind", "report"}, {"message", message}}}});
+      shown = message;
+    }
+  }
 }
 
 Checker::~Checker() {
@@ -320,6 +351,7 @@ Checker::~Checker() {
   cv_.notify_all();
   thread_.reset();  // joins
   legalThread_.reset();
+  progressThread_.reset();
 }
 
 void Checker::submit(const std::string& uri, const std::string& text, int64_t version) {
@@ -367,6 +399,9 @@ void Checker::loop() {
       job = std::move(it->second);
       pending_.erase(it);
       running_ = uri;
+      runningSince_ = Clock::now();
+      analysing_.clear();
+      ++checkCount_;
       cancel_ = false;
     }
     if (job.closed) {
@@ -378,6 +413,10 @@ void Checker::loop() {
       r.text = std::move(job.text);
       r.version = job.version;
       r.cancel = &cancel_;
+      r.analysing = [this](const std::string& fn) {
+        std::lock_guard<std::mutex> lock(m_);
+        analysing_ = fn;
+      };
       try {
         checkDocument(s_, docs_[uri], r, queue);
       } catch (const std::exception& e) {

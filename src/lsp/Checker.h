@@ -15,6 +15,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <map>
@@ -61,6 +62,7 @@ struct CheckRequest {
   std::string uri, text;
   int64_t version = 0;
   const std::atomic<bool>* cancel = nullptr;
+  std::function<void(const std::string& fn)> analysing;  // told each function analysed
 };
 
 struct LegalityJob;
@@ -95,18 +97,22 @@ class Checker {
   };
   void loop();
   void legalityLoop();
+  void progressLoop();
   State& s_;
   std::mutex m_;
   std::condition_variable cv_, idle_;
   std::map<std::string, Job> pending_;
   std::map<std::string, int64_t> latest_;  // the version last submitted, per open document
   std::string running_;
+  std::chrono::steady_clock::time_point runningSince_;
+  std::string analysing_;     // the function the running check analyses
+  uint64_t checkCount_ = 0;   // checks started: a new one ends the progress of the last
   std::atomic<bool> cancel_{false};
   bool stop_ = false;
   std::unique_ptr<LegalityJob> legal_;  // the next legality to run (only the latest)
   bool legalRunning_ = false;
   std::map<std::string, DocCheck> docs_;  // the first thread's own
-  std::unique_ptr<base::Thread> thread_, legalThread_;
+  std::unique_ptr<base::Thread> thread_, legalThread_, progressThread_;
 };
 
 }  // namespace vx::lsp
