@@ -2,6 +2,9 @@
 // secondary labels are related information, notes and help follow the
 // message, `codeDescription` links the error page, and the suggestions ride
 // along in `data` for textDocument/codeAction.
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -44,14 +47,21 @@ std::string errorPageUri(const std::string& code) {
   std::error_code ec;
   if (!fs::exists(file, ec)) {
     fs::create_directories(dir, ec);
-    fs::path tmp = dir / (code + ".md.tmp");
+    // A name of its own per writer: the checker's two threads, or a
+    // second server, may write the same page at once.
+    static std::atomic<uint64_t> writes{0};
+    fs::path tmp = dir / (code + ".md." + std::to_string(::getpid()) + "." + std::to_string(writes++) + ".tmp");
     {
       std::ofstream o(tmp, std::ios::binary);
       o << page;
       if (!o) return {};
     }
     fs::rename(tmp, file, ec);  // atomic: a second server never sees half a page
-    if (ec && !fs::exists(file)) return {};
+    if (ec) {
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      if (!fs::exists(file)) return {};
+    }
   }
   return "file://" + fs::absolute(file, ec).string();
 }

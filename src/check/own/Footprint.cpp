@@ -123,6 +123,9 @@ struct Footprint {
       if (l.space == m && l.span.begin != at.begin && n++ < 3)
         d.secondary(l.span, std::to_string(l.bytes) + " bytes live here");
     if (extra[i]) d.note("the callee's own buffers take " + std::to_string(extra[i]) + " bytes of it");
+    if (m == hir::MemSpace::TMEM && used != kMax)
+      d.note("in tensor-memory columns (512 bytes each, one 32-bit cell in each of 128 lanes): " +
+             std::to_string(used / 512) + " of the " + std::to_string(cap / 512));
     d.note(std::string("`") + space + "` on target `" + target::info(a.target).name + "`: " + mem.source);
     d.help("use smaller tiles or fewer ring slots, or free buffers (end their scope) before allocating more");
     sink.emit(std::move(d));
