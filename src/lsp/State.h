@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <set>
@@ -39,7 +40,7 @@ struct State {
   std::set<std::string> stale;  // changed, not yet checked (options.coalesce)
   bool initialized = false;
   bool snippets = false;  // the client takes snippet completions
-  bool progress = false;  // the client takes work-done progress
+  std::atomic<bool> progress{false};  // the client takes work-done progress (read by the progress thread)
   bool shutdown = false;
   std::mutex outMutex;    // one message at a time on `out` (the checker's thread sends too)
   // The index of the last checked version of each document (Index.h),
