@@ -418,7 +418,17 @@ void Checker::loop() {
         analysing_ = fn;
       };
       try {
-        checkDocument(s_, docs_[uri], r, queue);
+        // The new index serves inlay hints and semantic tokens: clients
+        // that ask again when told are told.
+        if (checkDocument(s_, docs_[uri], r, queue)) {
+          static std::atomic<uint64_t> next{1};
+          if (s_.refreshHints)
+            send(s_, json{{"jsonrpc", "2.0"}, {"id", "vxc-refresh-" + std::to_string(next++)},
+                          {"method", "workspace/inlayHint/refresh"}});
+          if (s_.refreshTokens)
+            send(s_, json{{"jsonrpc", "2.0"}, {"id", "vxc-refresh-" + std::to_string(next++)},
+                          {"method", "workspace/semanticTokens/refresh"}});
+        }
       } catch (const std::exception& e) {
         logLine(s_, std::string("checking ") + uri + " failed: " + e.what());
       }

@@ -41,6 +41,9 @@ struct State {
   bool initialized = false;
   bool snippets = false;  // the client takes snippet completions
   std::atomic<bool> progress{false};  // the client takes work-done progress (read by the progress thread)
+  // The client re-asks for inlay hints / semantic tokens when told their
+  // source changed (`workspace/inlayHint/refresh`, ...): told after each check.
+  std::atomic<bool> refreshHints{false}, refreshTokens{false};
   bool shutdown = false;
   std::mutex outMutex;    // one message at a time on `out` (the checker's thread sends too)
   // The index of the last checked version of each document (Index.h),

@@ -8,7 +8,8 @@ edits (typing a comment) and a 50th that replaces the text with
 tests/examples/bad/double_wait.vx, all at once, then `shutdown` (which
 waits for the queued checks) and `exit`. Every publication must carry a
 version no older than the one before it, the last must be the final
-version's, published once, with the codes and positions `vxc check
+version's, published once and followed by `workspace/inlayHint/refresh`
+(the client declares `refreshSupport`), with the codes and positions `vxc check
 --error-format=json` reports for the final text; and the edits must have
 been coalesced (fewer checks published than edits).
 
@@ -32,7 +33,8 @@ def main():
     first = open(os.path.join(root, "tests/examples/bad/dropped.vx")).read()
     final = open(os.path.join(root, "tests/examples/bad/double_wait.vx")).read()
     uri = "file:///burst.vx"
-    msgs = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+    caps = {"workspace": {"inlayHint": {"refreshSupport": True}}}
+    msgs = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": caps}},
             {"jsonrpc": "2.0", "method": "initialized", "params": {}},
             {"jsonrpc": "2.0", "method": "textDocument/didOpen",
              "params": {"textDocument": {"uri": uri, "languageId": "vx", "version": 1, "text": first}}}]
@@ -57,11 +59,15 @@ def main():
     if p.returncode != 0:
         sys.exit("FAIL: vxc lsp exited %d: %s" % (p.returncode, p.stderr.decode()))
     published = []
+    refreshed_after_last = False
     for part in re.split(rb"Content-Length: \d+\r\n\r\n", p.stdout):
         if part.strip():
             m = json.loads(part)
             if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri:
                 published.append(m["params"])
+                refreshed_after_last = False
+            if m.get("method") == "workspace/inlayHint/refresh" and "id" in m:
+                refreshed_after_last = True
     versions = [x["version"] for x in published]
     print("published versions:", versions)
     if not published:
@@ -70,6 +76,8 @@ def main():
         sys.exit("FAIL: an older version was published after a newer one")
     if versions[-1] != version or versions.count(version) != 1:
         sys.exit("FAIL: the final version %d must be published exactly once, last" % version)
+    if not refreshed_after_last:
+        sys.exit("FAIL: no workspace/inlayHint/refresh after the final check (the client declared refreshSupport)")
     if len(published) >= 50:
         sys.exit("FAIL: %d publications for 50 edits: the edits were not coalesced" % len(published))
     got = sorted((d["code"], d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1)

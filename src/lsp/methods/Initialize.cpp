@@ -34,6 +34,14 @@ json initialize(State& s, const json& params) {
     if (c.is_object() && c.contains("window") && c["window"].is_object() &&
         c["window"].contains("workDoneProgress") && c["window"]["workDoneProgress"].is_boolean())
       s.progress = c["window"]["workDoneProgress"].get<bool>();
+    auto refresh = [&](const char* what) {
+      return c.is_object() && c.contains("workspace") && c["workspace"].is_object() &&
+             c["workspace"].contains(what) && c["workspace"][what].is_object() &&
+             c["workspace"][what].contains("refreshSupport") && c["workspace"][what]["refreshSupport"].is_boolean() &&
+             c["workspace"][what]["refreshSupport"].get<bool>();
+    };
+    s.refreshHints = refresh("inlayHint");
+    s.refreshTokens = refresh("semanticTokens");
   }
   s.initialized = true;
   return json{{"capabilities",
