@@ -168,6 +168,10 @@ bool runFront(State& s, DocCheck& dc, const CheckRequest& r, FrontRun& run,
     run.out = driver::checkFile(*run.sources, run.file, run.sink, o);
     progress.finished();
   } catch (const check::Cancelled&) {
+    // What the interrupted function took so far is a lower bound: past
+    // 300 ms it is left for a second run next time, so that a function
+    // that never finishes between keystrokes holds up no other.
+    progress.finished();
     return false;
   } catch (const std::exception& e) {
     logLine(s, std::string("internal compiler error while checking ") + r.uri + ": " + e.what());

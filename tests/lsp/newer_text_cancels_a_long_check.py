@@ -8,7 +8,10 @@ progress. It opens bench/lsp/budget_exhausting.vx, whose check takes about
 program. The new version's diagnostics must come within a few seconds
 (the old check was abandoned), the old version's never; while the old one
 ran, a progress was created, begun naming the function being analysed
-(`slow`), and ended.
+(`slow`), and ended. Then a second document holds that function and one
+with an E6003; an edit in the other function a second into the first check
+(which it cancels) is published within seconds with the E6003: the slow
+function, interrupted past 300 ms, is left for a second run.
 
     newer_text_cancels_a_long_check.py VXC SOURCE_ROOT
 """
@@ -42,6 +45,8 @@ def main():
                     break
                 if line.lower().startswith(b"content-length:"):
                     length = int(line.split(b":")[1])
+            if length is None:
+                return
             m = json.loads(p.stdout.read(length))
             with lock:
                 seen.append((time.perf_counter(), m))
@@ -71,6 +76,29 @@ def main():
     with lock:
         lock.wait_for(lambda: published(2), timeout=15)
         got = published(2)
+
+    mixed = slow + "\n" + open(os.path.join(root, "tests/examples/bad/dropped.vx")).read()
+    uri2 = "file:///mixed.vx"
+    send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+          "params": {"textDocument": {"uri": uri2, "languageId": "vx", "version": 1, "text": mixed}}})
+    time.sleep(1.0)
+    line = mixed[:mixed.find("let mut inflight")].count("\n")
+    t1 = time.perf_counter()
+    send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+          "params": {"textDocument": {"uri": uri2, "version": 2},
+                     "contentChanges": [{"range": {"start": {"line": line, "character": 0},
+                                                   "end": {"line": line, "character": 0}}, "text": " "}]}})
+
+    def published2(v):
+        return [(t, m) for t, m in seen if m.get("method") == "textDocument/publishDiagnostics"
+                and m["params"]["uri"] == uri2 and m["params"].get("version") == v]
+
+    with lock:
+        lock.wait_for(lambda: published2(2), timeout=10)
+        got2 = published2(2)
+    # Closing it cancels the slow function's run, which `shutdown` would
+    # otherwise wait for.
+    send({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri2}}})
     send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
     send({"jsonrpc": "2.0", "method": "exit"})
     p.wait(timeout=60)
@@ -79,7 +107,7 @@ def main():
     print("version 2 published %.0f ms after its change" % ((got[0] - t0) * 1000))
     if published(1):
         sys.exit("FAIL: the cancelled version 1 was published")
-    progress = [m for _, m in seen if m.get("method") == "$/progress"]
+    progress = [m for _, m in seen if m.get("method") == "$/progress"][:2]
     creates = [m for _, m in seen if m.get("method") == "window/workDoneProgress/create"]
     kinds = [m["params"]["value"]["kind"] for m in progress]
     print("progress:", [(m["params"]["value"]["kind"], m["params"]["value"].get("message")) for m in progress])
@@ -87,6 +115,12 @@ def main():
         sys.exit("FAIL: no work-done progress begun and ended for the long check")
     if "`slow`" not in progress[0]["params"]["value"].get("message", ""):
         sys.exit("FAIL: the progress does not name the function being analysed")
+    if not got2:
+        sys.exit("FAIL: an edit beside a long-running function waited for it (no publication within 10 s)")
+    codes = [d["code"] for d in got2[0][1]["params"]["diagnostics"]]
+    print("beside the long function: published %.0f ms after the edit, codes %s" % ((got2[0][0] - t1) * 1000, codes))
+    if "E6003" not in codes:
+        sys.exit("FAIL: the other function's E6003 is missing")
     if p.returncode != 0:
         sys.exit("FAIL: vxc lsp exited %d" % p.returncode)
     print("ok")
