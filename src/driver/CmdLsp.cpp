@@ -40,6 +40,10 @@ int cmdLsp(const std::vector<std::string>& args) {
   o.coalesce = !delimited;
   o.background = !delimited && !a.has("--sync");
   std::ios::sync_with_stdio(false);
+  // Reading stdin must not flush stdout (cin is tied to cout): the checker's
+  // threads write to it under the server's lock, and every message is
+  // flushed as it is sent.
+  std::cin.tie(nullptr);
   lsp::Server server(std::cout, std::cerr, o);
   return server.run(std::cin, delimited ? lsp::InputStyle::Delimited : lsp::InputStyle::Framed);
 }

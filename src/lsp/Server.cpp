@@ -159,6 +159,9 @@ Server::~Server() = default;
 int Server::exitStatus() const { return state_->shutdown ? 0 : 1; }
 
 int Server::run(std::istream& in, InputStyle style) {
+  // Reading must not flush a stream tied to `in` (std::cin is tied to
+  // std::cout): the checker's threads write under the server's lock.
+  in.tie(nullptr);
   for (;;) {
     std::string body, error;
     if (style == InputStyle::Delimited) {
