@@ -1,7 +1,11 @@
 // E6007: the on-chip bytes live at once. Buffers bound by `let` (tuple
 // bindings included) live until the end of their block (a loop body's are
 // freed each iteration); a token's destination buffer is allocated when the
-// copy starts; a call adds the callee's own peak (its summary). Shapes are
+// copy starts; a call adds the callee's own peak (its summary). A `let`
+// that moves a buffer bound earlier in the same block (`let b = a;`,
+// `let r = wait(t);`) hands it over rather than adding a second one; a
+// move from an outer block, or under a condition, still counts both, so
+// the bound never falls short. Shapes are
 // static, so the bound is exact arithmetic over the structured code; byte
 // counts saturate instead of wrapping. Capacities and alignments come from
 // the target table (src/target/MemSpaces.def).
@@ -33,6 +37,8 @@ struct Live {
   base::Span span;
   uint64_t bytes;
   hir::MemSpace space;
+  uint32_t local = UINT32_MAX;  // the `let` binding that owns it, if any
+  unsigned depth = 0;           // the block it was bound in
 };
 
 uint64_t elemBytes(const hir::TypeTable& tt, hir::TypeId elem) {
@@ -54,6 +60,7 @@ struct Footprint {
   uint64_t extra[4] = {0, 0, 0, 0};  // a callee's peak during a call
   bool params = true;
   uint64_t paramBytes[4] = {0, 0, 0, 0};  // the caller counts these
+  unsigned depth = 0;                     // blocks open
 
   // On-chip (bytes, space) of values of type t, summed over tuple elements.
   void onChip(hir::TypeId t, const std::string& what, base::Span span, std::vector<Live>& out) {
@@ -156,6 +163,12 @@ struct Footprint {
               extra[m] = 0;
             }
         }
+        // `wait(t)`, `relu(x)`: the buffer of the first argument, already
+        // counted (a local, a parameter, or that argument's temporary).
+        if (f.builtin != hir::Builtin::None) {
+          target::ResultKind r = target::info(f.builtin).result;
+          if (r == target::ResultKind::Payload || r == target::ResultKind::Same) return;
+        }
         std::vector<Live> ls;
         onChip(e.type, "temporary", e.span, ls);
         add(ls);
@@ -195,12 +208,38 @@ struct Footprint {
     }
   }
 
-  void bind(hir::PatId p, base::Span at) {
+  // The local whose buffer the initializer of a `let` moves out: the
+  // local itself, or the token or value a builtin returns the buffer of
+  // (`wait(t)`, `relu(x)`).
+  uint32_t movedLocal(hir::ExprId init) const {
+    if (!init.valid()) return UINT32_MAX;
+    const hir::Expr& e = a.prog.expr(init);
+    if (e.kind == hir::ExprKind::Local && e.local.valid()) return e.local.index;
+    if (e.kind != hir::ExprKind::Call || e.args.count == 0) return UINT32_MAX;
+    const hir::Function& f = a.prog.fn(e.fn);
+    if (f.builtin == hir::Builtin::None) return UINT32_MAX;
+    target::ResultKind r = target::info(f.builtin).result;
+    if (r != target::ResultKind::Payload && r != target::ResultKind::Same) return UINT32_MAX;
+    const hir::Expr& arg = a.prog.expr(a.prog.arg(e, 0));
+    return arg.kind == hir::ExprKind::Local && arg.local.valid() ? arg.local.index : UINT32_MAX;
+  }
+
+  void bind(hir::PatId p, base::Span at, uint32_t from = UINT32_MAX) {
     const hir::Pat& pat = a.prog.pat(p);
     if (pat.kind == hir::PatKind::Bind) {
       std::vector<Live> ls;
       onChip(a.prog.local(pat.local).type, a.prog.local(pat.local).name, pat.span, ls);
-      for (const Live& l : ls) {
+      // One buffer moved from a local of this block: handed over.
+      if (from != UINT32_MAX && ls.size() == 1)
+        for (size_t i = live.size(); i-- > 0;)
+          if (live[i].local == from && live[i].depth == depth && live[i].space == ls[0].space &&
+              live[i].bytes == ls[0].bytes) {
+            live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+            break;
+          }
+      for (Live& l : ls) {
+        l.local = pat.local.index;
+        l.depth = depth;
         live.push_back(l);
         check(at, l.space);
       }
@@ -212,6 +251,7 @@ struct Footprint {
   void block(hir::BlockId id) {
     const hir::Block& b = a.prog.block(id);
     size_t mark = live.size();
+    ++depth;
     for (uint32_t i = 0; i < b.stmts.count; ++i) stmt(hir::StmtId{a.prog.listAt(b.stmts, i)});
     if (b.tail.valid()) {
       size_t m2 = live.size();
@@ -219,6 +259,7 @@ struct Footprint {
       live.resize(m2);
     }
     live.resize(mark);
+    --depth;
   }
 
   void stmt(hir::StmtId id) {
@@ -228,7 +269,7 @@ struct Footprint {
         size_t mark = live.size();
         temporaries(st.a);
         live.resize(mark);
-        bind(st.pat, st.a.valid() ? a.prog.expr(st.a).span : st.span);
+        bind(st.pat, st.a.valid() ? a.prog.expr(st.a).span : st.span, movedLocal(st.a));
         return;
       }
       case hir::StmtKind::Assign:
