@@ -72,29 +72,8 @@ std::vector<Symbol> indexNames(const hir::Program& prog, base::FileId file, cons
     constSym[i] = out.size();
     out.push_back(std::move(s));
   }
-  // Parameters and locals, with the function they belong to.
-  for (const hir::Function& f : prog.fns) {
-    if (f.fromPrelude || !here(f.span)) continue;
-    for (hir::LocalId p : f.params) {
-      const hir::Local& l = prog.local(p);
-      uint32_t at;
-      if (!here(l.span) || !findName(text, l.name, l.span.begin, l.span.end, at)) continue;
-      Symbol s;
-      s.kind = Symbol::Kind::Param;
-      s.name = l.name;
-      s.type = prog.types.print(l.type);
-      s.linear = holdsToken(prog.types, l.type);
-      s.mut = l.mut;
-      s.hasDecl = true;
-      s.declBegin = at;
-      s.declEnd = at + static_cast<uint32_t>(l.name.size());
-      s.fnBegin = f.span.begin;
-      s.fnEnd = f.span.end;
-      localSym[p.index] = out.size();
-      out.push_back(std::move(s));
-    }
-  }
-  // The functions of the file by start, to find a local's.
+  // Parameters and locals, with the function they belong to (found by
+  // where they are declared).
   std::vector<std::pair<uint32_t, uint32_t>> fnSpans;
   for (const hir::Function& f : prog.fns)
     if (!f.fromPrelude && here(f.span)) fnSpans.emplace_back(f.span.begin, f.span.end);
@@ -102,10 +81,9 @@ std::vector<Symbol> indexNames(const hir::Program& prog, base::FileId file, cons
   for (uint32_t i = 0; i < prog.locals.size(); ++i) {
     const hir::Local& l = prog.locals[i];
     uint32_t at;
-    if (localSym.count(i) || l.param || !here(l.span) || !findName(text, l.name, l.span.begin, l.span.end, at))
-      continue;
+    if (!here(l.span) || !findName(text, l.name, l.span.begin, l.span.end, at)) continue;
     Symbol s;
-    s.kind = Symbol::Kind::Local;
+    s.kind = l.param ? Symbol::Kind::Param : Symbol::Kind::Local;
     s.name = l.name;
     s.type = prog.types.print(l.type);
     s.linear = holdsToken(prog.types, l.type);
