@@ -212,7 +212,44 @@ void previousInside(const DocCheck& dc, const std::string& name, const std::map<
 
 // The diagnostics of a full run (no function left for later): published
 // with the carried legality findings, and legality handed over or run.
-bool finish(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue, FrontRun run);
+bool finish(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue, FrontRun run) {
+  dc.lastDiags = run.sink.diagnostics();
+  dc.lastItems = run.items;
+  driver::CheckOutput& out = run.out;
+  base::FileId file = run.file;
+  diag::Sink& sink = run.sink;
+  auto& sources = run.sources;
+  if (!out.legalityPending) {
+    {
+      std::lock_guard<std::mutex> lock(dc.legality->m);
+      dc.legality->diags.clear();
+      dc.legality->items.clear();
+    }
+    publish(s, r.uri, r.version, diagnosticsJson(r.uri, r.text, file, sink.diagnostics()));
+    return true;
+  }
+  auto job = std::make_unique<LegalityJob>();
+  job->uri = r.uri;
+  job->text = r.text;
+  job->version = r.version;
+  job->file = file;
+  job->before = sink.diagnostics();
+  job->items = run.items;
+  job->legality = dc.legality;
+  job->out = std::move(out);
+  job->sources = std::move(sources);
+  if (!queue) {
+    runLegality(s, *job, [] { return true; });
+    return true;
+  }
+  std::vector<diag::Diagnostic> shown = job->before;
+  for (diag::Diagnostic& d : carried(*dc.legality, job->items)) shown.push_back(std::move(d));
+  job->published = diagnosticsJson(r.uri, r.text, file, shown);
+  publish(s, r.uri, r.version, job->published);
+  queue(std::move(job));
+  return true;
+}
+
 
 }  // namespace
 
@@ -244,48 +281,6 @@ bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const Legality
   if (!runFront(s, dc, r, run, {})) return false;
   return finish(s, dc, r, queue, std::move(run));
 }
-
-namespace {
-
-bool finish(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue, FrontRun run) {
-  dc.lastDiags = run.sink.diagnostics();
-  dc.lastItems = run.items;
-  driver::CheckOutput& out = run.out;
-  base::FileId file = run.file;
-  diag::Sink& sink = run.sink;
-  auto& sources = run.sources;
-  if (!out.legalityPending) {
-    {
-      std::lock_guard<std::mutex> lock(dc.legality->m);
-      dc.legality->diags.clear();
-      dc.legality->items.clear();
-    }
-    publish(s, r.uri, r.version, diagnosticsJson(r.uri, r.text, file, sink.diagnostics()));
-    return true;
-  }
-  auto job = std::make_unique<LegalityJob>();
-  job->uri = r.uri;
-  job->text = r.text;
-  job->version = r.version;
-  job->file = file;
-  job->before = sink.diagnostics();
-  job->items = itemsOf(*out.legalityPending, r.text, file);
-  job->legality = dc.legality;
-  job->out = std::move(out);
-  job->sources = std::move(sources);
-  if (!queue) {
-    runLegality(s, *job, [] { return true; });
-    return true;
-  }
-  std::vector<diag::Diagnostic> shown = job->before;
-  for (diag::Diagnostic& d : carried(*dc.legality, job->items)) shown.push_back(std::move(d));
-  job->published = diagnosticsJson(r.uri, r.text, file, shown);
-  publish(s, r.uri, r.version, job->published);
-  queue(std::move(job));
-  return true;
-}
-
-}  // namespace
 
 Checker::Checker(State& s) : s_(s) {
   thread_ = std::make_unique<base::Thread>([this] { loop(); });
