@@ -252,26 +252,15 @@ void rebase(base::Span& sp, const std::vector<CachedItem>& old, const Places& no
 
 // Replaces each line marker (own::lineMarker) by the line number the
 // offset has after `move`.
-void resolveLineMarkers(std::string& text, const base::SourceMap& sources,
-                        const std::function<void(base::Span&)>& move) {
-  size_t at = 0;
-  while ((at = text.find('\x01', at)) != std::string::npos) {
-    size_t colon = text.find(':', at), close = text.find('\x02', at);
-    if (colon == std::string::npos || close == std::string::npos || colon > close) break;
-    base::Span sp;
-    sp.file = base::FileId{static_cast<uint32_t>(std::stoul(text.substr(at + 1, colon - at - 1)))};
-    sp.begin = sp.end = static_cast<uint32_t>(std::stoul(text.substr(colon + 1, close - colon - 1)));
-    move(sp);
-    std::string line = std::to_string(sources.file(sp.file).lineCol(sp.begin).line);
-    text.replace(at, close + 1 - at, line);
-    at += line.size();
-  }
-}
-
 // The diagnostic as it is reported: spans moved, line markers resolved.
 diag::Diagnostic placed(diag::Diagnostic d, const base::SourceMap& sources,
                         const std::function<void(base::Span&)>& move) {
-  auto text = [&](std::string& t) { resolveLineMarkers(t, sources, move); };
+  auto lineOf = [&](uint32_t file, uint32_t offset) {
+    base::Span sp{base::FileId{file}, offset, offset};
+    move(sp);
+    return sources.file(sp.file).lineCol(sp.begin).line;
+  };
+  auto text = [&](std::string& t) { t = resolveLineMarkers(std::move(t), lineOf); };
   text(d.message);
   for (diag::Label& l : d.labels) {
     move(l.span);
@@ -296,13 +285,14 @@ void placeSummary(Summary& sum, const std::function<void(base::Span&)>& move) {
 
 }  // namespace
 
-std::string resolveLineMarkers(std::string text, int64_t delta, const std::function<uint32_t(uint32_t)>& lineOf) {
+std::string resolveLineMarkers(std::string text, const std::function<uint32_t(uint32_t, uint32_t)>& lineOf) {
   size_t at = 0;
   while ((at = text.find('\x01', at)) != std::string::npos) {
     size_t colon = text.find(':', at), close = text.find('\x02', at);
     if (colon == std::string::npos || close == std::string::npos || colon > close) break;
-    int64_t offset = static_cast<int64_t>(std::stoul(text.substr(colon + 1, close - colon - 1))) + delta;
-    std::string line = std::to_string(lineOf(static_cast<uint32_t>(std::max<int64_t>(offset, 0))));
+    auto file = static_cast<uint32_t>(std::stoul(text.substr(at + 1, colon - at - 1)));
+    auto offset = static_cast<uint32_t>(std::stoul(text.substr(colon + 1, close - colon - 1)));
+    std::string line = std::to_string(lineOf(file, offset));
     text.replace(at, close + 1 - at, line);
     at += line.size();
   }

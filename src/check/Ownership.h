@@ -66,9 +66,9 @@ struct FunctionStates {
   int64_t delta() const { return static_cast<int64_t>(fn.begin) - static_cast<int64_t>(anchor); }
 };
 
-// Replaces each line marker of `text` (an offset `delta` bytes off) by the
-// line `lineOf` gives for the offset.
-std::string resolveLineMarkers(std::string text, int64_t delta, const std::function<uint32_t(uint32_t)>& lineOf);
+// Replaces each line marker of `text` (own::lineMarker: a file and a byte
+// offset) by the line `lineOf(file, offset)` gives.
+std::string resolveLineMarkers(std::string text, const std::function<uint32_t(uint32_t, uint32_t)>& lineOf);
 
 struct OwnershipOptions {
   unsigned timeoutMs = 20'000;          // per solver query (backstop)

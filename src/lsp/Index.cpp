@@ -132,7 +132,9 @@ std::vector<check::TokenState> resolvedStates(const DocIndex& index, const check
   if (!f.states) return out;
   LineIndex lines(index.text);
   int64_t delta = f.delta();
-  auto line = [&](uint32_t offset) { return lines.position(offset).line + 1; };
+  auto line = [&](uint32_t, uint32_t offset) {
+    return lines.position(static_cast<uint32_t>(std::max<int64_t>(offset + delta, 0))).line + 1;
+  };
   auto move = [&](base::Span& sp) {
     sp.begin = static_cast<uint32_t>(sp.begin + delta);
     sp.end = static_cast<uint32_t>(sp.end + delta);
@@ -140,8 +142,8 @@ std::vector<check::TokenState> resolvedStates(const DocIndex& index, const check
   for (check::TokenState ts : *f.states) {
     move(ts.fn);
     move(ts.stmt);
-    ts.brief = check::resolveLineMarkers(std::move(ts.brief), delta, line);
-    ts.state = check::resolveLineMarkers(std::move(ts.state), delta, line);
+    ts.brief = check::resolveLineMarkers(std::move(ts.brief), line);
+    ts.state = check::resolveLineMarkers(std::move(ts.state), line);
     out.push_back(std::move(ts));
   }
   return out;
