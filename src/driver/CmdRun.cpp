@@ -46,6 +46,8 @@ const char* kRunHelp =
     "                                  Vec of n tensors; may repeat\n"
     "  --compare=TARGET                run the same entry and inputs on TARGET too\n"
     "                                  and print each output's max absolute and relative error\n"
+    "  --tolerance REL                 with --compare: exit 1 if an output's max absolute error is\n"
+    "                                  more than REL times the largest magnitude of TARGET's output\n"
     "  --trace T.json, --timeline T.svg  tpu: write vxsim's timeline (Chrome/Perfetto trace, SVG)\n"
     "  --seed N                        input seed (default 0)\n"
     "  --arg NAME=VALUE                a Vec's length (default 8) or a scalar's value (default 0)\n"
@@ -209,7 +211,7 @@ int prepare(const FrontOptions& fo, const std::string& target, bool interpret, c
   std::string harness = cpu::emitHarness(*entry, unitName, flavor);
   auto commandFor = [&](const std::string& source, const std::string& output) {
     if (!backend.cudaArch) return cpu::compilerCommand(source, output, cpu::Artifact::Executable, "native");
-    if (interpret) return cpu::interpreterCommand(source, output);
+    if (interpret) return cpu::interpreterCommand(source, output, backend.cudaArch);
     return cpu::cudaCompilerCommand(nvcc, source, output, cpu::Artifact::Executable, backend.cudaArch);
   };
   std::vector<std::string> command = commandFor(mainPath, exe);
@@ -328,10 +330,14 @@ int runOn(const RunRequest& q, std::vector<BufferSpec>& specs) {
 }
 
 // `compare NAME: max_abs = A, max_rel = R (vs TARGET)` per output: the
-// largest |x - y| and |x - y| / max(|y|, tiny) over its elements.
+// largest |x - y| and |x - y| / max(|y|, tiny) over its elements. With a
+// tolerance (>= 0), an output whose max_abs exceeds tolerance * max|y| fails
+// the run: elementwise relative errors of values near zero say nothing
+// about a sum of rounded products, the error relative to the output's scale
+// does.
 int compareOutputs(const std::string& entry, const std::vector<BufferSpec>& specs, const std::string& mine,
-                   const std::string& theirs, const std::string& other) {
-  bool any = false;
+                   const std::string& theirs, const std::string& other, double tolerance) {
+  bool any = false, within = true;
   for (const BufferSpec& p : specs) {
     if (!p.mut || p.kind == BufferSpec::Kind::Scalar) continue;
     any = true;
@@ -340,17 +346,24 @@ int compareOutputs(const std::string& entry, const std::vector<BufferSpec>& spec
     if (!readNpy(mine + "/" + p.name + ".npy", x, error) || !readNpy(theirs + "/" + p.name + ".npy", y, error))
       return internalError(error);
     if (x.shape != y.shape) return internalError("`" + p.name + "` has different shapes on the two targets");
-    double maxAbs = 0, maxRel = 0;
+    double maxAbs = 0, maxRel = 0, scale = 0;
     for (size_t i = 0; i < x.values.size(); ++i) {
       double d = std::fabs(x.values[i] - y.values[i]);
       if (std::isnan(x.values[i]) != std::isnan(y.values[i])) d = INFINITY;
       maxAbs = std::max(maxAbs, d);
       maxRel = std::max(maxRel, d / std::max(std::fabs(y.values[i]), 1e-30));
+      scale = std::max(scale, std::fabs(y.values[i]));
     }
     std::printf("compare %s: max_abs = %.6g, max_rel = %.6g (vs %s)\n", p.name.c_str(), maxAbs, maxRel, other.c_str());
+    if (tolerance >= 0 && !(maxAbs <= tolerance * scale)) {
+      std::printf("compare %s: max_abs is more than the tolerance %.6g times max|%s| = %.6g\n", p.name.c_str(),
+                  tolerance, p.name.c_str(), scale);
+      within = false;
+    }
   }
   if (!any) std::printf("compare: `%s` has no outputs to compare (only checksums of its accumulator)\n", entry.c_str());
-  return 0;
+  std::fflush(stdout);
+  return within ? 0 : 1;
 }
 
 }  // namespace
@@ -377,6 +390,7 @@ int cmdRun(const std::vector<std::string>& args) {
                                            {"--interpret", false, {}},
                                            {"--output", true, {}},
                                            {"--compare", true, targetNames()},
+                                           {"--tolerance", true, {}},
                                            {"--schedule-seed", true, {}},
                                            {"--trace", true, {}},
                                            {"--timeline", true, {}}}));
@@ -413,6 +427,15 @@ int cmdRun(const std::vector<std::string>& args) {
     return usageError("`--unchecked` is for `--target tpu` and `--interpret` test runs only");
   if (interpret) setenv("VX_SCHEDULE_SEED", std::to_string(scheduleSeed).c_str(), 1);
   std::string compare = a.get("--compare", "");
+  double tolerance = -1;
+  if (a.has("--tolerance")) {
+    if (compare.empty()) return usageError("`--tolerance` bounds the errors of `--compare=TARGET`");
+    const std::string t = a.get("--tolerance", "");
+    char* end = nullptr;
+    tolerance = std::strtod(t.c_str(), &end);
+    if (t.empty() || *end != '\0' || !(tolerance >= 0) || !std::isfinite(tolerance))
+      return usageError("`--tolerance` must be a non-negative number (a relative error, such as 1e-3)");
+  }
   TempDir scratch;
   if (scratch.path.empty()) return internalError("cannot create a temporary folder");
   RunRequest q;
@@ -455,7 +478,7 @@ int cmdRun(const std::vector<std::string>& args) {
   std::filesystem::create_directories(o.outputDir);
   std::vector<BufferSpec> otherSpecs;
   if (int rc = runOn(o, otherSpecs)) return rc;
-  return compareOutputs(q.entry.empty() ? fo.file : q.entry, specs, q.outputDir, o.outputDir, compare);
+  return compareOutputs(q.entry.empty() ? fo.file : q.entry, specs, q.outputDir, o.outputDir, compare, tolerance);
 }
 
 }  // namespace vx::driver

@@ -1,9 +1,11 @@
 # The b200 and h100 targets through nvcc (docs/b200.md): every example that
 # fits shared memory (the others with their tiles shrunk to 64x64, as in
 # cuda_interpret.sh) builds as an object for sm_100a and sm_90a with no
-# warnings, and its PTX holds the pipeline: bulk copies completing on
-# mbarriers with expected transaction bytes, parity waits, bulk stores in
-# bulk groups. Skipped, visibly (exit status 77), without the CUDA toolkit.
+# warnings and no register spills, its PTX holds the pipeline: bulk copies
+# completing on mbarriers with expected transaction bytes, parity waits,
+# bulk stores in bulk groups, and the GEMM's tensor-core pipeline in order
+# (FileCheck, tests/run/cuda_ptx/). Skipped, visibly (exit status 77),
+# without the CUDA toolkit.
 #   cuda_build.sh VXC REPO
 set -u
 VXC=$1 REPO=$2
@@ -15,6 +17,10 @@ fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+FILECHECK=${FILECHECK:-$(command -v FileCheck-16 || echo /usr/lib/llvm-16/bin/FileCheck)}
+# Every example: `vxc build` for both machines prints nothing (nvcc's
+# warnings fail), and the same source through nvcc with `-Xptxas -v` shows no
+# register spills in any kernel.
 for f in "$REPO"/examples/*.vx; do
   src=$f
   if "$VXC" check --target b200 "$f" 2>&1 | grep -q E6007; then
@@ -26,7 +32,15 @@ for f in "$REPO"/examples/*.vx; do
     [ -z "$out" ] || fail "vxc build --target $t $src printed (warnings are failures):
 $out"
   done
-  echo "ok nvcc $(basename "$src") b200 h100"
+  "$VXC" build "$src" --target b200 --emit=cu -o "$TMP/e.cu" || fail "emit $src"
+  for arch in sm_100a sm_90a; do
+    v=$("$NVCC" -std=c++17 -O3 -arch=$arch --expt-relaxed-constexpr -I "$REPO/include" -c "$TMP/e.cu" -o "$TMP/e.o" \
+      -Xptxas -v 2>&1) || fail "nvcc -Xptxas -v $src ($arch): $v"
+    spills=$(grep -E '[1-9][0-9]* bytes spill (stores|loads)' <<<"$v")
+    [ -z "$spills" ] || fail "$src spills registers on $arch:
+$v"
+  done
+  echo "ok nvcc $(basename "$src") b200 h100, no spills"
 done
 # The PTX of the canonical double buffer.
 "$VXC" build "$REPO/examples/stream.vx" --target b200 --emit=cu -o "$TMP/stream.cu" || fail "emit stream.cu"
@@ -48,3 +62,11 @@ for want in 'cp.async.bulk.global.shared::cta.bulk_group' 'cp.async.bulk.commit_
   grep -qF "$want" "$TMP/so.ptx" || fail "gemm.ptx has no \`$want\`"
 done
 echo "ok ptx: bulk copies on mbarriers, parity waits, bulk stores"
+# The GEMM's pipeline in order, for both machines (tests/run/cuda_ptx/):
+# barrier init, expect-tx, TMA issue, phase wait, MMA issue, commit.
+for arch in sm_100a sm_90a; do
+  "$NVCC" -std=c++17 -arch=$arch --expt-relaxed-constexpr -I "$REPO/include" -ptx "$TMP/so.cu" -o "$TMP/so.$arch.ptx" ||
+    fail "nvcc -ptx gemm.cu ($arch)"
+  "$FILECHECK" --input-file="$TMP/so.$arch.ptx" "$REPO/tests/run/cuda_ptx/gemm.$arch.check" || fail "gemm.$arch.ptx"
+done
+echo "ok ptx: the GEMM's tcgen05 (sm_100a) and wgmma (sm_90a) pipelines"

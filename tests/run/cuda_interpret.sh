@@ -2,7 +2,7 @@
 # the cpu target:
 #  1. every example runs with `--interpret` on b200 and h100, under two copy
 #     schedules and with --sync-baseline, and prints the cpu target's
-#     checksums. Examples whose 128x128 f32 tiles do not fit the 226 KiB of
+#     checksums. Examples whose 128x128 f32 tiles do not fit the 201 KiB of
 #     shared memory (E6007 on b200) run with their tiles shrunk to 64x64 on
 #     every target;
 #  2. every hazard program the checker rejects with E6004/E6005, built with
@@ -73,8 +73,8 @@ for f in "$REPO"/../shared/examples/ok/*.vx; do
   agree "$f" "$entry" --seed 3 --arg tiles=4
 done
 
-# `--compare=cpu` reads both runs' .npy outputs: the f32 matrix work is exact
-# (SIMT f32, and vx_fill's values keep every sum exact), so 0 and 0.
+# `--compare=cpu` reads both runs' .npy outputs: vx_fill's values are exact
+# in tf32 and keep every sum exact, so the tensor cores give 0 and 0.
 g=$(fit "$E/gemm.vx")
 out=$("$VXC" run "$g" --target b200 --interpret --compare=cpu --arg a=4 --arg b=2 --arg c=4 --arg kt=2 --output "$TMP/npy") ||
   fail "--compare=cpu: $out"
@@ -82,6 +82,20 @@ grep -qx 'compare c: max_abs = 0, max_rel = 0 (vs cpu)' <<<"$out" || fail "--com
 $out"
 [ -f "$TMP/npy/c.npy" ] || fail "--output wrote no c.npy"
 echo "ok --compare=cpu and --output"
+
+# tf32: operands that are not exact in tf32 differ from the cpu target's f32
+# products, within the tolerance derived from K (64 * 2^-11 of max|c|), and
+# not within 1e-6 (the interpreter truncates operands as the tensor cores do).
+for t in b200 h100; do
+  out=$("$VXC" run "$REPO/tests/run/tf32_operands.vx" --target "$t" --interpret --compare=cpu --tolerance 0.03125 2>&1) ||
+    fail "tf32_operands.vx --target $t: not within 64 * 2^-11:
+$out"
+  grep -qE '^compare c: max_abs = 0\.00[0-9]+, max_rel = ' <<<"$out" || fail "tf32_operands.vx --target $t printed:
+$out"
+  "$VXC" run "$REPO/tests/run/tf32_operands.vx" --target "$t" --interpret --compare=cpu --tolerance 1e-6 >/dev/null 2>&1 &&
+    fail "tf32_operands.vx --target $t: exact to 1e-6 (tf32 operands not modelled)"
+  echo "ok tf32 operands on $t: $(grep '^compare' <<<"$out")"
+done
 
 # ---- 2. hazards stop at the checker's line ----
 hazard() {  # FILE ENTRY WHAT LINE COPYLINE

@@ -11,11 +11,17 @@
  *    order among the copies in flight; a wait lands what it waits for;
  *  - mbarriers: each has a phase, is armed with expected transaction bytes
  *    and completes its phase when exactly those bytes have landed;
- *  - every access the program makes, against the copies in flight.
+ *  - every access the program makes, against the copies in flight;
+ *  - the tensor cores (vx/cuda/mma.h): tensor memory (128 lanes x 512
+ *    columns, allocated and freed), tcgen05.mma and wgmma decoded from their
+ *    descriptors, operands read from the swizzled staging area and
+ *    truncated to tf32, commits and their mbarrier parity.
  * Misuse stops the run with status 101 and the Vx source line, as a trap:
  * a read of memory a copy is still landing in, a write of memory a copy in
  * flight reads or writes, a wait on a phase never armed, a transaction-count
- * mismatch, a copy or token still pending when the kernel returns.
+ * mismatch, a copy or token still pending when the kernel returns, tensor
+ * memory still allocated when it returns, a descriptor the layer does not
+ * encode (a bug of the layer, reported the same way).
  * Header-only C++17. */
 #ifndef VX_CUDA_INTERPRET_H
 #define VX_CUDA_INTERPRET_H
@@ -27,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "vx/cuda/layout.h"
 #include "vx/scalar.h"
 
 namespace vx::cu::interp {
@@ -46,10 +53,91 @@ class State {
   /* A new launch: fresh shared memory (filled with a pattern, as
    * uninitialised memory is), idle barriers, nothing in flight. */
   void begin() {
-    if (!block_.smem) block_.smem = static_cast<unsigned char*>(std::aligned_alloc(1024, kSmemBytes));
-    std::memset(block_.smem, 0xA5, kSmemBytes);
+    if (!block_.smem) block_.smem = static_cast<unsigned char*>(std::aligned_alloc(1024, kWindow));
+    std::memset(block_.smem, 0xA5, kWindow);
     for (Barrier& b : bars_) b = Barrier{};
     pending_.clear();
+    tmemUsed_.assign(kTmemCols, false);
+    tmem_.assign(size_t{kTmemLanes} * kTmemCols, 0.0f);
+    commits_ = 0;
+    for (auto& h : wg_) h.assign(64 * 64, 0.0f);
+  }
+  /* The window: the staging area of the tensor cores, then the arena. */
+  static constexpr size_t kWindow = size_t{kStageBytes} + kSmemBytes;
+
+  /* ---- tensor memory (b200) ---- */
+  static constexpr uint32_t kTmemLanes = 128, kTmemCols = 512;
+
+  /* tcgen05.alloc: a power of two of at least 32 columns, aligned to itself. */
+  uint32_t tmemAlloc(uint32_t cols, const char* at) {
+    if (cols < 32 || cols > kTmemCols || (cols & (cols - 1)) != 0) trap("tcgen05.alloc: not a power of two of 32..512 columns", at);
+    for (uint32_t c = 0; c < kTmemCols; c += cols) {
+      bool free = true;
+      for (uint32_t i = c; i < c + cols; ++i) free = free && !tmemUsed_[i];
+      if (!free) continue;
+      for (uint32_t i = c; i < c + cols; ++i) tmemUsed_[i] = true;
+      return c;  // lane 0, column c
+    }
+    trap("tcgen05.alloc: no free tensor-memory columns (the kernel would wait forever)", at);
+  }
+  void tmemFree(uint32_t addr, uint32_t cols, const char* at) {
+    for (uint32_t i = addr & 0xffffu; i < (addr & 0xffffu) + cols; ++i) {
+      if (i >= kTmemCols || !tmemUsed_[i]) trap("tcgen05.dealloc of columns not allocated", at);
+      tmemUsed_[i] = false;
+    }
+  }
+  float tmemRead(uint32_t addr, uint32_t lane, uint32_t col, const char* at) {
+    uint32_t l = (addr >> 16) + lane, c = (addr & 0xffffu) + col;
+    if (l >= kTmemLanes || c >= kTmemCols || !tmemUsed_[c]) trap("tcgen05.ld of tensor memory not allocated", at);
+    if (commitsPending_) trap("tcgen05.ld before the MMAs' commit was waited", at);
+    return tmem_[size_t{l} * kTmemCols + c];
+  }
+
+  /* tcgen05.mma.cta_group::1.kind::tf32 [d], adesc, bdesc, idesc, accumulate */
+  void umma(uint32_t d, uint64_t adesc, uint64_t bdesc, uint32_t idesc, bool accumulate, const char* at) {
+    const uint32_t m = ((idesc >> 24) & 31u) << 4, n = ((idesc >> 17) & 63u) << 3;
+    if ((idesc & 0xfu) != 0 || ((idesc >> 4) & 3u) != 1 || ((idesc >> 7) & 7u) != 2 || ((idesc >> 10) & 7u) != 2 ||
+        ((idesc >> 13) & 0xfu) != 0 || m != 128 || n < 16 || n > 256 || n % 16 != 0)
+      trap("tcgen05.mma: an instruction descriptor the layer does not encode (kind::tf32, M=128, K-major, f32 D)", at);
+    const Operand a = ummaOperand(adesc, m, at), b = ummaOperand(bdesc, n, at);
+    const uint32_t l0 = d >> 16, c0 = d & 0xffffu;
+    if (l0 != 0 || c0 + n > kTmemCols) trap("tcgen05.mma: D outside tensor memory", at);
+    for (uint32_t c = c0; c < c0 + n; ++c)
+      if (!tmemUsed_[c]) trap("tcgen05.mma into tensor memory not allocated", at);
+    for (uint32_t r = 0; r < m; ++r)
+      for (uint32_t j = 0; j < n; ++j) {
+        float s = 0.0f;
+        for (uint32_t k = 0; k < 8; ++k) s += tc::tf32(a.at(block_.smem, r, k)) * tc::tf32(b.at(block_.smem, j, k));
+        float& cell = tmem_[size_t{r} * kTmemCols + c0 + j];
+        cell = accumulate ? cell + s : s;
+      }
+    ++commitsPending_;
+  }
+  /* tcgen05.commit to the tensor cores' mbarrier, then every thread's wait of
+   * `parity`: the MMAs issued so far are done. */
+  void ummaCommit(uint32_t parity, const char* at) {
+    if ((commits_ & 1u) != parity) trap("wait on the tensor cores' mbarrier with the wrong phase parity", at);
+    ++commits_;
+    commitsPending_ = 0;
+  }
+
+  /* ---- wgmma (h100): the two 64-row halves of the tile, in the warpgroup's registers ---- */
+  void wgmma(int half, uint64_t adesc, uint64_t bdesc, bool accumulate, const char* at) {
+    const Operand a = gmmaOperand(adesc, 64, at), b = gmmaOperand(bdesc, 64, at);
+    std::vector<float>& d = wg_[half];
+    for (uint32_t r = 0; r < 64; ++r)
+      for (uint32_t j = 0; j < 64; ++j) {
+        float s = 0.0f;
+        for (uint32_t k = 0; k < 8; ++k) s += tc::tf32(a.at(block_.smem, r, k)) * tc::tf32(b.at(block_.smem, j, k));
+        d[r * 64 + j] = accumulate ? d[r * 64 + j] + s : s;
+      }
+    ++wgPending_;
+  }
+  void wgmmaWait(const char*) { wgPending_ = 0; }
+  /* Register j of thread t of the warpgroup. */
+  float wgmmaRead(int half, uint32_t t, uint32_t j, const char* at) {
+    if (wgPending_) trap("wgmma accumulator read before wgmma.wait_group", at);
+    return wg_[half][tc::fragRow(t, j) * 64 + tc::fragCol(t, j)];
   }
   Block& block() { return block_; }
 
@@ -120,6 +208,8 @@ class State {
 
   /* The kernel returns. */
   void finish(const char* at) {
+    for (uint32_t c = 0; c < kTmemCols; ++c)
+      if (tmemUsed_[c]) trap("the kernel returns with tensor memory allocated (a tensor-memory leak)", at);
     if (!pending_.empty()) fail("the kernel returns with a copy in flight (its token was never waited)", pending_[0], at);
     for (const Barrier& b : bars_)
       if (b.armed || b.waitedPhases != b.phase) {
@@ -147,6 +237,37 @@ class State {
     uint64_t expected = 0, landed = 0;
     const char* at = "";
   };
+
+  /* A K-major operand of a tensor-core instruction, 128-byte swizzle: row r
+   * of 128-byte rows in 8-row atoms SBO bytes apart, element k of the
+   * instruction's 32 bytes, at the swizzled shared-memory address. */
+  struct Operand {
+    uint32_t start, sbo;
+    float at(const unsigned char* smem, uint32_t r, uint32_t k) const {
+      uint32_t logical = start + (r / 8u) * sbo + (r % 8u) * tc::kRowBytes + k * 4u;
+      float v;
+      std::memcpy(&v, smem + tc::swizzle128(logical), sizeof v);
+      return v;
+    }
+  };
+  Operand ummaOperand(uint64_t desc, uint32_t rows, const char* at) const {
+    if (((desc >> 46) & 3u) != 1 || ((desc >> 49) & 7u) != 0 || ((desc >> 61) & 7u) != 2)
+      trap("tcgen05.mma: a shared-memory descriptor the layer does not encode (version 1, SWIZZLE_128B)", at);
+    return operand(desc, rows, at);
+  }
+  Operand gmmaOperand(uint64_t desc, uint32_t rows, const char* at) const {
+    if (((desc >> 49) & 7u) != 0 || ((desc >> 62) & 3u) != 1)
+      trap("wgmma: a shared-memory descriptor the layer does not encode (SWIZZLE_128B)", at);
+    return operand(desc, rows, at);
+  }
+  Operand operand(uint64_t desc, uint32_t rows, const char* at) const {
+    Operand o{static_cast<uint32_t>(desc & 0x3fffu) << 4, static_cast<uint32_t>((desc >> 32) & 0x3fffu) << 4};
+    // The swizzle pattern repeats every 1024 bytes from an aligned atom: the
+    // start may step along K inside a row, never across the row bits.
+    if (((o.start >> 7) & 7u) != 0 || o.sbo != tc::kAtomBytes || (o.start & ~127u) + rows / 8u * o.sbo > kStageBytes)
+      trap("tensor-core operand outside the staging area or not atom-aligned", at);
+    return o;
+  }
 
   static bool overlaps(const unsigned char* a, uint64_t na, const unsigned char* b, uint64_t nb) {
     return a < b + nb && b < a + na;
@@ -181,6 +302,10 @@ class State {
     return z ^ (z >> 31);
   }
 
+  std::vector<bool> tmemUsed_ = std::vector<bool>(kTmemCols, false);
+  std::vector<float> tmem_;
+  uint32_t commits_ = 0, commitsPending_ = 0, wgPending_ = 0;
+  std::vector<float> wg_[2];
   Block block_;
   Barrier bars_[kBarriers];
   std::vector<Copy> pending_;

@@ -28,6 +28,24 @@ struct HostInvocation {
   explicit HostInvocation(HostArena&) {}
 };
 
+/* The tensor cores' self-test: acc[130 x 70] = A[130 x 40] @ B[40 x 70] by
+ * the same code path as every `mma` (two row tiles, two column tiles, two K
+ * chunks, every edge padded), on values whose products and sums are exact
+ * in tf32 and f32, so the result must equal the host's exactly. */
+namespace selftest {
+inline constexpr uint64_t kR = 130, kN = 70, kK = 40;
+inline float a(uint64_t r, uint64_t k) { return static_cast<float>(static_cast<int>((r * 7 + k * 3) % 17) - 8) / 8.0f; }
+inline float b(uint64_t k, uint64_t n) { return static_cast<float>(static_cast<int>((k * 5 + n * 11) % 13) - 6) / 4.0f; }
+}  // namespace selftest
+
+template <int>
+VX_GLOBAL void tensorSelfTest(float* acc, const float* a, const float* b) {
+  Invocation inv(Scratch{});
+  gemm(inv.tc, acc, a, b, selftest::kR, selftest::kN, selftest::kK, "the tensor cores' self-test");
+  sync();
+  releaseTensorCore(inv.tc, "the tensor cores' self-test");
+}
+
 class Launch {
  public:
   Launch(HostInvocation& inv, const char* fn) : inv_(inv), fn_(fn) {
@@ -57,8 +75,10 @@ class Launch {
 
   template <typename... P, typename... A>
   void run(void (*kernel)(Scratch, P...), A... args) {
+    static const bool tensorCoresChecked = checkTensorCores();
+    (void)tensorCoresChecked;
 #if defined(__CUDACC__)
-    constexpr size_t smem = kSmemBytes + 128;  // the arena, aligned within the dynamic window
+    constexpr size_t smem = 1024 + kStageBytes + kSmemBytes;  // aligned to 1024: staging, arena
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
           "setting the kernel's shared-memory size");
     kernel<<<1, kThreads, smem>>>(scratch_, args...);
@@ -87,6 +107,48 @@ class Launch {
   }
 
  private:
+  /* Once per process, before the first launch: the tensor cores compute
+   * what the host does, or the run stops rather than return wrong numbers. */
+  bool checkTensorCores() {
+    using namespace selftest;
+    std::vector<float> ha(kR * kK), hb(kK * kN), want(kR * kN, 0.0f), got(kR * kN);
+    for (uint64_t r = 0; r < kR; ++r)
+      for (uint64_t k = 0; k < kK; ++k) ha[r * kK + k] = selftest::a(r, k);
+    for (uint64_t k = 0; k < kK; ++k)
+      for (uint64_t n = 0; n < kN; ++n) hb[k * kN + n] = selftest::b(k, n);
+    for (uint64_t r = 0; r < kR; ++r)
+      for (uint64_t n = 0; n < kN; ++n)
+        for (uint64_t k = 0; k < kK; ++k) want[r * kN + n] += ha[r * kK + k] * hb[k * kN + n];
+    float* da = input(ha.data(), ha.size());
+    float* db = input(hb.data(), hb.size());
+    float* dacc = input(std::vector<float>(kR * kN, 0.0f).data(), kR * kN);
+#if defined(__CUDACC__)
+    constexpr size_t smem = 1024 + kStageBytes + kSmemBytes;
+    check(cudaFuncSetAttribute(tensorSelfTest<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
+          "setting the self-test's shared-memory size");
+    tensorSelfTest<0><<<1, kThreads, smem>>>(dacc, da, db);
+    check(cudaGetLastError(), "launching the tensor cores' self-test");
+    check(cudaDeviceSynchronize(), "running the tensor cores' self-test");
+#else
+    interp::state().begin();
+    tensorSelfTest<0>(dacc, da, db);
+    interp::state().finish("the tensor cores' self-test");
+#endif
+    output(got.data(), dacc, got.size());
+    for (uint64_t i = 0; i < got.size(); ++i)
+      if (got[i] != want[i]) {
+        char detail[256];
+        std::snprintf(detail, sizeof detail,
+                      "element (%llu, %llu) of a %llux%llux%llu product is %g where the host computes %g; "
+                      "the matrix lowering of this build is wrong here, so no kernel runs",
+                      static_cast<unsigned long long>(i / kN), static_cast<unsigned long long>(i % kN),
+                      static_cast<unsigned long long>(kR), static_cast<unsigned long long>(kN),
+                      static_cast<unsigned long long>(kK), static_cast<double>(got[i]), static_cast<double>(want[i]));
+        fail("checking the tensor cores", detail);
+      }
+    return true;
+  }
+
   [[noreturn]] void fail(const char* what, const char* detail) const {
     std::fflush(stdout);
     std::fprintf(stderr, "error: CUDA error in `%s` while %s: %s\n", fn_, what, detail);
@@ -100,7 +162,7 @@ class Launch {
   template <typename T>
   T* alloc(size_t n, const char* what) {
     void* p = nullptr;
-    size_t bytes = n * sizeof(T) ? n * sizeof(T) : 16;
+    size_t bytes = n * sizeof(T) != 0 ? n * sizeof(T) : 16;
 #if defined(__CUDACC__)
     check(cudaMalloc(&p, bytes), what);
 #else

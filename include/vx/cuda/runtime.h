@@ -33,6 +33,23 @@
 #include "vx/hd.h"
 #include "vx/scalar.h"
 
+/* Which tensor cores the interpreter models: 100 (b200, tcgen05) or 90 (h100,
+ * wgmma). The driver defines it; nvcc builds pick by architecture. */
+#ifndef VX_CUDA_SM
+#define VX_CUDA_SM 100
+#endif
+
+/* Loops nvcc unrolls (fixed trip counts over registers), and loops it must
+ * not (the arena's 64-entry tables stay in local memory rather than take
+ * every register). */
+#if defined(__CUDACC__)
+#define VX_UNROLL _Pragma("unroll")
+#define VX_NO_UNROLL _Pragma("unroll 1")
+#else
+#define VX_UNROLL
+#define VX_NO_UNROLL
+#endif
+
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
 #define VX_DEV __device__
@@ -49,7 +66,17 @@ using vx::rt::trap;
 
 inline constexpr unsigned kThreads = 128;     // one warpgroup per block
 inline constexpr uint32_t kGranule = 1024;    // shared-memory allocation unit (the table's alignment)
-inline constexpr uint32_t kSmemBytes = 232448 - 1024;  // the arena: 227 KiB less 1 KiB for barriers
+/* The tensor cores' tile (vx/cuda/mma.h): 128 x 64 results, operands staged
+ * in shared memory by chunks of 32 along K (128-byte K-major rows). */
+inline constexpr uint32_t kTileM = 128;
+inline constexpr uint32_t kTileN = 64;
+inline constexpr uint32_t kStageA = kTileM * 128;  // 16 KiB
+inline constexpr uint32_t kStageB = kTileN * 128;  // 8 KiB
+inline constexpr uint32_t kStageBytes = kStageA + kStageB;
+inline constexpr uint32_t kTmemColumns = kTileN;   // b200: the tile's f32 accumulator in tensor memory
+/* The arena: 227 KiB of shared memory per block, less 1 KiB for the
+ * mbarriers, the staging area and 1 KiB to align it to 1024 bytes. */
+inline constexpr uint32_t kSmemBytes = 232448 - 1024 - kStageBytes - 1024;
 inline constexpr int kBarriers = 64;          // mbarriers, so copies in flight at once
 inline constexpr int kMaxBuffers = 64;        // shared-memory buffers live at once
 inline constexpr size_t kMxuFloats = 65536;   // matrix-unit weights and accumulator, each
@@ -118,17 +145,20 @@ class Arena {
     base_ = base;
     capacity_ = capacity;
     bars_ = barriers;
+    VX_NO_UNROLL
     for (int i = 0; i < kMaxBuffers; ++i) refs_[i] = 0;
+    VX_NO_UNROLL
     for (int i = 0; i < kBarriers; ++i) busy_[i] = false, uses_[i] = 0;
   }
   /* First fit in 1 KiB granules; returns a buffer id holding one reference. */
   VX_HD int allocate(uint64_t bytes, unsigned char** data, const char* at) {
     uint64_t need = (bytes + kGranule - 1) / kGranule * kGranule;
     if (need == 0) need = kGranule;
-    if (need > capacity_) trap("shared memory: one buffer is larger than the block's 226 KiB", at);
+    if (need > capacity_) trap("shared memory: one buffer is larger than the block's 201 KiB", at);
     uint64_t cand = 0;
     for (bool moved = true; moved;) {
       moved = false;
+      VX_NO_UNROLL
       for (int i = 0; i < kMaxBuffers; ++i)
         if (refs_[i] > 0 && cand < off_[i] + size_[i] && off_[i] < cand + need) {
           cand = off_[i] + size_[i];
@@ -137,6 +167,7 @@ class Arena {
       if (cand + need > capacity_)
         trap("shared memory: no contiguous space for this buffer (the live buffers fit but are fragmented)", at);
     }
+    VX_NO_UNROLL
     for (int i = 0; i < kMaxBuffers; ++i)
       if (refs_[i] == 0) {
         off_[i] = static_cast<uint32_t>(cand);
@@ -152,6 +183,7 @@ class Arena {
 
   /* A free mbarrier for one copy, and the parity of the phase it will complete. */
   VX_HD int acquireBarrier(uint32_t* parity, const char* at) {
+    VX_NO_UNROLL
     for (int i = 0; i < kBarriers; ++i)
       if (!busy_[i]) {
         busy_[i] = true;
@@ -549,23 +581,22 @@ VX_HD inline Buf<T> zeros(Arena& arena, uint64_t n, const char* at) {
 /* ---- the matrix unit ----
  * `mma` multiplies shared-memory operands into a shared-memory accumulator;
  * the latched-weights unit keeps W and ACC in a global-memory scratch of the
- * launch. Both run as SIMT f32 (fused multiply-add in K order per output),
- * every thread a strided share of the outputs. */
+ * launch. Both run on the tensor cores (vx/cuda/mma.h). */
+}  // namespace vx::cu
+
+#include "vx/cuda/mma.h"
+
+namespace vx::cu {
 
 /* acc[R x N] += a[R x K] @ b[K x N] */
 template <typename T>
-VX_HD inline void mma(const Buf<float>& acc, const Buf<T>& a, const Buf<T>& b, uint64_t R, uint64_t N, uint64_t K,
-                      const char* at) {
+VX_HD inline void mma(TensorCore& tc, const Buf<float>& acc, const Buf<T>& a, const Buf<T>& b, uint64_t R, uint64_t N,
+                      uint64_t K, const char* at) {
   sync();
   touch(a.data, R * K * sizeof(T), false, at);
   touch(b.data, K * N * sizeof(T), false, at);
   touch(acc.data, R * N * sizeof(float), true, at);
-  for (uint64_t o = lane(); o < R * N; o += lanes()) {
-    uint64_t r = o / N, c = o % N;
-    float s = acc.data[o];
-    for (uint64_t k = 0; k < K; ++k) s += static_cast<float>(a.data[r * K + k]) * static_cast<float>(b.data[k * N + c]);
-    acc.data[o] = s;
-  }
+  gemm(tc, acc.data, a.data, b.data, R, N, K, at);
   sync();
 }
 
@@ -586,7 +617,7 @@ struct Scratch {
 
 class MatrixUnit {
  public:
-  VX_HD explicit MatrixUnit(Scratch s) : s_(s) {}
+  VX_HD MatrixUnit(Scratch s, TensorCore* tc) : s_(s), tc_(tc) {}
   template <typename T>
   VX_HD void load_weights(const Buf<T>& w, uint64_t K, uint64_t N, const char* at) {
     sync();
@@ -606,15 +637,10 @@ class MatrixUnit {
     shapeAcc(R, N, at);
     sync();
     touch(x.data, R * K * sizeof(T), false, at);
-    for (uint64_t o = lane(); o < R * N; o += lanes()) {
-      uint64_t r = o / N, c = o % N;
-      if (!hasWeights_) {
-        s_.acc[o] += static_cast<float>(x.data[o]);  // W = identity
-        continue;
-      }
-      float s = s_.acc[o];
-      for (uint64_t k = 0; k < K; ++k) s += static_cast<float>(x.data[r * K + k]) * s_.weights[k * N + c];
-      s_.acc[o] = s;
+    if (hasWeights_) {
+      gemm(*tc_, s_.acc, x.data, s_.weights, R, N, K, at);
+    } else {
+      for (uint64_t o = lane(); o < R * N; o += lanes()) s_.acc[o] += static_cast<float>(x.data[o]);  // W = identity
     }
     sync();
   }
@@ -648,6 +674,7 @@ class MatrixUnit {
     accShaped_ = true;
   }
   Scratch s_;
+  TensorCore* tc_;
   uint64_t wk_ = 0, wn_ = 0, rows_ = 0, cols_ = 0;
   bool hasWeights_ = false, accShaped_ = false;
 };
@@ -659,31 +686,44 @@ __device__ inline unsigned char* blockSmem() {
   extern __shared__ __align__(128) unsigned char vx_dynamic_smem[];
   return vx_dynamic_smem;
 }
+/* The copies' mbarriers, then the tensor cores' (the last), and the slot
+ * tcgen05.alloc writes its address to. */
 __device__ inline uint64_t* blockBarriers() {
-  __shared__ __align__(8) uint64_t vx_barriers[kBarriers];
+  __shared__ __align__(8) uint64_t vx_barriers[kBarriers + 1];
   return vx_barriers;
+}
+__device__ inline uint32_t* blockTmemSlot() {
+  __shared__ __align__(16) uint32_t vx_tmem_slot[4];
+  return vx_tmem_slot;
 }
 #endif
 
 struct Invocation {
   Arena arena;
+  TensorCore tc;
   MatrixUnit mxu;
   Scratch scratch;
-  VX_HD explicit Invocation(Scratch s) : mxu(s), scratch(s) {
+  /* The block's dynamic shared memory: the staging area (1024-byte aligned),
+   * then the arena. */
+  VX_HD explicit Invocation(Scratch s) : mxu(s, &tc), scratch(s) {
 #if defined(__CUDA_ARCH__)
     uint64_t* bars = blockBarriers();
     if (threadIdx.x == 0) {
-      for (int i = 0; i < kBarriers; ++i)
+      for (int i = 0; i <= kBarriers; ++i)
         asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(detail::smemAddr(bars + i)) : "memory");
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
     auto base = reinterpret_cast<uintptr_t>(blockSmem());
-    arena.init(reinterpret_cast<unsigned char*>((base + 127) & ~uintptr_t{127}), kSmemBytes, bars);
+    tc.stage = reinterpret_cast<unsigned char*>((base + 1023) & ~uintptr_t{1023});
+    tc.bar = bars + kBarriers;
+    tc.tmemSlot = blockTmemSlot();
+    arena.init(tc.stage + kStageBytes, kSmemBytes, bars);
 #elif defined(__CUDACC__)
 #else
     interp::Block& b = interp::state().block();
-    arena.init(b.smem, kSmemBytes, nullptr);
+    tc.stage = b.smem;
+    arena.init(b.smem + kStageBytes, kSmemBytes, nullptr);
 #endif
   }
   /* The kernel returns: every copy must have been waited (the interpreter
@@ -691,6 +731,7 @@ struct Invocation {
   VX_HD void finish(const char* at) {
     mxu.report();
     sync();
+    releaseTensorCore(tc, at);
 #if !defined(__CUDACC__)
     interp::state().finish(at);
 #else

@@ -180,10 +180,13 @@ std::vector<std::string> cudaCompilerCommand(const std::string& nvcc, const std:
   return cmd;
 }
 
-std::vector<std::string> interpreterCommand(const std::string& source, const std::string& output) {
+std::vector<std::string> interpreterCommand(const std::string& source, const std::string& output,
+                                            const std::string& arch) {
   std::vector<std::string> cmd = compilerCommand(source, output, Artifact::Executable, "native");
-  // The generated .cu, included by the harness, built as host C++.
+  // The generated .cu, included by the harness, built as host C++, with the
+  // tensor cores of `arch` (sm_100a: tcgen05, sm_90a: wgmma) modelled.
   cmd.insert(cmd.begin() + 2, "-DVX_CUDA_INTERPRET=1");
+  cmd.insert(cmd.begin() + 3, arch.rfind("sm_90", 0) == 0 ? "-DVX_CUDA_SM=90" : "-DVX_CUDA_SM=100");
   // The interpreter checks rather than races: compile time matters more.
   cmd.insert(cmd.end() - 3, "-O1");
   return cmd;

@@ -54,6 +54,7 @@ std::vector<std::string> cudaCompilerCommand(const std::string& nvcc, const std:
                                              const std::string& output, Artifact kind, const std::string& arch);
 // The host compiler on a harness that includes a generated .cu: the
 // interpreter (vx/cuda/interpret.h) in place of the GPU.
-std::vector<std::string> interpreterCommand(const std::string& source, const std::string& output);
+std::vector<std::string> interpreterCommand(const std::string& source, const std::string& output,
+                                            const std::string& arch);
 
 }  // namespace vx::cpu

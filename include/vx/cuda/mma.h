@@ -1,0 +1,310 @@
+/* The tensor cores of the b200 and h100 targets (docs/b200.md, "Matrix
+ * work"). Included by vx/cuda/runtime.h.
+ *
+ * `mma` and `matmul_acc` compute acc[R x N] += A[R x K] @ B[K x N] (row-major,
+ * f32 accumulator) in tiles of 128 x 64 results. For each tile, K goes by
+ * chunks of 32: all threads write the chunk's operands into the staging area
+ * of shared memory as f32 (bf16 and f16 widen exactly), K-major with the
+ * 128-byte swizzle (8-row atoms of 1024 bytes), zero-padding the edges; then
+ *
+ *  - b200 (sm_100a): one thread issues four `tcgen05.mma.cta_group::1
+ *    .kind::tf32` (M=128, N=64, K=8) into 64 columns of tensor memory and
+ *    `tcgen05.commit`s them to an mbarrier that every thread waits on; after
+ *    the last chunk each thread reads its row back with `tcgen05.ld` and
+ *    adds it to acc;
+ *  - h100 (sm_90a): the warpgroup issues eight `wgmma.mma_async
+ *    .m64n64k8.f32.tf32.tf32` (two halves of 64 rows) into registers, waits
+ *    the group, and adds each thread's fragment to acc;
+ *  - the interpreter (host C++): the same staging code runs, and the same
+ *    descriptors are handed to interp::State, which decodes them as the PTX
+ *    ISA defines them, reads the swizzled operands from the staging area,
+ *    truncates them to tf32 as the tensor cores do, and keeps tensor memory
+ *    (columns allocated and freed, a leak at kernel end is an error).
+ *
+ * f32 operands are multiplied as tf32: 10 explicit mantissa bits, the low 13
+ * bits of each operand ignored (truncated), products accumulated in f32.
+ * Other operand types (f64, integers) run as SIMT f32 code, as the cpu
+ * target computes them. */
+#ifndef VX_CUDA_MMA_H
+#define VX_CUDA_MMA_H
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "vx/cuda/layout.h"
+
+namespace vx::cu {
+
+namespace tc {
+
+template <typename T>
+inline constexpr bool kTensorOperand = std::is_same_v<T, float> || std::is_same_v<T, vx::rt::bf16> || std::is_same_v<T, vx::rt::f16>;
+
+}  // namespace tc
+
+/* What the block keeps for its tensor cores. */
+struct TensorCore {
+  unsigned char* stage = nullptr;  // kStageBytes, 1024-byte aligned: A (128 rows) then B (64 rows)
+  uint64_t* bar = nullptr;         // b200: the mbarrier tcgen05.commit arrives on
+  uint32_t* tmemSlot = nullptr;    // b200: where tcgen05.alloc writes the columns' address
+  uint32_t phase = 0;              // b200: commits waited so far (the barrier's parity)
+  uint32_t tmem = 0;               // b200: the accumulator tile's tensor-memory address
+  bool hasTmem = false;
+};
+
+namespace detail {
+
+#if !defined(__CUDA_ARCH__) && !defined(__CUDACC__)
+/* The interpreter's shared-memory address: the offset in the block's window. */
+inline uint32_t smemAddr(const void* p) {
+  return static_cast<uint32_t>(static_cast<const unsigned char*>(p) - interp::state().block().smem);
+}
+#elif !defined(__CUDA_ARCH__)
+inline uint32_t smemAddr(const void*) { return 0; }  // nvcc's host pass: never runs
+#endif
+
+/* acc[R x N] += a[R x K] @ b[K x N] by every thread, a strided share of the
+ * outputs: f32 fused multiply-adds in K order, as the cpu target computes. */
+template <typename TA, typename TB>
+VX_HD inline void simtGemm(float* acc, const TA* a, const TB* b, uint64_t R, uint64_t N, uint64_t K) {
+  for (uint64_t o = lane(); o < R * N; o += lanes()) {
+    uint64_t r = o / N, c = o % N;
+    float s = acc[o];
+    for (uint64_t k = 0; k < K; ++k) s += static_cast<float>(a[r * K + k]) * static_cast<float>(b[k * N + c]);
+    acc[o] = s;
+  }
+}
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/* d[64 x 64] (+)= A[64 x 8] @ B[8 x 64], both tf32, K-major, 128-byte swizzle. */
+__device__ inline void wgmma64x64x8(float (&d)[32], uint64_t da, uint64_t db) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %34, 0;\n"
+      " wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "l"(da), "l"(db), "r"(1u));
+}
+#endif
+
+#if defined(__CUDA_ARCH__)
+__device__ inline void waitParity(uint64_t* bar, uint32_t parity) {
+  uint32_t mbar = smemAddr(bar), done = 0;
+  do {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(mbar), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+#endif
+
+/* Chunk [k0, k0 + 32) of rows [m0, m0 + 128) of A and of columns [n0, n0 + 64)
+ * of B into the staging area, zero beyond the edges. */
+template <typename TA, typename TB>
+VX_HD inline void stageChunk(TensorCore& tc, const TA* a, const TB* b, uint64_t R, uint64_t N, uint64_t K, uint64_t m0,
+                             uint64_t n0, uint64_t k0, const char* at) {
+  touch(tc.stage, kStageBytes, true, at);  // the interpreter checks no MMA still reads it
+  unsigned char* sa = tc.stage;
+  unsigned char* sb = tc.stage + kStageA;
+  for (uint32_t i = lane(); i < kTileM * tc::kRowBytes / 4; i += lanes()) {
+    uint32_t r = i / 32u, k = i % 32u;
+    uint64_t gr = m0 + r, gk = k0 + k;
+    float v = gr < R && gk < K ? static_cast<float>(a[gr * K + gk]) : 0.0f;
+    std::memcpy(sa + tc::stagedOffset(r, k), &v, sizeof v);
+  }
+  for (uint32_t i = lane(); i < kTileN * tc::kRowBytes / 4; i += lanes()) {
+    uint32_t n = i % kTileN, k = i / kTileN;  // consecutive threads read consecutive columns of B
+    uint64_t gn = n0 + n, gk = k0 + k;
+    float v = gn < N && gk < K ? static_cast<float>(b[gk * N + gn]) : 0.0f;
+    std::memcpy(sb + tc::stagedOffset(n, k), &v, sizeof v);
+  }
+}
+
+/* acc[R x N] += a[R x K] @ b[K x N] on the tensor cores (see the top). */
+template <typename TA, typename TB>
+VX_HD inline void tensorGemm(TensorCore& tc, float* acc, const TA* a, const TB* b, uint64_t R, uint64_t N, uint64_t K,
+                             const char* at) {
+  if (K == 0) return;
+  const uint32_t aAddr = smemAddr(tc.stage), bAddr = smemAddr(tc.stage + kStageA);
+#if (defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM100_ALL)) || (!defined(__CUDACC__) && VX_CUDA_SM == 100)
+  if (!tc.hasTmem) {
+#if defined(__CUDA_ARCH__)
+    if (threadIdx.x < 32) {
+      asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(smemAddr(tc.tmemSlot)),
+                   "r"(kTmemColumns)
+                   : "memory");
+      asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+    }
+    asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+    __syncthreads();
+    asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+    tc.tmem = *tc.tmemSlot;
+#else
+    tc.tmem = interp::state().tmemAlloc(kTmemColumns, at);
+#endif
+    tc.hasTmem = true;
+  }
+  constexpr uint32_t idesc = tc::ummaInstrDesc(kTileM, kTileN);
+  for (uint64_t m0 = 0; m0 < R; m0 += kTileM) {
+    for (uint64_t n0 = 0; n0 < N; n0 += kTileN) {
+      for (uint64_t k0 = 0; k0 < K; k0 += 32) {
+        stageChunk(tc, a, b, R, N, K, m0, n0, k0, at);
+#if defined(__CUDA_ARCH__)
+        fenceAsync();  // the staged operands, to the tensor core's (async) proxy
+        asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+        __syncthreads();
+        if (threadIdx.x == 0) {
+          asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+          for (uint32_t s = 0; s < 4; ++s) {
+            uint32_t accumulate = k0 > 0 || s > 0 ? 1u : 0u;
+            asm volatile(
+                "{\n .reg .pred p;\n setp.ne.b32 p, %4, 0;\n"
+                " tcgen05.mma.cta_group::1.kind::tf32 [%0], %1, %2, %3, p;\n}\n" ::"r"(tc.tmem),
+                "l"(tc::ummaDesc(aAddr + s * 32u)), "l"(tc::ummaDesc(bAddr + s * 32u)), "r"(idesc), "r"(accumulate)
+                : "memory");
+          }
+          asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(
+                           smemAddr(tc.bar))
+                       : "memory");
+        }
+        waitParity(tc.bar, tc.phase & 1u);  // the MMAs are done: the staging area is free again
+#else
+        for (uint32_t s = 0; s < 4; ++s)
+          interp::state().umma(tc.tmem, tc::ummaDesc(aAddr + s * 32u), tc::ummaDesc(bAddr + s * 32u), idesc,
+                               k0 > 0 || s > 0, at);
+        interp::state().ummaCommit(tc.phase & 1u, at);
+#endif
+        ++tc.phase;
+      }
+      // Each thread reads its row of the tile back from tensor memory.
+#if defined(__CUDA_ARCH__)
+      asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+#endif
+      for (uint32_t t = lane(); t < kTileM; t += lanes()) {
+        const uint64_t row = m0 + t;
+        for (uint32_t c = 0; c < kTileN; c += 16) {
+          float v[16];
+#if defined(__CUDA_ARCH__)
+          uint32_t r[16];
+          const uint32_t taddr = tc.tmem + ((32u * (t / 32u)) << 16) + c;
+          asm volatile(
+              "tcgen05.ld.sync.aligned.32x32b.x16.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, "
+              "%14, %15}, [%16];"
+              : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7]),
+                "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11]), "=r"(r[12]), "=r"(r[13]), "=r"(r[14]), "=r"(r[15])
+              : "r"(taddr));
+          asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
+VX_UNROLL
+          for (int j = 0; j < 16; ++j) v[j] = __uint_as_float(r[j]);
+#else
+          for (uint32_t j = 0; j < 16; ++j) v[j] = interp::state().tmemRead(tc.tmem, t, c + j, at);
+#endif
+          if (row >= R) continue;
+VX_UNROLL
+          for (uint32_t j = 0; j < 16; ++j)
+            if (n0 + c + j < N) acc[row * N + n0 + c + j] += v[j];
+        }
+      }
+#if defined(__CUDA_ARCH__)
+      asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+#endif
+      sync();  // every row is read before the next tile's MMAs overwrite the columns
+    }
+  }
+#elif (defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)) || (!defined(__CUDACC__) && VX_CUDA_SM == 90)
+  for (uint64_t m0 = 0; m0 < R; m0 += kTileM) {
+    for (uint64_t n0 = 0; n0 < N; n0 += kTileN) {
+#if defined(__CUDA_ARCH__)
+      float d0[32], d1[32];
+VX_UNROLL
+      for (int j = 0; j < 32; ++j) d0[j] = d1[j] = 0.0f;
+#endif
+      for (uint64_t k0 = 0; k0 < K; k0 += 32) {
+        stageChunk(tc, a, b, R, N, K, m0, n0, k0, at);
+#if defined(__CUDA_ARCH__)
+        fenceAsync();  // the staged operands, to the tensor core's (async) proxy
+        __syncthreads();
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+VX_UNROLL
+        for (uint32_t s = 0; s < 4; ++s) {
+          const uint64_t db = tc::gmmaDesc(bAddr + s * 32u);
+          detail::wgmma64x64x8(d0, tc::gmmaDesc(aAddr + s * 32u), db);
+          detail::wgmma64x64x8(d1, tc::gmmaDesc(aAddr + 64u * tc::kRowBytes + s * 32u), db);
+        }
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        __syncthreads();  // every warp's MMAs are done: the staging area is free again
+#else
+        for (uint32_t s = 0; s < 4; ++s) {
+          const uint64_t db = tc::gmmaDesc(bAddr + s * 32u);
+          interp::state().wgmma(0, tc::gmmaDesc(aAddr + s * 32u), db, k0 > 0 || s > 0, at);
+          interp::state().wgmma(1, tc::gmmaDesc(aAddr + 64u * tc::kRowBytes + s * 32u), db, k0 > 0 || s > 0, at);
+        }
+        interp::state().wgmmaWait(at);
+#endif
+      }
+      // Each thread adds its fragment of both halves.
+      for (uint32_t t = lane(); t < kTileM; t += lanes()) {
+VX_UNROLL
+        for (uint32_t j = 0; j < 32; ++j) {
+          const uint64_t r = m0 + tc::fragRow(t, j), c = n0 + tc::fragCol(t, j);
+#if defined(__CUDA_ARCH__)
+          const float v0 = d0[j], v1 = d1[j];
+#else
+          const float v0 = interp::state().wgmmaRead(0, t, j, at), v1 = interp::state().wgmmaRead(1, t, j, at);
+#endif
+          if (c >= N) continue;
+          if (r < R) acc[r * N + c] += v0;
+          if (r + 64 < R) acc[(r + 64) * N + c] += v1;
+        }
+      }
+      sync();
+    }
+  }
+#else
+  (void)aAddr, (void)bAddr;
+  simtGemm(acc, a, b, R, N, K);
+#endif
+  (void)at;
+}
+
+}  // namespace detail
+
+/* acc[R x N] += a[R x K] @ b[K x N]: tensor cores for f32, bf16 and f16
+ * operands; SIMT f32 multiply-adds in K order otherwise. */
+template <typename TA, typename TB>
+VX_HD inline void gemm(TensorCore& tc, float* acc, const TA* a, const TB* b, uint64_t R, uint64_t N, uint64_t K,
+                       const char* at) {
+  if constexpr (tc::kTensorOperand<TA> && tc::kTensorOperand<TB>) {
+    detail::tensorGemm(tc, acc, a, b, R, N, K, at);
+  } else {
+    (void)tc, (void)at;
+    detail::simtGemm(acc, a, b, R, N, K);
+  }
+}
+
+/* Kernel end: tensor memory goes back (b200). */
+VX_HD inline void releaseTensorCore(TensorCore& tc, const char* at) {
+  if (!tc.hasTmem) return;
+#if defined(__CUDA_ARCH__)
+  (void)at;
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL)
+  asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+  __syncthreads();
+  asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+  if (threadIdx.x < 32)
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(tc.tmem), "r"(kTmemColumns) : "memory");
+#endif
+#elif !defined(__CUDACC__)
+  interp::state().tmemFree(tc.tmem, kTmemColumns, at);
+#else
+  (void)at;
+#endif
+  tc.hasTmem = false;
+}
+
+}  // namespace vx::cu
+
+#endif /* VX_CUDA_MMA_H */
