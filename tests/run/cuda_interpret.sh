@@ -5,6 +5,8 @@
 #     checksums. Examples whose 128x128 f32 tiles do not fit the 201 KiB of
 #     shared memory (E6007 on b200) run with their tiles shrunk to 64x64 on
 #     every target;
+#     tf32 products of inexact operands stay within a tolerance derived
+#     from K, and 16-bit operands agree exactly;
 #  2. every hazard program the checker rejects with E6004/E6005, built with
 #     the hidden --unchecked flag, stops under the interpreter at the line
 #     the checker named, with the copy's line.
@@ -96,6 +98,41 @@ $out"
     fail "tf32_operands.vx --target $t: exact to 1e-6 (tf32 operands not modelled)"
   echo "ok tf32 operands on $t: $(grep '^compare' <<<"$out")"
 done
+
+# 16-bit operands: f16 on b200/h100 and a bf16 copy everywhere agree with
+# the cpu target's run of the bf16 copy.
+m16=$TMP/mma_operand_types_bf16.vx
+sed -e 's/\bf16\b/bf16/g' "$REPO/tests/run/mma_operand_types.vx" >"$m16"
+want=$("$VXC" run "$m16" --seed 5 | grep '^checksum') || fail "mma_operand_types (bf16) on cpu"
+for t in b200 h100; do
+  for src in "$REPO/tests/run/mma_operand_types.vx" "$m16"; do
+    got=$("$VXC" run "$src" --target "$t" --interpret --seed 5 2>&1 | grep -E '^(checksum|error)')
+    [ "$got" = "$want" ] || fail "$src --target $t printed
+$got
+the cpu target printed (bf16)
+$want"
+  done
+done
+echo "ok f16 and bf16 operands on b200 and h100: $want"
+
+# Every file of the repository with matrix work that `vxc check --target
+# b200` accepts: its .cu compiles as the interpreter for both machines'
+# tensor cores with no warnings (-Wall -Wextra -Werror).
+CXX=${CXX:-c++}
+n=0
+for f in $(cd "$REPO" && { find tests examples docs -name '*.vx'; [ -d ../shared/examples ] && find ../shared/examples -name '*.vx'; } |
+  xargs grep -lE '\b(mma|matmul_acc)\(' | sort); do
+  "$VXC" check --target b200 "$REPO/$f" >/dev/null 2>&1 || continue
+  "$VXC" build "$REPO/$f" --target b200 --emit=cu -o "$TMP/m.cu" >/dev/null 2>&1 || fail "emit $f"
+  for sm in 100 90; do
+    out=$("$CXX" -std=c++17 -fsyntax-only -Wall -Wextra -Werror -x c++ -DVX_CUDA_INTERPRET=1 -DVX_CUDA_SM=$sm \
+      -I "$REPO/include" "$TMP/m.cu" 2>&1) || fail "$f (.cu, VX_CUDA_SM=$sm) does not compile cleanly:
+$out"
+  done
+  n=$((n + 1))
+done
+[ "$n" -ge 20 ] || fail "only $n files with matrix work compiled"
+echo "ok $n files with matrix work compile as the interpreter for sm_100 and sm_90"
 
 # ---- 2. hazards stop at the checker's line ----
 hazard() {  # FILE ENTRY WHAT LINE COPYLINE
