@@ -13,3 +13,21 @@ $SUDO apt-get install -y -q --no-install-recommends \
   doctest-dev nlohmann-json3-dev libfmt-dev libjemalloc-dev \
   python3-numpy python3-venv python3-setuptools python3-wheel python3-pip \
   clang-14 libclang-rt-14-dev ccache libopenblas-dev neovim
+
+# cuobjdump and nvdisasm, for the SASS test of the b200/h100 targets
+# (tests/run/cuda_build.sh), from NVIDIA's wheels on PyPI: the CUDA toolkit on
+# these machines comes without them. Only where nvcc is installed; a failed
+# download leaves that test skipped, visibly.
+CUDA_TOOLS=/opt/vxc/cuda-tools
+if { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; } && [ ! -x "$CUDA_TOOLS/bin/nvdisasm" ]; then
+  tmp=$(mktemp -d)
+  if python3 -m pip download -q --no-deps --only-binary=:all: -d "$tmp" \
+      nvidia-cuda-cuobjdump==13.5.37 nvidia-cuda-nvdisasm==13.5.37; then
+    for w in "$tmp"/*.whl; do python3 -m zipfile -e "$w" "$tmp/x"; done
+    $SUDO mkdir -p "$CUDA_TOOLS/bin"
+    $SUDO install -m 755 "$tmp"/x/nvidia/cu13/bin/cuobjdump "$tmp"/x/nvidia/cu13/bin/nvdisasm "$CUDA_TOOLS/bin/"
+  else
+    echo "warning: could not download cuobjdump and nvdisasm from PyPI; the SASS test will be skipped" >&2
+  fi
+  rm -rf "$tmp"
+fi

@@ -4,8 +4,9 @@
 # warnings and no register spills, its PTX holds the pipeline: bulk copies
 # completing on mbarriers with expected transaction bytes, parity waits,
 # bulk stores in bulk groups, and the GEMM's tensor-core pipeline in order
-# (FileCheck, tests/run/cuda_ptx/). Skipped, visibly (exit status 77),
-# without the CUDA toolkit.
+# (FileCheck, tests/run/cuda_ptx/); the GEMM's SASS has a loop with the
+# copies, barriers and tensor-core instructions. Skipped, visibly (exit
+# status 77), without the CUDA toolkit; the SASS part without cuobjdump.
 #   cuda_build.sh VXC REPO
 set -u
 VXC=$1 REPO=$2
@@ -70,3 +71,31 @@ for arch in sm_100a sm_90a; do
   "$FILECHECK" --input-file="$TMP/so.$arch.ptx" "$REPO/tests/run/cuda_ptx/gemm.$arch.check" || fail "gemm.$arch.ptx"
 done
 echo "ok ptx: the GEMM's tcgen05 (sm_100a) and wgmma (sm_90a) pipelines"
+
+# SASS: the GEMM kernel has a loop that issues the tile copies (UBLKCP),
+# arms and waits their mbarriers (SYNCS) and drives the tensor cores
+# (UTCHMMA and its commit UTCBAR on sm_100a, HGMMA on sm_90a). cuobjdump and
+# nvdisasm come from PyPI (scripts/install-deps.sh) where the toolkit lacks them.
+CUOBJDUMP=${VXC_CUOBJDUMP:-}
+for c in "$(command -v cuobjdump || true)" "$(dirname "$NVCC")/cuobjdump" /opt/vxc/cuda-tools/bin/cuobjdump; do
+  if [ -z "$CUOBJDUMP" ] && [ -n "$c" ] && [ -x "$c" ] && [ -x "$(dirname "$c")/nvdisasm" ]; then CUOBJDUMP=$c; fi
+done
+if [ -z "$CUOBJDUMP" ]; then
+  echo "SKIPPED: the SASS test (no cuobjdump and nvdisasm; scripts/install-deps.sh fetches them)"
+else
+  for arch in sm_100a sm_90a; do
+    "$NVCC" -std=c++17 -O3 -arch=$arch --expt-relaxed-constexpr -I "$REPO/include" -c "$TMP/so.cu" -o "$TMP/so.$arch.o" \
+      2>/dev/null || fail "nvcc -c gemm.cu ($arch)"
+    PATH=$(dirname "$CUOBJDUMP"):$PATH "$CUOBJDUMP" -sass "$TMP/so.$arch.o" >"$TMP/so.$arch.sass" || fail "cuobjdump -sass ($arch)"
+    case $arch in
+      sm_100a) want="UBLKCP.S.G SYNCS.ARRIVE.TRANS64 SYNCS.PHASECHK.TRANS64.TRYWAIT UTCHMMA UTCBAR" ;;
+      sm_90a) want="UBLKCP.S.G SYNCS.ARRIVE.TRANS64 SYNCS.PHASECHK.TRANS64.TRYWAIT HGMMA" ;;
+    esac
+    # shellcheck disable=SC2086
+    loop=$(python3 "$REPO/tests/run/sass_loop.py" "$TMP/so.$arch.sass" _Z8vxk_gemm $want) || fail "gemm SASS ($arch): $loop"
+    if [ $arch = sm_100a ]; then
+      grep -q 'LDTM' "$TMP/so.$arch.sass" || fail "gemm SASS (sm_100a) reads no tensor memory (LDTM)"
+    fi
+    echo "ok sass $arch: $loop"
+  done
+fi

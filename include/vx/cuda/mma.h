@@ -78,7 +78,7 @@ VX_HD inline void simtGemm(float* acc, const TA* a, const TB* b, uint64_t R, uin
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 /* d[64 x 64] (+)= A[64 x 8] @ B[8 x 64], both tf32, K-major, 128-byte swizzle. */
-__device__ inline void wgmma64x64x8(float (&d)[32], uint64_t da, uint64_t db) {
+__device__ __forceinline__ void wgmma64x64x8(float (&d)[32], uint64_t da, uint64_t db) {
   asm volatile(
       "{\n .reg .pred p;\n setp.ne.b32 p, %34, 0;\n"
       " wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1;\n}\n"
