@@ -103,4 +103,11 @@ for t in cpu tpu; do
   expect_error 'expected NAME=FILE.npy' --target $t --input "w"
 done
 expect_error 'option `--input` needs a value' --input
+expect_error '`--tolerance` bounds the errors of `--compare=TARGET`' --tolerance 1e-3
+for bad in abc -1 nan 1e400 ''; do
+  expect_error '`--tolerance` must be a non-negative number' --compare=tpu --tolerance "$bad"
+done
+# Equal outputs pass any tolerance (tests/run/cuda_interpret.sh has tf32
+# outputs that fail one).
+"$VXC" run "$TMP/s.vx" "${IN[@]}" --compare=tpu --tolerance 0 >"$TMP/cmp.log" 2>&1 || fail "--tolerance 0: $(cat "$TMP/cmp.log")"
 echo "ok: .npy in and out on cpu, tpu, b200 and h100 (interpreted)"
