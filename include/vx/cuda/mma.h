@@ -196,13 +196,13 @@ VX_HD inline void tensorGemm(TensorCore& tc, float* acc, const TA* a, const TB* 
                 "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11]), "=r"(r[12]), "=r"(r[13]), "=r"(r[14]), "=r"(r[15])
               : "r"(taddr));
           asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
-VX_UNROLL
+          VX_UNROLL
           for (int j = 0; j < 16; ++j) v[j] = __uint_as_float(r[j]);
 #else
           for (uint32_t j = 0; j < 16; ++j) v[j] = interp::state().tmemRead(tc.tmem, t, c + j, at);
 #endif
           if (row >= R) continue;
-VX_UNROLL
+          VX_UNROLL
           for (uint32_t j = 0; j < 16; ++j)
             if (n0 + c + j < N) acc[row * N + n0 + c + j] += v[j];
         }
@@ -218,7 +218,7 @@ VX_UNROLL
     for (uint64_t n0 = 0; n0 < N; n0 += kTileN) {
 #if defined(__CUDA_ARCH__)
       float d0[32], d1[32];
-VX_UNROLL
+      VX_UNROLL
       for (int j = 0; j < 32; ++j) d0[j] = d1[j] = 0.0f;
 #endif
       for (uint64_t k0 = 0; k0 < K; k0 += 32) {
@@ -227,7 +227,7 @@ VX_UNROLL
         fenceAsync();  // the staged operands, to the tensor core's (async) proxy
         __syncthreads();
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-VX_UNROLL
+        VX_UNROLL
         for (uint32_t s = 0; s < 4; ++s) {
           const uint64_t db = tc::gmmaDesc(bAddr + s * 32u);
           detail::wgmma64x64x8(d0, tc::gmmaDesc(aAddr + s * 32u), db);
@@ -247,7 +247,7 @@ VX_UNROLL
       }
       // Each thread adds its fragment of both halves.
       for (uint32_t t = lane(); t < kTileM; t += lanes()) {
-VX_UNROLL
+        VX_UNROLL
         for (uint32_t j = 0; j < 32; ++j) {
           const uint64_t r = m0 + tc::fragRow(t, j), c = n0 + tc::fragCol(t, j);
 #if defined(__CUDA_ARCH__)

@@ -714,8 +714,9 @@ struct Invocation {
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
-    auto base = reinterpret_cast<uintptr_t>(blockSmem());
-    tc.stage = reinterpret_cast<unsigned char*>((base + 1023) & ~uintptr_t{1023});
+    // Aligned to 1,024 in the shared address space, which the swizzle reads.
+    unsigned char* base = blockSmem();
+    tc.stage = base + (1024u - detail::smemAddr(base) % 1024u) % 1024u;
     tc.bar = bars + kBarriers;
     tc.tmemSlot = blockTmemSlot();
     arena.init(tc.stage + kStageBytes, kSmemBytes, bars);

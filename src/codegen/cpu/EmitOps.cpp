@@ -197,8 +197,10 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
   }
   if (mlir::isa<MmaOp>(op)) {
     mlir::Type acc = op->getOperand(0).getType(), a = op->getOperand(1).getType();
-    return rt + "mma(" + (e.cuda() ? "vx_inv.tc, " : "") + x(0) + ", " + x(1) + ", " + x(2) + ", " + shapeDim(acc, 0) + ", " + shapeDim(acc, 1) + ", " +
-           shapeDim(a, 1) + atCu + ")";
+    // The CUDA layer's `mma` runs on the block's tensor cores (vx/cuda/mma.h).
+    const std::string tensorCores = e.cuda() ? "vx_inv.tc, " : "";
+    return rt + "mma(" + tensorCores + x(0) + ", " + x(1) + ", " + x(2) + ", " + shapeDim(acc, 0) + ", " +
+           shapeDim(acc, 1) + ", " + shapeDim(a, 1) + atCu + ")";
   }
   if (mlir::isa<AddOp>(op)) return rt + "add(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
   if (mlir::isa<SubOp>(op)) return rt + "sub(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
