@@ -87,18 +87,6 @@ __device__ __forceinline__ void wgmma64x64x8(float (&d)[32], uint64_t da, uint64
 }
 #endif
 
-#if defined(__CUDA_ARCH__)
-__device__ inline void waitParity(uint64_t* bar, uint32_t parity) {
-  uint32_t mbar = smemAddr(bar), done = 0;
-  do {
-    asm volatile(
-        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(mbar), "r"(parity)
-        : "memory");
-  } while (!done);
-}
-#endif
 
 /* Chunk [k0, k0 + 32) of rows [m0, m0 + 128) of A and of columns [n0, n0 + 64)
  * of B into the staging area, zero beyond the edges. */

@@ -382,10 +382,10 @@ VX_HD inline void startLoad(Arena& arena, int bar, void* dst, const void* src, u
 #endif
 }
 
-VX_HD inline void waitBarrier(Arena& arena, int bar, uint32_t parity, const char* at) {
 #if defined(__CUDA_ARCH__)
-  (void)at;
-  uint32_t mbar = smemAddr(arena.barrier(bar)), done = 0;
+/* mbarrier.try_wait.parity until the phase of `parity` completes. */
+__device__ inline void waitParity(uint64_t* bar, uint32_t parity) {
+  uint32_t mbar = smemAddr(bar), done = 0;
   do {
     asm volatile(
         "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
@@ -393,6 +393,13 @@ VX_HD inline void waitBarrier(Arena& arena, int bar, uint32_t parity, const char
         : "r"(mbar), "r"(parity)
         : "memory");
   } while (!done);
+}
+#endif
+
+VX_HD inline void waitBarrier(Arena& arena, int bar, uint32_t parity, const char* at) {
+#if defined(__CUDA_ARCH__)
+  (void)at;
+  waitParity(arena.barrier(bar), parity);
 #elif defined(__CUDACC__)
   (void)arena, (void)bar, (void)parity, (void)at;
 #else
