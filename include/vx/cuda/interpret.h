@@ -73,7 +73,8 @@ class State {
 
   /* tcgen05.alloc: a power of two of at least 32 columns, aligned to itself. */
   uint32_t tmemAlloc(uint32_t cols, const char* at) {
-    if (cols < 32 || cols > kTmemCols || (cols & (cols - 1)) != 0) trap("tcgen05.alloc: not a power of two of 32..512 columns", at);
+    if (cols < 32 || cols > kTmemCols || (cols & (cols - 1)) != 0)
+      trap("tcgen05.alloc: not a power of two of 32..512 columns", at);
     for (uint32_t c = 0; c < kTmemCols; c += cols) {
       bool free = true;
       for (uint32_t i = c; i < c + cols; ++i) free = free && !tmemUsed_[i];

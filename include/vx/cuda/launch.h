@@ -35,7 +35,9 @@ struct HostInvocation {
 namespace selftest {
 inline constexpr uint64_t kR = 130, kN = 70, kK = 40;
 inline float a(uint64_t r, uint64_t k) { return static_cast<float>(static_cast<int>((r * 7 + k * 3) % 17) - 8) / 8.0f; }
-inline float b(uint64_t k, uint64_t n) { return static_cast<float>(static_cast<int>((k * 5 + n * 11) % 13) - 6) / 4.0f; }
+inline float b(uint64_t k, uint64_t n) {
+  return static_cast<float>(static_cast<int>((k * 5 + n * 11) % 13) - 6) / 4.0f;
+}
 }  // namespace selftest
 
 template <int>

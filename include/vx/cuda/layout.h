@@ -48,7 +48,9 @@ static_assert(ummaInstrDesc(128, 64) == 0x08100910u, "M=128 N=64 tf32 K-major, f
 
 /* The wgmma m64nNk8 f32 accumulator: register j of thread t of the warpgroup
  * holds this row and column of the 64 x N result. */
-VX_HD constexpr uint32_t fragRow(uint32_t t, uint32_t j) { return 16u * (t / 32u) + (t % 32u) / 4u + 8u * ((j / 2u) % 2u); }
+VX_HD constexpr uint32_t fragRow(uint32_t t, uint32_t j) {
+  return 16u * (t / 32u) + (t % 32u) / 4u + 8u * ((j / 2u) % 2u);
+}
 VX_HD constexpr uint32_t fragCol(uint32_t t, uint32_t j) { return 8u * (j / 4u) + 2u * (t % 4u) + (j % 2u); }
 
 /* The value a tensor core multiplies when it reads an f32 operand as tf32:

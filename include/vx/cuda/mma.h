@@ -38,8 +38,10 @@ namespace vx::cu {
 
 namespace tc {
 
+/* Operand types the tensor cores take (as tf32: 16-bit types widen exactly). */
 template <typename T>
-inline constexpr bool kTensorOperand = std::is_same_v<T, float> || std::is_same_v<T, vx::rt::bf16> || std::is_same_v<T, vx::rt::f16>;
+inline constexpr bool kTensorOperand =
+    std::is_same_v<T, float> || std::is_same_v<T, vx::rt::bf16> || std::is_same_v<T, vx::rt::f16>;
 
 }  // namespace tc
 
@@ -65,7 +67,7 @@ inline uint32_t smemAddr(const void*) { return 0; }  // nvcc's host pass: never 
 #endif
 
 /* acc[R x N] += a[R x K] @ b[K x N] by every thread, a strided share of the
- * outputs: f32 fused multiply-adds in K order, as the cpu target computes. */
+ * outputs: f32 multiply-adds in K order, as the cpu target computes. */
 template <typename TA, typename TB>
 VX_HD inline void simtGemm(float* acc, const TA* a, const TB* b, uint64_t R, uint64_t N, uint64_t K) {
   for (uint64_t o = lane(); o < R * N; o += lanes()) {
@@ -81,8 +83,14 @@ VX_HD inline void simtGemm(float* acc, const TA* a, const TB* b, uint64_t R, uin
 __device__ __forceinline__ void wgmma64x64x8(float (&d)[32], uint64_t da, uint64_t db) {
   asm volatile(
       "{\n .reg .pred p;\n setp.ne.b32 p, %34, 0;\n"
-      " wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      " wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32\n"
+      " {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,\n"
+      "  %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31},\n"
+      " %32, %33, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
       : "l"(da), "l"(db), "r"(1u));
 }
 #endif
