@@ -18,6 +18,8 @@ fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# nvcc as `vxc build` runs it, on a generated .cu.
+nv() { "$NVCC" -std=c++17 -O3 --expt-relaxed-constexpr -I "$REPO/include" "$@"; }
 FILECHECK=${FILECHECK:-$(command -v FileCheck-16 || echo /usr/lib/llvm-16/bin/FileCheck)}
 # Every example: `vxc build` for both machines prints nothing (nvcc's
 # warnings fail), and the same source through nvcc with `-Xptxas -v` shows no
@@ -35,8 +37,7 @@ $out"
   done
   "$VXC" build "$src" --target b200 --emit=cu -o "$TMP/e.cu" || fail "emit $src"
   for arch in sm_100a sm_90a; do
-    v=$("$NVCC" -std=c++17 -O3 -arch=$arch --expt-relaxed-constexpr -I "$REPO/include" -c "$TMP/e.cu" -o "$TMP/e.o" \
-      -Xptxas -v 2>&1) || fail "nvcc -Xptxas -v $src ($arch): $v"
+    v=$(nv -arch=$arch -c "$TMP/e.cu" -o "$TMP/e.o" -Xptxas -v 2>&1) || fail "nvcc -Xptxas -v $src ($arch): $v"
     spills=$(grep -E '[1-9][0-9]* bytes spill (stores|loads)' <<<"$v")
     [ -z "$spills" ] || fail "$src spills registers on $arch:
 $v"
@@ -45,8 +46,7 @@ $v"
 done
 # The PTX of the canonical double buffer.
 "$VXC" build "$REPO/examples/stream.vx" --target b200 --emit=cu -o "$TMP/stream.cu" || fail "emit stream.cu"
-"$NVCC" -std=c++17 -arch=sm_100a --expt-relaxed-constexpr -I "$REPO/include" -ptx "$TMP/stream.cu" -o "$TMP/stream.ptx" ||
-  fail "nvcc -ptx stream.cu"
+nv -arch=sm_100a -ptx "$TMP/stream.cu" -o "$TMP/stream.ptx" || fail "nvcc -ptx stream.cu"
 for want in 'mbarrier.init.shared::cta.b64' 'fence.mbarrier_init.release.cluster' \
   'mbarrier.arrive.expect_tx.shared::cta.b64' \
   'cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes' \
@@ -57,17 +57,16 @@ done
 so=$REPO/examples/gemm.vx
 [ -f "$TMP/gemm.vx" ] && so=$TMP/gemm.vx  # its tiles shrunk above
 "$VXC" build "$so" --target b200 --emit=cu -o "$TMP/so.cu" || fail "emit so.cu"
-"$NVCC" -std=c++17 -arch=sm_100a --expt-relaxed-constexpr -I "$REPO/include" -ptx "$TMP/so.cu" -o "$TMP/so.ptx" ||
-  fail "nvcc -ptx gemm.cu"
+for arch in sm_100a sm_90a; do
+  nv -arch=$arch -ptx "$TMP/so.cu" -o "$TMP/so.$arch.ptx" || fail "nvcc -ptx gemm.cu ($arch)"
+done
 for want in 'cp.async.bulk.global.shared::cta.bulk_group' 'cp.async.bulk.commit_group' 'cp.async.bulk.wait_group 0'; do
-  grep -qF "$want" "$TMP/so.ptx" || fail "gemm.ptx has no \`$want\`"
+  grep -qF "$want" "$TMP/so.sm_100a.ptx" || fail "gemm.ptx has no \`$want\`"
 done
 echo "ok ptx: bulk copies on mbarriers, parity waits, bulk stores"
 # The GEMM's pipeline in order, for both machines (tests/run/cuda_ptx/):
 # barrier init, expect-tx, TMA issue, phase wait, MMA issue, commit.
 for arch in sm_100a sm_90a; do
-  "$NVCC" -std=c++17 -arch=$arch --expt-relaxed-constexpr -I "$REPO/include" -ptx "$TMP/so.cu" -o "$TMP/so.$arch.ptx" ||
-    fail "nvcc -ptx gemm.cu ($arch)"
   "$FILECHECK" --input-file="$TMP/so.$arch.ptx" "$REPO/tests/run/cuda_ptx/gemm.$arch.check" || fail "gemm.$arch.ptx"
 done
 echo "ok ptx: the GEMM's tcgen05 (sm_100a) and wgmma (sm_90a) pipelines"
@@ -84,8 +83,7 @@ if [ -z "$CUOBJDUMP" ]; then
   echo "SKIPPED: the SASS test (no cuobjdump and nvdisasm; scripts/install-deps.sh fetches them)"
 else
   for arch in sm_100a sm_90a; do
-    "$NVCC" -std=c++17 -O3 -arch=$arch --expt-relaxed-constexpr -I "$REPO/include" -c "$TMP/so.cu" -o "$TMP/so.$arch.o" \
-      2>/dev/null || fail "nvcc -c gemm.cu ($arch)"
+    nv -arch=$arch -c "$TMP/so.cu" -o "$TMP/so.$arch.o" 2>/dev/null || fail "nvcc -c gemm.cu ($arch)"
     PATH=$(dirname "$CUOBJDUMP"):$PATH "$CUOBJDUMP" -sass "$TMP/so.$arch.o" >"$TMP/so.$arch.sass" || fail "cuobjdump -sass ($arch)"
     case $arch in
       sm_100a) want="UBLKCP.S.G SYNCS.ARRIVE.TRANS64 SYNCS.PHASECHK.TRANS64.TRYWAIT UTCHMMA UTCBAR" ;;

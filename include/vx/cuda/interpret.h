@@ -110,8 +110,7 @@ class State {
       if (!tmemUsed_[c]) trap("tcgen05.mma into tensor memory not allocated", at);
     for (uint32_t r = 0; r < m; ++r)
       for (uint32_t j = 0; j < n; ++j) {
-        float s = 0.0f;
-        for (uint32_t k = 0; k < 8; ++k) s += tc::tf32(a.at(block_.smem, r, k)) * tc::tf32(b.at(block_.smem, j, k));
+        const float s = dot(a, r, b, j);
         float& cell = tmem_[size_t{r} * kTmemCols + c0 + j];
         cell = accumulate ? cell + s : s;
       }
@@ -131,8 +130,7 @@ class State {
     std::vector<float>& d = wg_[half];
     for (uint32_t r = 0; r < 64; ++r)
       for (uint32_t j = 0; j < 64; ++j) {
-        float s = 0.0f;
-        for (uint32_t k = 0; k < 8; ++k) s += tc::tf32(a.at(block_.smem, r, k)) * tc::tf32(b.at(block_.smem, j, k));
+        const float s = dot(a, r, b, j);
         d[r * 64 + j] = accumulate ? d[r * 64 + j] + s : s;
       }
     ++wgPending_;
@@ -257,6 +255,13 @@ class State {
       return v;
     }
   };
+  /* One instruction's K = 8: row r of A times row j of B (B is K-major),
+   * the operands as tf32, the products summed in f32. */
+  float dot(const Operand& a, uint32_t r, const Operand& b, uint32_t j) const {
+    float s = 0.0f;
+    for (uint32_t k = 0; k < 8; ++k) s += tc::tf32(a.at(block_.smem, r, k)) * tc::tf32(b.at(block_.smem, j, k));
+    return s;
+  }
   Operand ummaOperand(uint64_t desc, uint32_t rows, const char* at) const {
     if (((desc >> 46) & 3u) != 1 || ((desc >> 49) & 7u) != 0 || ((desc >> 61) & 7u) != 2)
       trap("tcgen05.mma: a shared-memory descriptor the layer does not encode (version 1, SWIZZLE_128B)", at);

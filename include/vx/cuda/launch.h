@@ -80,7 +80,7 @@ class Launch {
     static const bool tensorCoresChecked = checkTensorCores();
     (void)tensorCoresChecked;
 #if defined(__CUDACC__)
-    constexpr size_t smem = 1024 + kStageBytes + kSmemBytes;  // aligned to 1024: staging, arena
+    constexpr size_t smem = kDynamicSmemBytes;
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
           "setting the kernel's shared-memory size");
     kernel<<<1, kThreads, smem>>>(scratch_, args...);
@@ -125,7 +125,7 @@ class Launch {
     float* db = input(hb.data(), hb.size());
     float* dacc = input(std::vector<float>(kR * kN, 0.0f).data(), kR * kN);
 #if defined(__CUDACC__)
-    constexpr size_t smem = 1024 + kStageBytes + kSmemBytes;
+    constexpr size_t smem = kDynamicSmemBytes;
     check(cudaFuncSetAttribute(tensorSelfTest<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
           "setting the self-test's shared-memory size");
     tensorSelfTest<0><<<1, kThreads, smem>>>(dacc, da, db);

@@ -77,6 +77,9 @@ inline constexpr uint32_t kTmemColumns = kTileN;   // b200: the tile's f32 accum
 /* The arena: 227 KiB of shared memory per block, less 1 KiB for the
  * mbarriers, the staging area and 1 KiB to align it to 1024 bytes. */
 inline constexpr uint32_t kSmemBytes = 232448 - 1024 - kStageBytes - 1024;
+/* The dynamic shared memory a kernel is launched with: room to align to 1024,
+ * the staging area, the arena. */
+inline constexpr size_t kDynamicSmemBytes = 1024 + size_t{kStageBytes} + kSmemBytes;
 inline constexpr int kBarriers = 64;          // mbarriers, so copies in flight at once
 inline constexpr int kMaxBuffers = 64;        // shared-memory buffers live at once
 inline constexpr size_t kMxuFloats = 65536;   // matrix-unit weights and accumulator, each
