@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 #include <unordered_map>
 
+#include "check/cir/Cir.h"
 #include "check/own/Analysis.h"
 
 namespace vx::check {
@@ -96,76 +98,81 @@ std::vector<std::vector<uint32_t>> components(const std::vector<std::vector<uint
   return out;
 }
 
+// The parameters' facts at the entry: tokens arrive in flight (the caller
+// handed over the obligation; where their copies go is the caller's
+// business), references are roots of their own, owned values arrive owned,
+// scalars are inputs — each component of a tuple parameter as one passed
+// alone.
+void enterParams(Analysis& a, State& s) {
+  TermStore& terms = a.terms;
+  const hir::TypeTable& tt = a.prog.types;
+  for (uint32_t i = 0; i < a.body.params.size(); ++i) {
+    cir::LocalId p = a.body.params[i];
+    const cir::Local& l = a.body.local(p);
+    std::function<void(Loc, hir::TypeId)> walk = [&](Loc at, hir::TypeId ty) {
+      hir::TypeId x = tt.resolve(ty);
+      std::string name = locName(a, at);
+      if (tt.kind(x) == hir::TyKind::Tuple) {
+        for (uint32_t j = 0; j < tt.count(x); ++j) {
+          Loc c;
+          if (childLoc(at, j, c)) walk(c, tt.elem(x, j));
+        }
+        return;
+      }
+      if (tt.kind(x) == hir::TyKind::Token) {
+        Transfer tr;
+        tr.origin = Origin::Param;
+        tr.param = static_cast<int>(i);
+        tr.paramPath = at.path;
+        tr.name = name;
+        tr.span = l.span;
+        a.transfers.push_back(tr);
+        TransferId k = static_cast<TransferId>(a.transfers.size() - 1);
+        s.inflight[k] = terms.tru();
+        s.tokens[at][k] = terms.tru();
+        a.paramCopy[ParamLoc{i, at.path}] = k;
+      } else if (tt.kind(x) == hir::TyKind::Ref) {
+        Place pl;
+        pl.root = at;
+        pl.text = name;
+        RefVal r;
+        r.alts.push_back(Alt{pl, terms.tru()});
+        r.mut = tt.get(x).sub == 1;
+        s.refs[at] = r;
+        a.paramOf[at] = ParamLoc{i, at.path};
+      } else if (isMoveOnly(a, x)) {
+        s.moved[at] = terms.fls();
+      } else if (isScalar(a, x) && !(at.path == 0 && a.facts.addressTaken.count(at.local))) {
+        Term v = freshValue(a, x, name);
+        s.scalars[at] = v;
+        a.inputs.push_back(smt::Shown{name, v});
+      }
+    };
+    walk(Loc{p.index, 0}, l.type);
+  }
+}
+
 void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, target::TargetKind target,
              TermStore& terms, smt::Solver& solver, std::vector<Summary>& summaries, uint32_t index,
-             const OwnershipOptions& options, std::vector<TokenState>* states) {
+             const OwnershipOptions& options, std::vector<TokenState>* states, const std::set<uint32_t>& cycle) {
   const hir::Function& f = prog.fns[index];
-  Analysis a(prog, sources, target, terms, solver, summaries, f, index);
+  cir::Body body = cir::lowerBody(prog, sources, hir::FnId{index});
+  Analysis a(prog, sources, target, terms, solver, summaries, f, index, body);
   a.cancel = options.cancel;
   a.observe = states != nullptr;
-  a.facts = computeFacts(prog, f);
+  a.cycle = cycle;
+  a.facts = computeFacts(prog, body);
   terms.newEpoch();
   solver.resetFunctionBudget();
   a.termLimit = terms.size() + 2'000'000;
   a.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.functionBudgetMs);
   State s;
   s.pc = terms.tru();
-  a.scopes.emplace_back();
-  // Parameters: tokens arrive in flight (the caller handed over the
-  // obligation; where their copies go is the caller's business), references
-  // are roots of their own, owned values arrive owned, scalars are inputs.
-  for (uint32_t i = 0; i < f.params.size(); ++i) {
-    hir::LocalId p = f.params[i];
-    const hir::Local& l = prog.local(p);
-    a.scopes.back().push_back(p);
-    if (hasTokens(a, l.type)) {
-      std::vector<std::pair<Loc, hir::TypeId>> locs;
-      std::function<void(Loc, hir::TypeId)> walk = [&](Loc at, hir::TypeId t) {
-        const hir::TypeTable& tt = prog.types;
-        hir::TypeId x = tt.resolve(t);
-        if (tt.kind(x) == hir::TyKind::Token) {
-          locs.emplace_back(at, x);
-          return;
-        }
-        for (uint32_t j = 0; tt.kind(x) == hir::TyKind::Tuple && j < tt.count(x); ++j) {
-          Loc c;
-          if (hasTokens(a, tt.elem(x, j)) && childLoc(at, j, c)) walk(c, tt.elem(x, j));
-        }
-      };
-      walk(Loc{p.index, 0}, l.type);
-      for (const auto& [loc, t] : locs) {
-        Transfer tr;
-        tr.origin = Origin::Param;
-        tr.param = loc.path == 0 ? static_cast<int>(i) : -1;
-        tr.name = l.name;
-        tr.span = l.span;
-        a.transfers.push_back(tr);
-        TransferId k = static_cast<TransferId>(a.transfers.size() - 1);
-        s.inflight[k] = terms.tru();
-        s.tokens[loc][k] = terms.tru();
-        if (loc.path == 0) a.paramCopy[static_cast<int>(i)] = k;
-      }
-    } else if (isRef(a, l.type)) {
-      Place pl;
-      pl.root = p;
-      pl.text = l.name;
-      RefVal r;
-      r.alts.push_back(Alt{pl, terms.tru()});
-      r.mut = prog.types.get(prog.types.resolve(l.type)).sub == 1;
-      s.refs[p.index] = r;
-      a.paramOf[p.index] = static_cast<int>(i);
-    } else if (isMoveOnly(a, l.type)) {
-      s.moved[p.index] = terms.fls();
-    } else if (isScalar(a, l.type) && !a.facts.addressTaken.count(p.index)) {
-      Term v = freshValue(a, l.type, l.name);
-      s.scalars[p.index] = v;
-      a.inputs.push_back(smt::Shown{l.name, v});
-    }
-  }
+  enterParams(a, s);
   beginSummary(a, s);
-  walkBlock(a, s, f.body);
-  a.scopes.pop_back();
-  if (!a.exhausted) finishSummary(a, joinAll(terms, a.exits, s), Value{});
+  walkFunction(a, s);
+  if (!a.exhausted) finishSummary(a);
+  checkFootprint(a);
   // A function not decided gives its callers the summary that allows
   // anything: its walk stopped early, and what it saw is not all it does.
   size_t before = sink.diagnostics().size();
@@ -173,13 +180,46 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
   bool gaveUp = false;
   for (size_t i = before; i < sink.diagnostics().size(); ++i)
     gaveUp = gaveUp || std::string(sink.diagnostics()[i].code()) == "W6900";
-  if (gaveUp) {
+  if (gaveUp || !a.summary.computed) {
+    uint64_t peak[4];
+    for (unsigned m = 0; m < 4; ++m) peak[m] = a.summary.peak[m];
     makeTopSummary(prog, terms, summaries[index], f, index);
-    if (options.unproved) options.unproved->push_back(index);
+    for (unsigned m = 0; m < 4; ++m) summaries[index].peak[m] = peak[m];
+    if (gaveUp && options.unproved) options.unproved->push_back(index);
+  } else {
+    summaries[index] = std::move(a.summary);
   }
-  checkFootprint(a, sink);
   if (states) *states = observedStates(a);
 }
+
+// Two summaries of one function from two rounds of its recursive cycle:
+// equal when the rounds computed the same facts (terms are hash-consed and
+// fresh names restart per function, so the same walk gives the same terms).
+bool sameSummary(const Summary& x, const Summary& y) {
+  if (x.top != y.top || x.accesses.size() != y.accesses.size() || x.result.size() != y.result.size() ||
+      x.completes.size() != y.completes.size() || !(x.returns == y.returns))
+    return false;
+  for (size_t i = 0; i < x.accesses.size(); ++i) {
+    const SummaryAccess &p = x.accesses[i], &q = y.accesses[i];
+    if (!(p.place.guard == q.place.guard) || !(p.place.index == q.place.index) || p.how != q.how ||
+        !(p.place.root == q.place.root))
+      return false;
+  }
+  for (size_t i = 0; i < x.completes.size(); ++i)
+    if (!(x.completes[i].second == y.completes[i].second)) return false;
+  for (size_t i = 0; i < x.result.size(); ++i) {
+    if (x.result[i].copies.size() != y.result[i].copies.size()) return false;
+    for (size_t j = 0; j < x.result[i].copies.size(); ++j)
+      if (!(x.result[i].copies[j].guard == y.result[i].copies[j].guard)) return false;
+  }
+  for (unsigned m = 0; m < 4; ++m)
+    if (x.peak[m] != y.peak[m]) return false;
+  return true;
+}
+
+// Rounds of a recursive cycle before its summaries are taken as they are
+// (each round's are sound; more rounds only sharpen them).
+constexpr int kCycleRounds = 4;
 
 // ---- the cache of the language server ----
 
@@ -299,6 +339,17 @@ std::string resolveLineMarkers(std::string text, const std::function<uint32_t(ui
   return text;
 }
 
+std::string printCheckerIr(const hir::Program& prog, const base::SourceMap& sources) {
+  std::string out;
+  for (uint32_t f = 0; f < prog.fns.size(); ++f) {
+    const hir::Function& fn = prog.fns[f];
+    if (fn.isExtern || !fn.body.valid() || fn.fromPrelude) continue;
+    if (!out.empty()) out += "\n";
+    out += cir::printBody(prog, cir::lowerBody(prog, sources, hir::FnId{f}));
+  }
+  return out;
+}
+
 void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, target::TargetKind kind,
                     const OwnershipOptions& options, OwnershipStats* stats) {
   smt::SolverLimits limits;
@@ -353,8 +404,32 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
     bool recursive = comp.size() > 1;
     for (uint32_t f : comp)
       for (uint32_t c : graph[f]) recursive = recursive || c == f;
-    if (recursive)
+    std::set<uint32_t> cycle;
+    if (recursive) {
+      // The cycle to a fixpoint: from the top summary (anything a call
+      // could do), each round analyses every member with the last round's
+      // summaries; every round's are sound (each over-approximates what the
+      // calls do), and the rounds stop when nothing changes. The last round
+      // reports.
+      cycle.insert(comp.begin(), comp.end());
       for (uint32_t f : comp) makeTopSummary(prog, terms, summaries[f], prog.fns[f], f);
+      OwnershipOptions quiet = options;
+      quiet.unproved = nullptr;
+      quiet.proofLog = nullptr;
+      quiet.tokenStates = nullptr;
+      for (int round = 0; round < kCycleRounds; ++round) {
+        std::vector<Summary> previous;
+        for (uint32_t f : comp) previous.push_back(summaries[f]);
+        for (uint32_t f : comp) {
+          if (prog.fns[f].isExtern || !prog.fns[f].body.valid()) continue;
+          diag::Sink scratch;
+          analyse(prog, sources, scratch, kind, terms, solver, summaries, f, quiet, nullptr, cycle);
+        }
+        bool stable = true;
+        for (size_t i = 0; i < comp.size(); ++i) stable = stable && sameSummary(previous[i], summaries[comp[i]]);
+        if (stable) break;
+      }
+    }
     for (uint32_t f : comp) {
       const hir::Function& fn = prog.fns[f];
       if (fn.isExtern || !fn.body.valid()) continue;
@@ -396,7 +471,7 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
       size_t unprovedBefore = options.unproved ? options.unproved->size() : 0;
       std::vector<TokenState> states;
       analyse(prog, sources, local, kind, terms, solver, summaries, f, options,
-              options.tokenStates ? &states : nullptr);
+              options.tokenStates ? &states : nullptr, cycle);
       if (!summaries[f].computed) summaries[f] = top.computed ? top : summaries[f];
       auto same = [](base::Span&) {};
       for (const diag::Diagnostic& d : local.diagnostics()) sink.emit(placed(d, sources, same));

@@ -96,6 +96,10 @@ struct OwnershipStats {
   uint64_t analysed = 0, reused = 0;  // functions walked, and taken from the cache
 };
 
+// `vxc check --emit=checker-ir`: the core IR the ownership checker runs
+// on, for every user function with a body.
+std::string printCheckerIr(const hir::Program& prog, const base::SourceMap& sources);
+
 void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink,
                     target::TargetKind target, const OwnershipOptions& options, OwnershipStats* stats);
 

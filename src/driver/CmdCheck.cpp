@@ -16,7 +16,7 @@ const char* kCheckHelp =
     "Exit status: 0 clean or warnings only, 1 errors, 2 usage or internal error.\n"
     "\n"
     "Options:\n"
-    "  --emit=ast|hir                  print the AST or the typed HIR to stdout\n"
+    "  --emit=ast|hir|checker-ir       print the AST, the typed HIR or the checker's core IR to stdout\n"
     "  --target=cpu|tpu|b200|h100      target whose builtins and memories apply (default cpu)\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
     "  --color=auto|always|never       colours in human output (default auto: on a tty)\n"
@@ -37,7 +37,7 @@ std::vector<std::unique_ptr<hir::Program>>& keptUntilExit() {
 int cmdCheck(const std::vector<std::string>& args) {
   ParsedArgs a = parseArgs("check", args,
                            {{"--help", false, {}},
-                            {"--emit", true, {"ast", "hir"}},
+                            {"--emit", true, {"ast", "hir", "checker-ir"}},
                             {"--target", true, targetNames()},
                             {"--error-format", true, {"human", "json", "sarif"}},
                             {"--color", true, {"auto", "always", "never"}},
@@ -61,6 +61,7 @@ int cmdCheck(const std::vector<std::string>& args) {
   opts.lints = lints;
   if (a.get("--emit", "") == "ast") opts.emit = Emit::Ast;
   if (a.get("--emit", "") == "hir") opts.emit = Emit::Hir;
+  if (a.get("--emit", "") == "checker-ir") opts.emit = Emit::CheckerIr;
   opts.target = a.get("--target", "cpu");
   std::vector<std::string> proofLog;
   if (a.has("--explain-proof")) opts.proofLog = &proofLog;

@@ -56,6 +56,7 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   // The ownership checker reads well-typed HIR only: a type error would
   // otherwise be reported again as its consequences.
   if (sink.errorCount() > before || options.stopAfterTypes) return out;
+  if (options.emit == Emit::CheckerIr) out.emitted = check::printCheckerIr(*prog, sources);
   check::OwnershipOptions own;
   std::vector<uint32_t> unproved;
   own.unproved = &unproved;

@@ -19,7 +19,7 @@
 
 namespace vx::driver {
 
-enum class Emit { None, Ast, Hir };
+enum class Emit { None, Ast, Hir, CheckerIr };
 
 struct CheckOptions {
   Emit emit = Emit::None;

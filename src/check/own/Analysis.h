@@ -1,7 +1,8 @@
 // The ownership checker's analysis of one function: the context, function
 // summaries, and the walk's entry points (one file per construct). The walk
-// is a symbolic execution of structured HIR over the states of Model.h; it
-// records Findings and never reports (Report.cpp does, after the walk).
+// is a symbolic execution of the function's core IR (check/cir/Cir.h) over
+// the states of Model.h; it records Findings and never reports (Report.cpp
+// does, after the walk).
 #pragma once
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "check/Ownership.h"
+#include "check/cir/Cir.h"
 #include "check/own/Findings.h"
 #include "check/own/Model.h"
 #include "smt/Solver.h"
@@ -24,8 +26,16 @@ namespace vx::check::own {
 // What a call does, seen from the caller, in terms of the callee's
 // parameters. Variables of the callee other than its parameters' values and
 // lengths are renamed at every call.
+// A parameter, or a component of a tuple parameter.
+struct ParamLoc {
+  uint32_t param = 0;
+  uint32_t path = 0;
+  friend bool operator<(ParamLoc a, ParamLoc b) { return a.param != b.param ? a.param < b.param : a.path < b.path; }
+  friend bool operator==(ParamLoc a, ParamLoc b) { return a.param == b.param && a.path == b.path; }
+};
+
 struct ParamPlace {
-  uint32_t param;  // a reference parameter
+  ParamLoc root;   // a reference parameter (or a reference inside a tuple parameter)
   Term index;      // a slot of it, or invalid: the whole
   Term guard;
   std::string text;
@@ -35,13 +45,13 @@ struct SummaryAccess {
   ParamPlace place;
   AccessHow how;             // Read, Write, Move, CopyRead, CopyWrite
   // Per token parameter: its copy is still in flight at the access.
-  std::vector<std::pair<uint32_t, Term>> tokenLive;
+  std::vector<std::pair<ParamLoc, Term>> tokenLive;
   base::Span at;             // in the callee
 };
 
 struct SummaryCopy {
   bool fromParam = false;    // the copy handed in as token parameter `param`
-  uint32_t param = 0;
+  ParamLoc param;
   hir::Builtin kind = hir::Builtin::None;  // else: a copy the callee started
   std::vector<ParamPlace> reads, writes;
   bool anyPlace = false;
@@ -60,39 +70,51 @@ struct Summary {
   std::vector<Term> paramValues;        // per parameter: its value (scalars)
   std::vector<Term> paramLens;          // per parameter: its length (references to Vec)
   std::vector<SummaryAccess> accesses;  // accesses to places of reference parameters
-  std::vector<Term> completes;          // per token parameter: the callee waited its copy
+  // Per token parameter (or token inside a tuple parameter): the callee
+  // waited its copy.
+  std::vector<std::pair<ParamLoc, Term>> completes;
   Term returns;                         // the call returns (it did not trap or loop forever)
   std::vector<SummaryToken> result;     // the copies the returned tokens hold
   uint64_t peak[4] = {0, 0, 0, 0};      // on-chip bytes at most, per MemSpace
   std::vector<Term> internals;          // renamed at each call
 };
 
-// ---- facts read off the syntax once per function (Facts.cpp) ----
+// ---- facts read off the core IR once per function (Facts.cpp) ----
 struct LoopInfo {
   Changed changed;                        // what the loop may change of the outside
-  std::vector<hir::ExprId> sites;         // calls in it that start copies or return tokens
-  std::map<uint32_t, std::vector<smt::Int128>> constants;  // int local -> constants it meets
-  std::map<uint32_t, std::vector<uint32_t>> partners;      // int local -> unchanged locals it is compared with
+  std::vector<uint32_t> sites;            // calls in it that start copies or return tokens (origin ExprIds)
+  std::map<Loc, std::vector<smt::Int128>> constants;  // int location -> constants it meets
+  std::map<Loc, std::vector<Loc>> partners;           // int location -> unchanged ones it is compared with
   unsigned carried = 0;                   // token locations it carries across iterations
 };
 
 struct FnFacts {
   std::set<uint32_t> addressTaken;        // scalar locals behind a `&mut`: not tracked
-  std::map<uint32_t, uint32_t> refDef;    // reference local -> where it is bound (offset)
-  std::map<uint32_t, uint32_t> refLastUse;  // -> its last use, loops taken into account
-  std::map<uint32_t, LoopInfo> loops;     // by StmtId
-  std::map<uint32_t, uint32_t> declaredAt;  // local -> offset of its binding
+  std::vector<LoopInfo> loops;            // by LoopId
+  // Loans: per block and statement, the reference-holding user locals that
+  // are used at or after it (CFG liveness, NLL-style).
+  std::vector<std::vector<std::vector<uint32_t>>> liveRefs;
+  // A temporary's borrow: the reference local an access through it goes
+  // through (`&*r`, `&mut (*r)[0]`), by temporary.
+  std::unordered_map<uint32_t, uint32_t> viaOf;
+  // Regions: for the function body (key UINT32_MAX) and each loop, its
+  // blocks in topological order (nested loops collapsed to their heads).
+  std::unordered_map<uint32_t, std::vector<uint32_t>> order;
 };
-FnFacts computeFacts(const hir::Program& prog, const hir::Function& f);
+FnFacts computeFacts(const hir::Program& prog, const cir::Body& body);
 
-// Records the token states after statement `stmt` (Observe.cpp).
-void observeStates(struct Analysis& a, const State& s, base::Span stmt);
+struct Analysis;
+// Records the token states after a source statement (Observe.cpp).
+void observeStates(Analysis& a, const State& s, base::Span stmt);
 // The observations as TokenStates (line markers unresolved).
-std::vector<TokenState> observedStates(const struct Analysis& a);
+std::vector<TokenState> observedStates(const Analysis& a);
 
-struct LoopFrame {
-  std::vector<State> breaks, continues;
-  size_t scopeLevel = 0;
+// The copies a loop's sites have started so far, by site: the roots they
+// read and wrote (a loop's stand-ins for older copies take their places
+// from these, Loops.cpp).
+struct SitePlaces {
+  std::vector<Alt> reads, writes;
+  bool anyPlace = false;
 };
 
 struct Analysis {
@@ -104,28 +126,30 @@ struct Analysis {
   std::vector<Summary>& summaries;  // by FnId
   const hir::Function& fn;
   uint32_t fnIndex;
-  Summary& summary;                 // this function's, being built
+  Summary summary;                  // this function's, being built (callers see it once finished)
+  std::set<uint32_t> cycle;         // the functions of its recursive cycle (none: not recursive)
+  const cir::Body& body;
   FnFacts facts;
 
   std::vector<Transfer> transfers;
   std::vector<Finding> findings;
   int silent = 0;                   // >0: a walk that gathers facts and finds nothing
-  bool bindingBorrow = false;       // walking `&x` that a `let` or `=` keeps in a variable
-  std::vector<LoopFrame*> loops;
-  std::vector<hir::LocalId> loopVars;  // induction variables of the enclosing `for`s
-  std::vector<State> exits;         // at every `return` and the end of the body
+  int loopDepth = 0;                // loops open around the walk
+  std::vector<uint32_t> loopVars;   // induction variables of the enclosing `for`s
+  std::vector<State> exits;         // at every `return`
   std::vector<Value> exitValues;    // what each exit returns
-  std::vector<std::vector<hir::LocalId>> scopes;  // locals per open block
   Term assumptions;                 // ranges of the variables of the walk
   Term trapFacts;                   // what holds of executions that did not trap (indices in bounds)
-  std::map<uint32_t, Term> lens;    // root local -> its length (Vec)
-  std::map<uint32_t, int> paramOf;  // parameter local -> its index
-  std::map<int, TransferId> paramCopy;  // token parameter index -> its copy
+  std::map<Loc, Term> lens;         // root location -> its length (Vec)
+  std::map<Loc, ParamLoc> paramOf;  // parameter location (a reference) -> the parameter
+  std::map<ParamLoc, TransferId> paramCopy;  // token parameter -> its copy
   std::vector<smt::Shown> inputs;   // parameters' values and lengths, for counterexamples
   std::set<std::string> usedNames;  // variable names already given out in this function
+  std::map<uint32_t, SitePlaces> sitePlaces;  // by call origin
+  std::map<uint32_t, std::pair<Term, Term>> forRange;  // a `for` loop being run: its range
 
-  // Statements known to be plain scalar code (see plainStmt in Stmts.cpp).
-  std::unordered_map<uint32_t, bool> plain;
+  // Where the walk is: the block and statement (for loans).
+  uint32_t curBlock = 0, curStmt = 0;
 
   // Budget: statements walked, formula size, wall clock.
   uint64_t steps = 0, stepLimit = 200'000;
@@ -153,9 +177,9 @@ struct Analysis {
   }
 
   Analysis(const hir::Program& p, const base::SourceMap& s, target::TargetKind t, TermStore& ts, smt::Solver& sv,
-           std::vector<Summary>& sums, const hir::Function& f, uint32_t index)
+           std::vector<Summary>& sums, const hir::Function& f, uint32_t index, const cir::Body& b)
       : prog(p), sources(s), target(t), terms(ts), solver(sv), summaries(sums), fn(f), fnIndex(index),
-        summary(sums[index]) {
+        body(b) {
     assumptions = ts.tru();
     trapFacts = ts.tru();
   }
@@ -166,58 +190,69 @@ struct Analysis {
 // ---- types (Values.cpp) ----
 bool isToken(const Analysis& a, hir::TypeId t);
 bool hasTokens(const Analysis& a, hir::TypeId t);  // a token, or a tuple with one
-bool isMoveOnly(const Analysis& a, hir::TypeId t);
+bool isMoveOnly(const Analysis& a, hir::TypeId t); // a buffer: Tensor, Vec, Pinned
 bool isRef(const Analysis& a, hir::TypeId t);
 bool isScalar(const Analysis& a, hir::TypeId t);   // an integer or bool
-std::string localName(const Analysis& a, hir::LocalId l);
+std::string locName(const Analysis& a, Loc l);     // `t`, `pair.0`; "" for a temporary
 std::string sourceText(const Analysis& a, base::Span s);
 
 // ---- scalar values (Values.cpp) ----
-// The value of an integer or bool expression under `s` (no effects).
-Term valueOf(Analysis& a, State& s, hir::ExprId e);
+// The value of an operand (a scalar, a reference, a tuple of them; tokens
+// and buffers are taken by moves, Operands.cpp).
+Term constValue(Analysis& a, hir::ExprId e);
+hir::TypeId operandType(const Analysis& a, const cir::Operand& o);
 // A new unknown value of type `t`, named for counterexamples.
 Term freshValue(Analysis& a, hir::TypeId t, const std::string& name);
-Term lenOf(Analysis& a, hir::LocalId root);
+Term lenOf(Analysis& a, Loc root);
+// The value of a scalar location, made up (and kept) the first time.
+Term scalarAt(Analysis& a, State& s, Loc l, hir::TypeId t);
+// The scalar result of a right-hand side over scalars (Binary, Unary, Cast):
+// Rust's arithmetic, with the facts of executions that did not trap
+// (no overflow, no division by zero) added to the path.
+Term scalarOp(Analysis& a, State& s, const cir::Stmt& st, Term x, Term y);
+Term castValue(Analysis& a, Term x, hir::TypeId from, hir::TypeId to);
 
 // ---- places (Places.cpp) ----
-// The places an expression denotes (a place expression, a reference, a
-// borrow). Empty when it is not a place of a buffer.
-std::vector<Alt> placesOf(Analysis& a, State& s, hir::ExprId e);
+// The location a place names when it has only field projections.
+bool locOf(const Analysis& a, const cir::Place& p, Loc& out);
+bool locOf(const cir::Body& body, const cir::Place& p, Loc& out);
+// The type of the value at a location.
+hir::TypeId typeAt(const hir::TypeTable& tt, const cir::Body& body, Loc l);
+// The buffers a place denotes (through references and indices). Empty
+// when it is not a place of a buffer.
+std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p);
+// The places a reference value points to ("anywhere" spelled out).
+std::vector<Alt> pointsTo(Analysis& a, const State& s, const RefVal& r);
 Term alias(TermStore& t, const Place& x, const Place& y);
 // Checks an access to `places` against the copies in flight (E6004-E6006)
 // and live borrows (E6008). `via`: the reference local it goes through.
-void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
-            hir::LocalId via = {});
+void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, uint32_t via);
 // The accesses a callee makes (from its summary) at a call: a copy handed
 // to it conflicts only where `stillLive` (the callee has not waited it).
 void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
                        const Holds& stillLive, base::Span related, const std::string& label);
 // E6008 only: `places` accessed while a borrow held in a variable is live.
-void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
-                hir::LocalId via);
-bool liveAt(const Analysis& a, uint32_t ref, uint32_t offset);
+void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, uint32_t via);
 // Records an access to a parameter's place in the summary being built.
 void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at);
+constexpr uint32_t kNoVia = UINT32_MAX;
 
-// ---- the walk (Stmts.cpp, Exprs.cpp, Loops.cpp, Calls.cpp) ----
-void walkBlock(Analysis& a, State& s, hir::BlockId b);
-void walkStmt(Analysis& a, State& s, hir::StmtId id);
-Value walkExpr(Analysis& a, State& s, hir::ExprId e);
-void walkFor(Analysis& a, State& s, hir::StmtId id);
-void walkWhile(Analysis& a, State& s, hir::StmtId id);
-Value walkCall(Analysis& a, State& s, hir::ExprId call);
-// Moves or uses a local (E6001).
-void useLocal(Analysis& a, State& s, hir::LocalId l, base::Span at, bool moves);
+// ---- operands and values (Operands.cpp) ----
+// Evaluates an operand: moves take tokens and buffers out of their places.
+Value evalOperand(Analysis& a, State& s, const cir::Operand& o);
+// Checks that `l` (and what contains it) was not moved out (E6001);
+// `moves`: this use moves it.
+void useLoc(Analysis& a, State& s, Loc l, hir::TypeId t, base::Span at, bool moves);
 // Consumes a token value: E6002 when it may hold nothing live. `completes`:
 // the copy is done (wait); false when the obligation leaves (return, a call).
 void consume(Analysis& a, State& s, const Value& v, base::Span at, const std::string& name, bool completes);
 // E6003 when `v` may still hold a copy in flight.
-void dropValue(Analysis& a, State& s, const Value& v, base::Span at, const std::string& name, DropHow how);
-// Binds a value to a token location (and its components).
+void dropValue(Analysis& a, State& s, const Value& v, base::Span at, const std::string& name, cir::DropHow how);
+// Binds a value to a location (and its components).
 void bindValue(Analysis& a, State& s, Loc l, hir::TypeId t, const Value& v);
 // Takes the value out of a location (moving its tokens).
 Value takeValue(Analysis& a, State& s, Loc l, hir::TypeId t, const std::string& name);
-Value peekValue(const Analysis& a, const State& s, Loc l, hir::TypeId t);
+Value peekValue(Analysis& a, State& s, Loc l, hir::TypeId t);
 // A new copy, in flight and held by the returned value.
 Value startCopy(Analysis& a, State& s, Transfer t);
 // Is `cond` possible under `s`? Unknown counts as possible.
@@ -226,23 +261,41 @@ bool possible(Analysis& a, const State& s, Term cond);
 std::string holderOf(Analysis& a, const State& s, TransferId k);
 // Every token variable that may hold copy `k` in `s`, with the condition.
 std::vector<std::pair<std::string, Term>> holdersOf(Analysis& a, const State& s, TransferId k);
-// Source values to print with a finding about `cond`.
-std::vector<smt::Shown> shownFor(Analysis& a, const State& s, Term cond);
 void addFinding(Analysis& a, const State& s, Finding f, Term cond);
+
+// ---- the walk (Walk.cpp, Loops.cpp, Calls.cpp) ----
+// Walks the function's body from its entry.
+void walkFunction(Analysis& a, State& entry);
+// What a region (a loop's body, from its head) leads to.
+struct RegionResult {
+  std::vector<State> back;   // states reaching the loop's head again (end of the body, `continue`)
+  std::vector<State> exits;  // states reaching its exit (`break`, a false condition)
+};
+// Walks the region of loop `loop` (the function's body when invalid) from
+// `entry` at `start`; `iter` is the iteration of a `for` loop's head.
+RegionResult walkRegion(Analysis& a, cir::LoopId loop, const State& entry, Term iter);
+// A loop met by the walk: its exits, joined.
+State runLoop(Analysis& a, cir::LoopId loop, const State& before);
+// The effect of one statement.
+void walkStmt(Analysis& a, State& s, const cir::Stmt& st);
+// A call's effects; its value.
+Value walkCall(Analysis& a, State& s, const cir::Stmt& st);
 
 // ---- summaries (Summaries.cpp) ----
 void beginSummary(Analysis& a, State& entry);
-void finishSummary(Analysis& a, const State& exit, const Value& result);
-Value applySummary(Analysis& a, State& s, hir::ExprId call, const Summary& sum, std::vector<Value>& args);
+void finishSummary(Analysis& a);
+Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& sum, std::vector<Value>& args,
+                   const std::vector<std::vector<Alt>>& argPlaces);
 void makeTopSummary(const hir::Program& prog, TermStore& t, Summary& sum, const hir::Function& f, uint32_t index);
 
 // ---- loops: widening (Loops.cpp) ----
 // `s` with every fact of `changed` replaced by an unknown; copies held by a
-// changed location become copies of unknown slots started at `sites`.
-State widen(Analysis& a, const State& s, const LoopInfo& info, hir::StmtId loop);
+// changed location become copies of unknown slots started at the loop's
+// sites.
+State widen(Analysis& a, const State& s, const LoopInfo& info);
 
 // ---- footprint (Footprint.cpp) ----
-void checkFootprint(Analysis& a, diag::Sink& sink);
+void checkFootprint(Analysis& a);
 
 // ---- reporting (Report.cpp) ----
 void report(Analysis& a, diag::Sink& sink);

@@ -1,11 +1,13 @@
 // Calls. A builtin's effects come from its row of src/target/Builtins.def
 // (reads, writes, copies started, tokens consumed), a user function's from
-// its summary (Summaries.cpp): nothing is lost through a call.
+// its summary (Summaries.cpp): nothing is lost through a call. Every
+// operand is evaluated before the call (the core IR made them temporaries,
+// in order), so the call's accesses see the state after all of them: a
+// borrow taken before a later argument waits its copy reads landed data.
 #include "check/own/Analysis.h"
 
 namespace vx::check::own {
 
-using hir::ExprKind;
 using target::ArgEffect;
 
 namespace {
@@ -25,20 +27,24 @@ AccessHow accessFor(ArgEffect e) {
   return AccessHow::Read;
 }
 
-// The reference local an argument goes through (`r`, `&*r`, `&mut (*r)[0]`).
-hir::LocalId viaOf(const Analysis& a, hir::ExprId e) {
-  const hir::Expr* x = &a.prog.expr(e);
-  while (x->kind == ExprKind::Borrow || x->kind == ExprKind::Deref || x->kind == ExprKind::Index) x = &a.prog.expr(x->a);
-  if (x->kind == ExprKind::Local && isRef(a, x->type)) return x->local;
-  return {};
+// The reference local an access through an operand goes through (`r`,
+// `&*r`, `&mut (*r)[0]`): its own loan does not conflict with the access.
+uint32_t viaOf(const Analysis& a, const cir::Operand& o) {
+  if (o.kind == cir::OperandKind::Const || o.place.proj.count != 0) return kNoVia;
+  const cir::Local& l = a.body.local(o.place.local);
+  if (!l.temp) return isRef(a, l.type) ? o.place.local.index : kNoVia;
+  auto it = a.facts.viaOf.find(o.place.local.index);
+  return it == a.facts.viaOf.end() ? kNoVia : it->second;
 }
 
 struct Arg {
-  hir::ExprId expr;
   Value value;
   std::vector<Alt> places;  // reference arguments: where they point
+  bool ref = false;
   bool mut = false;
-  base::Span span;
+  base::Span span;          // the argument as written
+  base::Span at;            // where its accesses are reported: the place a borrow names
+  uint32_t via = kNoVia;
 };
 
 // E6008 among the reference arguments of one call.
@@ -73,65 +79,56 @@ void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
 
 }  // namespace
 
-Value walkCall(Analysis& a, State& s, hir::ExprId id) {
-  const hir::Expr& call = a.prog.expr(id);
-  const hir::Function& f = a.prog.fn(call.fn);
+Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
+  const hir::Function& f = a.prog.fn(st.fn);
   bool builtin = f.builtin != hir::Builtin::None;
   const target::BuiltinInfo* info = builtin ? &target::info(f.builtin) : nullptr;
   std::vector<Arg> args;
-  for (uint32_t i = 0; i < call.args.count; ++i) {
+  for (uint32_t i = 0; i < st.args.count; ++i) {
+    const cir::Operand& o = a.body.arg(st, i);
     Arg arg;
-    arg.expr = a.prog.arg(call, i);
-    const hir::Expr& ae = a.prog.expr(arg.expr);
-    arg.span = ae.span;
-    ArgEffect effect = info && i < 3 ? info->args[i] : ArgEffect::Read;
-    if (ae.kind == ExprKind::Borrow) {
-      const hir::Expr& inner = a.prog.expr(ae.a);
-      if (inner.kind == ExprKind::Index) walkExpr(a, s, inner.b);
-      for (hir::ExprId x = ae.a; x.valid();) {
-        const hir::Expr& xe = a.prog.expr(x);
-        if (xe.kind == ExprKind::Local) {
-          useLocal(a, s, xe.local, inner.span, false);
-          break;
-        }
-        if (xe.kind != ExprKind::Index && xe.kind != ExprKind::Field && xe.kind != ExprKind::Deref) break;
-        x = xe.a;
-      }
-      arg.places = placesOf(a, s, arg.expr);
-      arg.mut = ae.mut;
-      arg.value.kind = Value::Kind::Ref;
-      arg.value.ref.alts = arg.places;
-      arg.value.ref.mut = ae.mut;
-      if (builtin) {
-        access(a, s, arg.places, accessFor(effect), inner.span, viaOf(a, arg.expr));
-      } else {
-        // A user function's accesses come from its summary; the borrow
-        // itself still conflicts with live borrows.
-        checkLoans(a, s, arg.places, ae.mut ? AccessHow::Write : AccessHow::Read, inner.span, viaOf(a, arg.expr));
-      }
-    } else if (isRef(a, ae.type)) {
-      arg.value = walkExpr(a, s, arg.expr);
-      arg.places = placesOf(a, s, arg.expr);
-      arg.mut = a.types().get(a.types().resolve(ae.type)).sub == 1;
-      hir::LocalId via = ae.kind == ExprKind::Local ? ae.local : hir::LocalId{};
-      if (builtin) access(a, s, arg.places, accessFor(effect), ae.span, via);
-    } else {
-      arg.value = walkExpr(a, s, arg.expr);
+    arg.span = arg.at = o.span;
+    arg.value = evalOperand(a, s, o);
+    hir::TypeId type = operandType(a, o);
+    if (isRef(a, type)) {
+      arg.ref = true;
+      arg.places = arg.value.kind == Value::Kind::Ref ? pointsTo(a, s, arg.value.ref) : std::vector<Alt>{};
+      arg.mut = a.types().get(a.types().resolve(type)).sub == 1;
+      arg.via = viaOf(a, o);
+      // A borrow made for the call (`&slots[i]`): its place.
+      if (o.kind != cir::OperandKind::Const && o.place.proj.count == 0 && a.body.local(o.place.local).temp)
+        arg.at = a.body.local(o.place.local).span;
     }
     args.push_back(std::move(arg));
+  }
+  // The call's own accesses, once every operand is evaluated.
+  for (uint32_t i = 0; i < args.size(); ++i) {
+    if (!args[i].ref) continue;
+    if (builtin) {
+      ArgEffect effect = i < 3 ? info->args[i] : ArgEffect::Read;
+      access(a, s, args[i].places, accessFor(effect), args[i].at, args[i].via);
+    } else {
+      // A user function's accesses come from its summary; the borrow
+      // itself still conflicts with live borrows.
+      checkLoans(a, s, args[i].places, args[i].mut ? AccessHow::Write : AccessHow::Read, args[i].at, args[i].via);
+    }
   }
   checkArgBorrows(a, s, args);
   if (!builtin) {
     std::vector<Value> values;
-    for (Arg& arg : args) values.push_back(std::move(arg.value));
-    return applySummary(a, s, id, a.summaries[call.fn.index], values);
+    std::vector<std::vector<Alt>> places;
+    for (Arg& arg : args) {
+      values.push_back(std::move(arg.value));
+      places.push_back(std::move(arg.places));
+    }
+    return applySummary(a, s, st, a.summaries[st.fn.index], values, places);
   }
   switch (info->result) {
     case target::ResultKind::Token: {
       Transfer tr;
-      tr.site = id;
+      tr.site = st.origin;
       tr.kind = f.builtin;
-      tr.span = call.span;
+      tr.span = st.span;
       for (size_t i = 0; i < args.size() && i < 3; ++i) {
         if (info->args[i] == ArgEffect::DmaSrc) tr.reads.insert(tr.reads.end(), args[i].places.begin(), args[i].places.end());
         if (info->args[i] == ArgEffect::DmaDst)
@@ -152,10 +149,15 @@ Value walkCall(Analysis& a, State& s, hir::ExprId id) {
       for (Arg& arg : args)
         if (arg.value.kind == Value::Kind::Token || arg.value.kind == Value::Kind::Tuple)
           consume(a, s, arg.value, arg.span, arg.value.name.empty() ? "the token" : arg.value.name, true);
-      if (isRef(a, call.type)) {
+      if (isRef(a, st.type)) {
+        // A view: any place of its reference arguments.
         Value v;
         v.kind = Value::Kind::Ref;
-        v.ref.alts = placesOf(a, s, id);
+        for (const Arg& arg : args)
+          for (Alt alt : arg.places) {
+            alt.place.index = Term{};
+            v.ref.alts.push_back(alt);
+          }
         return v;
       }
       return Value{};

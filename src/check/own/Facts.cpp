@@ -1,401 +1,380 @@
-// Facts read off a function's syntax once, before the walk: which scalars
-// are behind a `&mut` (never tracked), how long each borrow held in a
-// variable lives (its last use, a loop that uses it counting whole), and
-// what each loop may change of the state outside it.
+// Facts read off a function's core IR once, before the walk: which scalars
+// are behind a `&mut` (never tracked), which borrows held in variables are
+// live where (liveness over the control-flow graph), the order in which
+// each region's blocks are walked, and what each loop may change of the
+// state outside it.
+#include <algorithm>
+
 #include "check/own/Analysis.h"
 
 namespace vx::check::own {
 
-using hir::ExprKind;
-using hir::StmtKind;
+using cir::OperandKind;
+using cir::RvKind;
+using cir::StmtKind;
 using smt::Int128;
 
 namespace {
 
-struct Types {
+struct Scan {
   const hir::Program& prog;
-  bool tokens(hir::TypeId t) const {
-    const hir::TypeTable& tt = prog.types;
-    hir::TypeId x = tt.resolve(t);
-    if (tt.kind(x) == hir::TyKind::Token) return true;
-    if (tt.kind(x) != hir::TyKind::Tuple) return false;
-    for (uint32_t i = 0; i < tt.count(x); ++i)
-      if (tokens(tt.elem(x, i))) return true;
+  const cir::Body& body;
+  FnFacts& facts;
+  // The statement assigning each temporary (temporaries are assigned once).
+  std::unordered_map<uint32_t, const cir::Stmt*> defOf;
+
+  const hir::TypeTable& tt() const { return prog.types; }
+  hir::TyKind kind(hir::TypeId t) const { return tt().kind(tt().resolve(t)); }
+  bool hasRef(hir::TypeId t) const {
+    hir::TypeId x = tt().resolve(t);
+    if (tt().kind(x) == hir::TyKind::Ref) return true;
+    if (tt().kind(x) != hir::TyKind::Tuple) return false;
+    for (uint32_t i = 0; i < tt().count(x); ++i)
+      if (hasRef(tt().elem(x, i))) return true;
     return false;
   }
-  bool moveOnly(hir::TypeId t) const {
-    const hir::TypeTable& tt = prog.types;
-    hir::TypeId x = tt.resolve(t);
-    if (tt.containsError(x)) return false;
-    hir::TyKind k = tt.kind(x);
-    return k == hir::TyKind::Tensor || k == hir::TyKind::Vec || k == hir::TyKind::Pinned;
-  }
-  bool ref(hir::TypeId t) const { return prog.types.kind(prog.types.resolve(t)) == hir::TyKind::Ref; }
-  bool scalar(hir::TypeId t) const {
-    hir::TyKind k = prog.types.kind(prog.types.resolve(t));
-    return k == hir::TyKind::Int || k == hir::TyKind::Bool;
-  }
-  bool isBool(hir::TypeId t) const { return prog.types.kind(prog.types.resolve(t)) == hir::TyKind::Bool; }
-  // Every token location inside a value of type t at l.
-  void locs(Loc l, hir::TypeId t, std::vector<Loc>& out) const {
-    const hir::TypeTable& tt = prog.types;
-    hir::TypeId x = tt.resolve(t);
-    if (tt.kind(x) == hir::TyKind::Token) {
+
+  // Every location of a kind inside a value of type t at l.
+  void locs(Loc l, hir::TypeId t, const std::function<bool(hir::TypeId)>& want, std::vector<Loc>& out) const {
+    hir::TypeId x = tt().resolve(t);
+    if (want(x)) {
       out.push_back(l);
       return;
     }
-    if (tt.kind(x) != hir::TyKind::Tuple) return;
-    for (uint32_t i = 0; i < tt.count(x); ++i) {
+    if (tt().kind(x) != hir::TyKind::Tuple) return;
+    for (uint32_t i = 0; i < tt().count(x); ++i) {
       Loc c;
-      if (tokens(tt.elem(x, i)) && childLoc(l, i, c)) locs(c, tt.elem(x, i), out);
+      if (childLoc(l, i, c)) locs(c, tt().elem(x, i), want, out);
     }
   }
-};
 
-// What a region of code (a loop body) does to locals.
-struct Effects {
-  std::set<uint32_t> declared;
-  std::set<uint32_t> assigned;           // by `=` or compound assignment (locals)
-  std::set<std::pair<uint32_t, uint32_t>> assignedLocs;  // token locations assigned
-  std::set<std::pair<uint32_t, uint32_t>> assignedHere;  // ... not inside a nested loop
-  std::set<std::pair<uint32_t, uint32_t>> usedLocs;      // token locations moved out
-  std::set<uint32_t> movedOrUsed;        // locals used by value
-  std::vector<hir::ExprId> sites;
-  std::map<uint32_t, std::set<Int128>> constants;
-  std::map<uint32_t, std::set<uint32_t>> partners;
-};
-
-struct Scan {
-  const hir::Program& prog;
-  Types ty;
-  FnFacts& facts;
-  // Open loops, innermost last, with their spans.
-  std::vector<std::pair<hir::StmtId, base::Span>> loops;
-  std::vector<Effects*> effects;  // one per open loop
-  std::map<uint32_t, std::vector<std::pair<uint32_t, size_t>>> refUses;  // ref local -> (offset, loop depth)
-  std::map<uint32_t, size_t> declDepth;  // local -> loop depth of its declaration
-
-  void declare(hir::LocalId l, base::Span at) {
-    facts.declaredAt[l.index] = at.begin;
-    declDepth[l.index] = loops.size();
-    for (Effects* e : effects) e->declared.insert(l.index);
-    if (ty.ref(prog.local(l).type)) facts.refDef[l.index] = at.begin;
+  void scanDefs() {
+    for (const cir::Block& b : body.blocks)
+      for (const cir::Stmt& s : b.stmts) {
+        if (s.kind != StmtKind::Assign || !s.dest.valid() || s.dest.proj.count != 0) continue;
+        if (body.local(s.dest.local).temp) defOf[s.dest.local.index] = &s;
+        if (s.rv == RvKind::Borrow && s.mut && s.place.proj.count == 0) {
+          hir::TyKind k = kind(body.local(s.place.local).type);
+          if (k == hir::TyKind::Int || k == hir::TyKind::Bool) facts.addressTaken.insert(s.place.local.index);
+        }
+        // `&*r`, `&mut (*r)[i]`: an access through it goes through `r`.
+        if (s.rv == RvKind::Borrow && body.local(s.dest.local).temp && s.place.proj.count > 0 &&
+            body.proj(s.place, 0).kind == cir::ProjKind::Deref && !body.local(s.place.local).temp)
+          facts.viaOf[s.dest.local.index] = s.place.local.index;
+      }
   }
 
-  void constant(hir::ExprId a, hir::ExprId b) {
-    const hir::Expr& x = prog.expr(a);
-    const hir::Expr& y = prog.expr(b);
-    auto localOf = [&](const hir::Expr& e) -> const hir::Expr* {
-      const hir::Expr* p = &e;
-      while (p->kind == ExprKind::Binary || p->kind == ExprKind::Cast || p->kind == ExprKind::Unary) {
-        if (p->kind == ExprKind::Binary && prog.expr(p->a).kind != ExprKind::Local) {
-          p = &prog.expr(p->b);
-          continue;
-        }
-        p = &prog.expr(p->a);
-      }
-      return p->kind == ExprKind::Local ? p : nullptr;
+  // ---- liveness of the locals that hold references (loans) ----
+  void liveness() {
+    size_t n = body.blocks.size();
+    std::vector<bool> tracked(body.locals.size(), false);
+    for (uint32_t i = 0; i < body.locals.size(); ++i)
+      tracked[i] = !body.locals[i].temp && !body.locals[i].param && hasRef(body.locals[i].type);
+    auto usesOfPlace = [&](const cir::Place& p, std::vector<uint32_t>& u) {
+      if (!p.valid()) return;
+      if (tracked[p.local.index]) u.push_back(p.local.index);
     };
-    const hir::Expr* l = localOf(x);
-    if (l && y.kind == ExprKind::Int)
-      for (Effects* e : effects) e->constants[l->local.index].insert(static_cast<Int128>(y.value));
-    const hir::Expr* r = localOf(y);
-    if (r && x.kind == ExprKind::Int)
-      for (Effects* e : effects) e->constants[r->local.index].insert(static_cast<Int128>(x.value));
-    // Two locals compared (`i == m`, `k < n`): each is the other's partner.
-    if (l && r && l->local != r->local && x.kind == ExprKind::Local && y.kind == ExprKind::Local)
-      for (Effects* e : effects) {
-        e->partners[l->local.index].insert(r->local.index);
-        e->partners[r->local.index].insert(l->local.index);
+    auto usesOfOperand = [&](const cir::Operand& o, std::vector<uint32_t>& u) {
+      if (o.kind != OperandKind::Const) usesOfPlace(o.place, u);
+    };
+    // Per statement: what it uses, and what it defines (kills).
+    auto effect = [&](const cir::Stmt& s, std::vector<uint32_t>& use, std::vector<uint32_t>& def) {
+      switch (s.kind) {
+        case StmtKind::Assign:
+          usesOfOperand(s.a, use);
+          usesOfOperand(s.b, use);
+          usesOfPlace(s.place, use);
+          for (uint32_t i = 0; i < s.args.count; ++i) usesOfOperand(body.arg(s, i), use);
+          if (s.dest.valid()) {
+            if (s.dest.proj.count == 0 && tracked[s.dest.local.index])
+              def.push_back(s.dest.local.index);
+            else
+              usesOfPlace(s.dest, use);
+          }
+          return;
+        case StmtKind::StorageLive:
+        case StmtKind::StorageDead:
+          if (tracked[s.local.index]) def.push_back(s.local.index);
+          return;
+        case StmtKind::Drop:
+        case StmtKind::StmtEnd: return;
       }
-  }
-
-  void useLocal(const hir::Expr& e, bool byValue) {
-    uint32_t l = e.local.index;
-    if (ty.ref(e.type)) refUses[l].emplace_back(e.span.begin, loops.size());
-    if (!byValue) return;
-    if (ty.tokens(e.type)) {
-      std::vector<Loc> ls;
-      ty.locs(Loc{l, 0}, e.type, ls);
-      for (Effects* ef : effects)
-        for (Loc c : ls) ef->usedLocs.insert({c.local, c.path});
-    }
-    if (ty.moveOnly(e.type))
-      for (Effects* ef : effects) ef->movedOrUsed.insert(l);
-  }
-
-  void place(hir::ExprId id) {
-    // A place: its root is not used by value; its indices are values.
-    const hir::Expr& e = prog.expr(id);
-    switch (e.kind) {
-      case ExprKind::Local: useLocal(e, false); return;
-      case ExprKind::Index:
-        place(e.a);
-        expr(e.b);
-        return;
-      case ExprKind::Field:
-      case ExprKind::Deref:
-      case ExprKind::Borrow: place(e.a); return;
-      case ExprKind::Error:
-      case ExprKind::Int:
-      case ExprKind::Float:
-      case ExprKind::Bool:
-      case ExprKind::Const:
-      case ExprKind::MemConst:
-      case ExprKind::TopoConst:
-      case ExprKind::Unit:
-      case ExprKind::Tuple:
-      case ExprKind::Call:
-      case ExprKind::Len:
-      case ExprKind::Unary:
-      case ExprKind::Cast:
-      case ExprKind::Binary: expr(id); return;
-    }
-  }
-
-  void expr(hir::ExprId id) {
-    const hir::Expr& e = prog.expr(id);
-    switch (e.kind) {
-      case ExprKind::Local: useLocal(e, true); return;
-      case ExprKind::Borrow: {
-        const hir::Expr& inner = prog.expr(e.a);
-        if (e.mut && inner.kind == ExprKind::Local && ty.scalar(inner.type)) facts.addressTaken.insert(inner.local.index);
-        place(e.a);
-        return;
+    };
+    auto termUses = [&](const cir::Terminator& t, std::vector<uint32_t>& use) {
+      if (t.kind == cir::TermKind::Branch) usesOfOperand(t.cond, use);
+    };
+    using Set = std::vector<uint32_t>;
+    auto unite = [](Set& into, const Set& from) {
+      Set out;
+      std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(out));
+      bool grew = out.size() != into.size();
+      into = std::move(out);
+      return grew;
+    };
+    auto norm = [](Set s) {
+      std::sort(s.begin(), s.end());
+      s.erase(std::unique(s.begin(), s.end()), s.end());
+      return s;
+    };
+    std::vector<Set> liveIn(n), liveOut(n);
+    auto blockIn = [&](uint32_t b, std::vector<Set>* perStmt) {
+      const cir::Block& blk = body.blocks[b];
+      Set live = liveOut[b];
+      Set u;
+      termUses(blk.term, u);
+      unite(live, norm(u));
+      if (perStmt) perStmt->assign(blk.stmts.size(), {});
+      for (size_t i = blk.stmts.size(); i-- > 0;) {
+        Set use, def;
+        effect(blk.stmts[i], use, def);
+        def = norm(def);
+        Set after;
+        std::set_difference(live.begin(), live.end(), def.begin(), def.end(), std::back_inserter(after));
+        live = std::move(after);
+        unite(live, norm(use));
+        if (perStmt) (*perStmt)[i] = live;  // used at or after statement i
       }
-      case ExprKind::Index:
-      case ExprKind::Deref: place(id); return;
-      case ExprKind::Len: place(e.a); return;
-      case ExprKind::Field: {
-        const hir::Expr& base = prog.expr(e.a);
-        if (ty.tokens(e.type) && base.kind == ExprKind::Local) {
-          Loc c;
+      return live;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t b = n; b-- > 0;) {
+        const cir::Terminator& t = body.blocks[b].term;
+        for (cir::BlockId s : {t.target, t.otherwise})
+          if (s.valid()) changed = unite(liveOut[b], liveIn[s.index]) || changed;
+        Set in = blockIn(static_cast<uint32_t>(b), nullptr);
+        if (in != liveIn[b]) {
+          liveIn[b] = std::move(in);
+          changed = true;
+        }
+      }
+    }
+    facts.liveRefs.resize(n);
+    for (uint32_t b = 0; b < n; ++b) blockIn(b, &facts.liveRefs[b]);
+  }
+
+  // ---- the walk's order ----
+  void order(cir::LoopId loop) {
+    const cir::Loop* L = loop.valid() ? &body.loop(loop) : nullptr;
+    uint32_t start = L ? L->header.index : 0;
+    std::vector<uint32_t> post;
+    std::vector<uint8_t> state(body.blocks.size(), 0);
+    auto succs = [&](uint32_t b) {
+      std::vector<uint32_t> out;
+      const cir::Block& blk = body.blocks[b];
+      // A nested loop's head stands for the loop: it leads to its exit.
+      if (blk.loop.valid() && blk.loop != loop && body.loop(blk.loop).header.index == b) {
+        out.push_back(body.loop(blk.loop).exit.index);
+        return out;
+      }
+      if (L && b == L->header.index && L->kind == cir::LoopKind::For) {
+        out.push_back(blk.term.target.index);
+        return out;
+      }
+      for (cir::BlockId s : {blk.term.target, blk.term.otherwise}) {
+        if (!s.valid()) continue;
+        if (L && (s == L->header || !body.inLoop(s, loop))) continue;  // back edge, exit
+        out.push_back(s.index);
+      }
+      return out;
+    };
+    std::vector<std::pair<uint32_t, size_t>> work{{start, 0}};
+    std::vector<std::vector<uint32_t>> kids;
+    state[start] = 1;
+    std::vector<std::vector<uint32_t>> succCache(body.blocks.size());
+    succCache[start] = succs(start);
+    while (!work.empty()) {
+      auto& [b, i] = work.back();
+      if (i < succCache[b].size()) {
+        uint32_t s = succCache[b][i++];
+        if (state[s] == 0) {
+          state[s] = 1;
+          succCache[s] = succs(s);
+          work.emplace_back(s, 0);
+        }
+        continue;
+      }
+      state[b] = 2;
+      post.push_back(b);
+      work.pop_back();
+    }
+    std::reverse(post.begin(), post.end());
+    facts.order[L ? loop.index : UINT32_MAX] = std::move(post);
+  }
+
+  // ---- what each loop changes ----
+  // The local a scalar operand comes from, through temporaries holding
+  // arithmetic of it (`i % 3` in `i % 3 == 2`).
+  bool sourceLoc(const cir::Operand& o, Loc& out, int depth = 0) const {
+    if (o.kind == OperandKind::Const || depth > 32) return false;
+    if (!locOf(body, o.place, out)) return false;
+    const cir::Local& l = body.local(o.place.local);
+    if (!l.temp) return true;
+    auto it = defOf.find(o.place.local.index);
+    if (it == defOf.end()) return false;
+    const cir::Stmt& d = *it->second;
+    switch (d.rv) {
+      case RvKind::Use:
+      case RvKind::Cast:
+      case RvKind::Unary: return sourceLoc(d.a, out, depth + 1);
+      case RvKind::Binary:
+        return d.a.kind != OperandKind::Const ? sourceLoc(d.a, out, depth + 1) : sourceLoc(d.b, out, depth + 1);
+      case RvKind::Borrow:
+      case RvKind::Tuple:
+      case RvKind::Len:
+      case RvKind::Call: return false;
+    }
+    return false;
+  }
+  bool intConst(const cir::Operand& o, Int128& v) const {
+    if (o.kind != OperandKind::Const || !o.constant.valid()) return false;
+    const hir::Expr& e = prog.expr(o.constant);
+    if (e.kind != hir::ExprKind::Int) return false;
+    v = static_cast<Int128>(e.value);
+    return true;
+  }
+  bool directLocal(const cir::Operand& o, Loc& out) const {
+    return o.kind != OperandKind::Const && locOf(body, o.place, out) && !body.local(o.place.local).temp;
+  }
+
+  void loopInfo(cir::LoopId loop) {
+    LoopInfo& info = facts.loops[loop.index];
+    std::set<uint32_t> declared;
+    for (uint32_t i = 0; i < body.loops.size(); ++i)
+      if (i == loop.index || body.inLoop(body.loop(cir::LoopId{i}).header, loop))
+        if (body.loops[i].var.valid()) declared.insert(body.loops[i].var.index);
+    std::set<Loc> assignedScalars, assignedTokens, assignedHere, movedOrAssigned, refsAssigned, usedTokens;
+    std::set<uint32_t> assignedLocals;
+    std::map<Loc, std::set<Int128>> constants;
+    std::map<Loc, std::set<Loc>> partners;
+    auto isTok = [&](hir::TypeId t) { return tt().kind(t) == hir::TyKind::Token; };
+    auto isBuf = [&](hir::TypeId t) {
+      hir::TyKind k = tt().kind(t);
+      return !tt().containsError(t) &&
+             (k == hir::TyKind::Tensor || k == hir::TyKind::Vec || k == hir::TyKind::Pinned);
+    };
+    auto isSca = [&](hir::TypeId t) {
+      hir::TyKind k = tt().kind(t);
+      return k == hir::TyKind::Int || k == hir::TyKind::Bool;
+    };
+    auto isRefT = [&](hir::TypeId t) { return tt().kind(t) == hir::TyKind::Ref; };
+    for (uint32_t b = 0; b < body.blocks.size(); ++b) {
+      if (!body.inLoop(cir::BlockId{b}, loop)) continue;
+      const cir::Block& blk = body.blocks[b];
+      bool here = blk.loop == loop;
+      for (const cir::Stmt& s : blk.stmts) {
+        if (s.kind == StmtKind::StorageLive) declared.insert(s.local.index);
+        if (s.kind != StmtKind::Assign) continue;
+        auto moves = [&](const cir::Operand& o) {
+          Loc l;
+          if (o.kind != OperandKind::Move || !locOf(body, o.place, l)) return;
           std::vector<Loc> ls;
-          if (childLoc(Loc{base.local.index, 0}, static_cast<uint32_t>(e.value), c)) ty.locs(c, e.type, ls);
-          for (Effects* ef : effects)
-            for (Loc x : ls) ef->usedLocs.insert({x.local, x.path});
-          return;
+          locs(l, body.typeOf(o.place), isTok, ls);
+          usedTokens.insert(ls.begin(), ls.end());
+          ls.clear();
+          locs(l, body.typeOf(o.place), isBuf, ls);
+          movedOrAssigned.insert(ls.begin(), ls.end());
+        };
+        moves(s.a);
+        moves(s.b);
+        for (uint32_t i = 0; i < s.args.count; ++i) moves(body.arg(s, i));
+        Loc d;
+        if (s.dest.valid() && locOf(body, s.dest, d)) {
+          hir::TypeId t = body.typeOf(s.dest);
+          assignedLocals.insert(d.local);
+          std::vector<Loc> ls;
+          locs(d, t, isSca, ls);
+          assignedScalars.insert(ls.begin(), ls.end());
+          ls.clear();
+          locs(d, t, isTok, ls);
+          assignedTokens.insert(ls.begin(), ls.end());
+          if (here) assignedHere.insert(ls.begin(), ls.end());
+          ls.clear();
+          locs(d, t, isBuf, ls);
+          movedOrAssigned.insert(ls.begin(), ls.end());
+          ls.clear();
+          locs(d, t, isRefT, ls);
+          refsAssigned.insert(ls.begin(), ls.end());
+          Int128 c;
+          if (s.rv == RvKind::Use && intConst(s.a, c)) constants[d].insert(c);
         }
-        if (ty.tokens(e.type)) {
-          expr(e.a);
-          return;
+        if (s.rv == RvKind::Binary) {
+          Int128 c;
+          Loc x;
+          if (intConst(s.b, c) && sourceLoc(s.a, x)) constants[x].insert(c);
+          if (intConst(s.a, c) && sourceLoc(s.b, x)) constants[x].insert(c);
+          Loc l, r;
+          if (directLocal(s.a, l) && directLocal(s.b, r) && l != r) {
+            partners[l].insert(r);
+            partners[r].insert(l);
+          }
         }
-        place(e.a);
-        return;
+        if (s.rv == RvKind::Call && hasTokensT(s.type)) info.sites.push_back(s.origin.index);
       }
-      case ExprKind::Call:
-        if (ty.tokens(e.type))
-          for (Effects* ef : effects) ef->sites.push_back(id);
-        for (uint32_t i = 0; i < e.args.count; ++i) expr(prog.arg(e, i));
-        return;
-      case ExprKind::Tuple:
-        for (uint32_t i = 0; i < e.args.count; ++i) expr(prog.arg(e, i));
-        return;
-      case ExprKind::Binary:
-        constant(e.a, e.b);
-        expr(e.a);
-        expr(e.b);
-        return;
-      case ExprKind::Unary:
-      case ExprKind::Cast: expr(e.a); return;
-      case ExprKind::Error:
-      case ExprKind::Int:
-      case ExprKind::Float:
-      case ExprKind::Bool:
-      case ExprKind::Const:
-      case ExprKind::MemConst:
-      case ExprKind::TopoConst:
-      case ExprKind::Unit: return;
     }
-  }
-
-  void pattern(hir::PatId p) {
-    const hir::Pat& pat = prog.pat(p);
-    if (pat.kind == hir::PatKind::Bind) {
-      declare(pat.local, prog.local(pat.local).span);
-      return;
-    }
-    for (uint32_t i = 0; i < pat.elems.count; ++i) pattern(hir::PatId{prog.listAt(pat.elems, i)});
-  }
-
-  void assign(const hir::Stmt& st) {
-    const hir::Expr& p = prog.expr(st.a);
-    if (p.kind == ExprKind::Local) {
-      uint32_t l = p.local.index;
-      for (Effects* ef : effects) ef->assigned.insert(l);
-      if (ty.tokens(p.type)) {
-        std::vector<Loc> ls;
-        ty.locs(Loc{l, 0}, p.type, ls);
-        for (Effects* ef : effects)
-          for (Loc c : ls) ef->assignedLocs.insert({c.local, c.path});
-        if (!effects.empty())
-          for (Loc c : ls) effects.back()->assignedHere.insert({c.local, c.path});
-      }
-      if (ty.ref(p.type)) refUses[l].emplace_back(p.span.begin, loops.size());
-      const hir::Expr& rhs = prog.expr(st.b);
-      if (rhs.kind == ExprKind::Int)
-        for (Effects* ef : effects) ef->constants[l].insert(static_cast<Int128>(rhs.value));
-      if (st.op != ast::Op::Assign && rhs.kind == ExprKind::Int)
-        for (Effects* ef : effects) ef->constants[l].insert(static_cast<Int128>(rhs.value));
-      return;
-    }
-    if (p.kind == ExprKind::Field && ty.tokens(p.type) && prog.expr(p.a).kind == ExprKind::Local) {
-      Loc c;
-      std::vector<Loc> ls;
-      if (childLoc(Loc{prog.expr(p.a).local.index, 0}, static_cast<uint32_t>(p.value), c)) ty.locs(c, p.type, ls);
-      for (Effects* ef : effects)
-        for (Loc x : ls) ef->assignedLocs.insert({x.local, x.path});
-      if (!effects.empty())
-        for (Loc x : ls) effects.back()->assignedHere.insert({x.local, x.path});
-      return;
-    }
-    place(st.a);
-  }
-
-  void stmt(hir::StmtId id) {
-    const hir::Stmt& st = prog.stmt(id);
-    switch (st.kind) {
-      case StmtKind::Let:
-        if (st.a.valid()) expr(st.a);
-        pattern(st.pat);
-        return;
-      case StmtKind::Assign:
-        expr(st.b);
-        assign(st);
-        return;
-      case StmtKind::For:
-      case StmtKind::While: {
-        if (st.kind == StmtKind::For) {
-          expr(st.a);
-          expr(st.b);
-        }
-        Effects ef;
-        loops.emplace_back(id, st.span);
-        effects.push_back(&ef);
-        if (st.kind == StmtKind::For) declare(st.var, prog.local(st.var).span);
-        if (st.kind == StmtKind::While) expr(st.a);
-        block(st.body);
-        effects.pop_back();
-        loops.pop_back();
-        finish(id, ef);
-        return;
-      }
-      case StmtKind::If:
-        expr(st.a);
-        block(st.body);
-        if (st.elseStmt.valid()) stmt(st.elseStmt);
-        return;
-      case StmtKind::Return:
-        if (st.a.valid()) expr(st.a);
-        return;
-      case StmtKind::Break:
-      case StmtKind::Continue: return;
-      case StmtKind::Block: block(st.body); return;
-      case StmtKind::Expr: expr(st.a); return;
-    }
-  }
-
-  void block(hir::BlockId id) {
-    const hir::Block& b = prog.block(id);
-    for (uint32_t i = 0; i < b.stmts.count; ++i) stmt(hir::StmtId{prog.listAt(b.stmts, i)});
-    if (b.tail.valid()) expr(b.tail);
-  }
-
-  void finish(hir::StmtId id, const Effects& ef) {
-    LoopInfo& info = facts.loops[id.index];
     Changed& ch = info.changed;
-    for (uint32_t l : ef.assigned) {
-      if (ef.declared.count(l)) continue;
-      const hir::Local& local = prog.local(hir::LocalId{l});
-      if (ty.scalar(local.type) && !facts.addressTaken.count(l)) {
+    auto outside = [&](Loc l) { return !declared.count(l.local); };
+    for (Loc l : assignedScalars)
+      if (outside(l) && !(l.path == 0 && facts.addressTaken.count(l.local))) {
         ch.scalars.push_back(l);
-        ch.scalarIsBool.push_back(ty.isBool(local.type));
+        ch.scalarIsBool.push_back(tt().kind(typeAt(l)) == hir::TyKind::Bool);
       }
-      if (ty.moveOnly(local.type)) ch.moved.push_back(l);
-      if (ty.ref(local.type)) ch.refs.push_back(l);
-    }
-    for (uint32_t l : ef.movedOrUsed)
-      if (!ef.declared.count(l) && !ef.assigned.count(l)) ch.moved.push_back(l);
-    std::set<std::pair<uint32_t, uint32_t>> locs = ef.assignedLocs;
-    locs.insert(ef.usedLocs.begin(), ef.usedLocs.end());
-    for (const auto& [l, p] : locs)
-      if (!ef.declared.count(l)) ch.tokens.push_back(Loc{l, p});
+    for (Loc l : movedOrAssigned)
+      if (outside(l)) ch.moved.push_back(l);
+    for (Loc l : refsAssigned)
+      if (outside(l)) ch.refs.push_back(l);
+    std::set<Loc> tokens = assignedTokens;
+    tokens.insert(usedTokens.begin(), usedTokens.end());
+    for (Loc l : tokens)
+      if (outside(l)) ch.tokens.push_back(l);
     // The unroll depth: the token locations this loop's own body assigns
     // (a copy then needs that many iterations to reach the oldest of them);
     // locations only nested loops assign are carried exactly by those
     // loops' exit states, one unrolled iteration suffices here.
     unsigned nested = 0;
-    for (const auto& [l, p] : ef.assignedLocs)
-      if (!ef.declared.count(l)) (ef.assignedHere.count({l, p}) ? info.carried : nested) += 1;
+    for (Loc l : assignedTokens)
+      if (outside(l)) (assignedHere.count(l) ? info.carried : nested) += 1;
     if (info.carried == 0 && nested > 0) info.carried = 1;
-    info.sites = ef.sites;
-    for (const auto& [l, cs] : ef.constants)
-      info.constants[l] = std::vector<Int128>(cs.begin(), cs.end());
-    for (const auto& [l, ps] : ef.partners)
-      for (uint32_t q : ps)
-        if (!ef.assigned.count(q)) info.partners[l].push_back(q);  // unchanged by the loop
+    for (const auto& [l, cs] : constants) info.constants[l] = std::vector<Int128>(cs.begin(), cs.end());
+    for (const auto& [l, ps] : partners)
+      for (Loc q : ps)
+        if (!assignedLocals.count(q.local)) info.partners[l].push_back(q);  // unchanged by the loop
   }
+
+  bool hasTokensT(hir::TypeId t) const {
+    hir::TypeId x = tt().resolve(t);
+    if (tt().kind(x) == hir::TyKind::Token) return true;
+    if (tt().kind(x) != hir::TyKind::Tuple) return false;
+    for (uint32_t i = 0; i < tt().count(x); ++i)
+      if (hasTokensT(tt().elem(x, i))) return true;
+    return false;
+  }
+
+  hir::TypeId typeAt(Loc l) const { return own::typeAt(tt(), body, l); }
 };
 
 }  // namespace
 
-FnFacts computeFacts(const hir::Program& prog, const hir::Function& f) {
-  FnFacts facts;
-  Scan scan{prog, Types{prog}, facts, {}, {}, {}, {}};
-  // Parameters are declared outside every loop.
-  for (hir::LocalId p : f.params) scan.declDepth[p.index] = 0;
-  if (f.body.valid()) scan.block(f.body);
-  // A borrow held in a variable lives until its last use; a use inside a
-  // loop that does not contain the borrow's binding keeps it alive through
-  // the whole loop (the next iteration uses it again).
-  for (const auto& [l, uses] : scan.refUses) {
-    if (!facts.refDef.count(l)) continue;
-    uint32_t last = 0;
-    for (const auto& [offset, depth] : uses) last = std::max(last, offset);
-    facts.refLastUse[l] = last;
+bool locOf(const cir::Body& body, const cir::Place& p, Loc& out) {
+  Loc l{p.local.index, 0};
+  for (uint32_t i = 0; i < p.proj.count; ++i) {
+    const cir::Proj& x = body.proj(p, i);
+    if (x.kind != cir::ProjKind::Field || !childLoc(l, x.field, l)) return false;
   }
-  // Second pass for loops: extend to the end of enclosing loops that do not
-  // declare the reference.
-  struct Extend {
-    const hir::Program& prog;
-    FnFacts& facts;
-    void stmt(hir::StmtId id, std::vector<base::Span>& open) {
-      const hir::Stmt& st = prog.stmt(id);
-      switch (st.kind) {
-        case StmtKind::For:
-        case StmtKind::While: {
-          // References declared before this loop and used inside it live
-          // to its end.
-          for (auto& [l, last] : facts.refLastUse) {
-            uint32_t def = facts.refDef[l];
-            if (def < st.span.begin && last >= st.span.begin && last <= st.span.end) last = st.span.end;
-          }
-          open.push_back(st.span);
-          block(st.body, open);
-          open.pop_back();
-          return;
-        }
-        case StmtKind::If:
-          block(st.body, open);
-          if (st.elseStmt.valid()) stmt(st.elseStmt, open);
-          return;
-        case StmtKind::Block: block(st.body, open); return;
-        case StmtKind::Let:
-        case StmtKind::Assign:
-        case StmtKind::Return:
-        case StmtKind::Break:
-        case StmtKind::Continue:
-        case StmtKind::Expr: return;
-      }
-    }
-    void block(hir::BlockId id, std::vector<base::Span>& open) {
-      const hir::Block& b = prog.block(id);
-      for (uint32_t i = 0; i < b.stmts.count; ++i) stmt(hir::StmtId{prog.listAt(b.stmts, i)}, open);
-    }
-  };
-  if (f.body.valid()) {
-    std::vector<base::Span> open;
-    Extend{prog, facts}.block(f.body, open);
+  out = l;
+  return true;
+}
+
+FnFacts computeFacts(const hir::Program& prog, const cir::Body& body) {
+  FnFacts facts;
+  Scan scan{prog, body, facts, {}};
+  scan.scanDefs();
+  scan.liveness();
+  facts.loops.resize(body.loops.size());
+  scan.order(cir::LoopId{});
+  for (uint32_t i = 0; i < body.loops.size(); ++i) {
+    scan.order(cir::LoopId{i});
+    scan.loopInfo(cir::LoopId{i});
   }
   return facts;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/Source.h"
+#include "check/cir/Cir.h"
 #include "check/own/Model.h"
 #include "smt/Solver.h"
 
@@ -23,9 +24,10 @@ enum class Rule : uint8_t {
   HazardWrite,    // E6005
   SourcePinned,   // E6006
   Conflict,       // E6008
+  Footprint,      // E6007
 };
 
-enum class DropHow : uint8_t { ScopeEnd, Overwritten, Temporary, EarlyExit, Returned };
+using cir::DropHow;
 enum class AccessHow : uint8_t { Read, Write, Move, Free, CopyWrite, CopyRead };
 
 struct Finding {
@@ -53,6 +55,13 @@ struct Finding {
   std::vector<smt::Shown> show;   // source values printed from the model
   Term slotRead, slotInFlight;    // hazards on slots: the two indices
   Term condition;                 // the violation without the path (for "on the path" notes)
+  // E6007: the memory space, the bytes in use and the buffers live.
+  struct Footprint {
+    hir::MemSpace space = hir::MemSpace::VMEM;
+    uint64_t used = 0, capacity = 0, callee = 0;
+    std::vector<std::pair<base::Span, uint64_t>> live;
+    bool recursion = false;  // a recursive call: the footprint grows with each level
+  } footprint;
 };
 
 }  // namespace vx::check::own

@@ -1,19 +1,23 @@
-// E6007: the on-chip bytes live at once. Buffers bound by `let` (tuple
-// bindings included) live until the end of their block (a loop body's are
-// freed each iteration); a token's destination buffer is allocated when the
-// copy starts; a call adds the callee's own peak (its summary). A `let`
-// that moves a buffer bound earlier in the same block (`let b = a;`) hands
-// it over rather than adding a second one; a move from an outer block, or
-// under a condition, still counts both, so the bound never falls short.
-// The result of `wait` stays a temporary of its own while the token holds
-// the buffer: the b200 runtime's arena does not yet free the token's
-// buffer early enough for the count of one (examples/stream_out.vx at
-// 128x128 traps in it). Shapes are
-// static, so the bound is exact arithmetic over the structured code; byte
-// counts saturate instead of wrapping. Capacities and alignments come from
-// the target table (src/target/MemSpaces.def).
+// E6007: the on-chip bytes live at once, by a forward dataflow over the
+// core IR whose facts are the buffers live at each point (their owner, a
+// local or a temporary, and their bytes). A local's buffer lives from the
+// assignment that makes it until the end of its life (StorageDead: the end
+// of its block; a loop body's are freed each iteration); a temporary's
+// until the end of its statement; a token's destination buffer is
+// allocated when the copy starts; a call adds the callee's own peak (its
+// summary). A `let` that moves a buffer bound in the same block (`let b =
+// a;`, `let x = wait(t);`, `relu(x)`) hands it over rather than adding a
+// second one, after the statement (during it both count, as the runtimes
+// allocate the result first); a move from an outer block, or under a
+// condition, still counts both, so the bound never falls short. A buffer
+// assigned again after its first was handed over is a new one. At a call
+// into its own recursive cycle with on-chip buffers live, the footprint
+// grows with the depth: E6007. Shapes are static, so the bound is exact
+// arithmetic; byte counts saturate instead of wrapping. Capacities and
+// alignments come from the target table (src/target/MemSpaces.def).
+#include <optional>
+
 #include "check/own/Analysis.h"
-#include "diag/DiagKinds.h"
 
 namespace vx::check::own {
 
@@ -35,15 +39,6 @@ uint64_t roundUp(uint64_t x, uint64_t align) {
   return r == kMax ? kMax : r / align * align;
 }
 
-struct Live {
-  std::string what;
-  base::Span span;
-  uint64_t bytes;
-  hir::MemSpace space;
-  uint32_t local = UINT32_MAX;  // the `let` binding that owns it, if any
-  unsigned depth = 0;           // the block it was bound in
-};
-
 uint64_t elemBytes(const hir::TypeTable& tt, hir::TypeId elem) {
   elem = tt.resolve(elem);
   if (tt.kind(elem) == hir::TyKind::Float) return hir::floatBytes(static_cast<hir::FloatKind>(tt.get(elem).sub));
@@ -54,24 +49,32 @@ uint64_t elemBytes(const hir::TypeTable& tt, hir::TypeId elem) {
   return 4;
 }
 
+struct Buf {
+  uint64_t bytes = 0;
+  hir::MemSpace space = hir::MemSpace::VMEM;
+  base::Span span;
+  bool param = false;
+};
+
+// The buffers live at a point, by the location that owns each.
+using Live = std::map<Loc, Buf>;
+
 struct Footprint {
   Analysis& a;
-  diag::Sink& sink;
-  std::vector<Live> live;
-  bool reported = false;
   uint64_t peak[4] = {0, 0, 0, 0};
-  uint64_t extra[4] = {0, 0, 0, 0};  // a callee's peak during a call
-  bool params = true;
-  uint64_t paramBytes[4] = {0, 0, 0, 0};  // the caller counts these
-  unsigned depth = 0;                     // blocks open
+  std::vector<Finding> found;
 
-  // On-chip (bytes, space) of values of type t, summed over tuple elements.
-  void onChip(hir::TypeId t, const std::string& what, base::Span span, std::vector<Live>& out) {
+  // On-chip buffers of a value of type t at `at` (a tuple's, one each).
+  void onChip(hir::TypeId t, Loc at, base::Span span, std::vector<std::pair<Loc, Buf>>& out) const {
     const hir::TypeTable& tt = a.types();
     hir::TypeId r = tt.resolve(t);
     hir::TyKind k = tt.kind(r);
     if (k == hir::TyKind::Tuple) {
-      for (uint32_t i = 0; i < tt.count(r); ++i) onChip(tt.elem(r, i), what, span, out);
+      for (uint32_t i = 0; i < tt.count(r); ++i) {
+        Loc c = at;
+        if (!childLoc(at, i, c)) c = at;  // deeper than tracked: counted at the tuple
+        onChip(tt.elem(r, i), c, span, out);
+      }
       return;
     }
     if (k != hir::TyKind::Pinned && k != hir::TyKind::Token) return;
@@ -105,212 +108,185 @@ struct Footprint {
     }
     bytes = roundUp(bytes, target::memory(a.target, space).alignment);
     if (bytes == 0) return;
-    out.push_back(Live{what, span, bytes, space});
+    out.emplace_back(at, Buf{bytes, space, span, false});
   }
 
-  uint64_t total(hir::MemSpace m) const {
-    uint64_t n = extra[static_cast<unsigned>(m)];
-    for (const auto& l : live)
-      if (l.space == m) n = satAdd(n, l.bytes);
+  static uint64_t total(const Live& live, hir::MemSpace m, bool withParams) {
+    uint64_t n = 0;
+    for (const auto& [owner, b] : live)
+      if (b.space == m && (withParams || !b.param)) n = satAdd(n, b.bytes);
     return n;
   }
 
-  void check(base::Span at, hir::MemSpace m) {
-    uint64_t used = total(m);
+  void check(const Live& live, base::Span at, hir::MemSpace m, uint64_t extra, bool recursion) {
     unsigned i = static_cast<unsigned>(m);
-    if (!params) peak[i] = std::max(peak[i], used - std::min(used, paramBytes[i]));
+    uint64_t used = satAdd(total(live, m, true), extra);
+    peak[i] = std::max(peak[i], satAdd(total(live, m, false), extra));
+    if (recursion) used = peak[i] = kMax;
     target::MemoryInfo mem = target::memory(a.target, m);
-    uint64_t cap = mem.capacity;
-    if (!mem.exists || cap == 0 || used <= cap || reported) return;
-    reported = true;
-    std::string space = std::string("Memory::") + hir::memSpaceName(m);
-    std::string usedText = used == kMax ? "more than 18446744073709551615" : std::to_string(used);
-    diag::Diagnostic d = diag::FootprintTooLarge(a.fn.name, usedText, space, std::to_string(cap),
-                                                 target::info(a.target).name);
-    d.primary(at, "this brings the total to " + usedText + " bytes");
-    int n = 0;
-    for (const auto& l : live)
-      if (l.space == m && l.span.begin != at.begin && n++ < 3)
-        d.secondary(l.span, std::to_string(l.bytes) + " bytes live here");
-    if (extra[i]) d.note("the callee's own buffers take " + std::to_string(extra[i]) + " bytes of it");
-    if (m == hir::MemSpace::TMEM && used != kMax)
-      d.note("in tensor-memory columns (512 bytes each, one 32-bit cell in each of 128 lanes): " +
-             std::to_string(used / 512) + " of the " + std::to_string(cap / 512));
-    d.note(std::string("`") + space + "` on target `" + target::info(a.target).name + "`: " + mem.source);
-    d.help("use smaller tiles or fewer ring slots, or free buffers (end their scope) before allocating more");
-    sink.emit(std::move(d));
+    if (!mem.exists || mem.capacity == 0 || used <= mem.capacity) return;
+    Finding f;
+    f.rule = Rule::Footprint;
+    f.at = at;
+    f.bad = a.terms.tru();
+    f.pc = a.terms.tru();
+    f.condition = a.terms.tru();
+    f.subject = a.fn.name;
+    f.footprint.space = m;
+    f.footprint.used = used;
+    f.footprint.capacity = mem.capacity;
+    f.footprint.callee = extra;
+    f.footprint.recursion = recursion;
+    for (const auto& [owner, b] : live)
+      if (b.space == m && b.span.begin != at.begin && f.footprint.live.size() < 3)
+        f.footprint.live.emplace_back(b.span, b.bytes);
+    found.push_back(std::move(f));
   }
 
-  void add(const std::vector<Live>& ls) {
-    for (const Live& l : ls) {
-      live.push_back(l);
-      check(l.span, l.space);
+  void add(Live& live, const std::vector<std::pair<Loc, Buf>>& bufs, base::Span at) {
+    for (const auto& [l, b] : bufs) {
+      live[l] = b;
+      check(live, at, b.space, 0, false);
     }
   }
 
-  // Temporaries of one statement: on-chip values made and used within it,
-  // and the peak of the functions it calls.
-  void temporaries(hir::ExprId id) {
-    if (!id.valid()) return;
-    const hir::Expr& e = a.prog.expr(id);
-    switch (e.kind) {
-      case hir::ExprKind::Call: {
-        for (uint32_t i = 0; i < e.args.count; ++i) temporaries(a.prog.arg(e, i));
-        const hir::Function& f = a.prog.fn(e.fn);
-        if (f.builtin == hir::Builtin::None) {
-          const Summary& sum = a.summaries[e.fn.index];
-          for (unsigned m = 0; m < 4; ++m)
-            if (sum.peak[m]) {
-              extra[m] = sum.peak[m];
-              check(e.span, static_cast<hir::MemSpace>(m));
-              extra[m] = 0;
-            }
-        }
-        std::vector<Live> ls;
-        onChip(e.type, "temporary", e.span, ls);
-        add(ls);
-        return;
-      }
-      case hir::ExprKind::Tuple:
-        for (uint32_t i = 0; i < e.args.count; ++i) temporaries(a.prog.arg(e, i));
-        return;
-      case hir::ExprKind::Binary:
-        temporaries(e.a);
-        temporaries(e.b);
-        if (a.types().kind(a.types().resolve(e.type)) == hir::TyKind::Pinned) {
-          std::vector<Live> ls;
-          onChip(e.type, "temporary", e.span, ls);
-          add(ls);
-        }
-        return;
-      case hir::ExprKind::Unary:
-      case hir::ExprKind::Cast:
-      case hir::ExprKind::Borrow:
-      case hir::ExprKind::Deref:
-      case hir::ExprKind::Field: temporaries(e.a); return;
-      case hir::ExprKind::Index:
-        temporaries(e.a);
-        temporaries(e.b);
-        return;
-      case hir::ExprKind::Error:
-      case hir::ExprKind::Int:
-      case hir::ExprKind::Float:
-      case hir::ExprKind::Bool:
-      case hir::ExprKind::Local:
-      case hir::ExprKind::Const:
-      case hir::ExprKind::MemConst:
-      case hir::ExprKind::TopoConst:
-      case hir::ExprKind::Unit:
-      case hir::ExprKind::Len: return;
-    }
+  static void eraseWithin(Live& live, Loc l) {
+    for (auto it = live.begin(); it != live.end();) it = within(it->first, l) ? live.erase(it) : std::next(it);
+  }
+  static bool holds(const Live& live, Loc l) {
+    for (const auto& [k, b] : live)
+      if (within(k, l)) return true;
+    return false;
   }
 
-  // The local whose buffer the initializer of a `let` moves out: the
-  // local itself, or the token or value a builtin returns the buffer of
-  // (`wait(t)`, `relu(x)`).
-  uint32_t movedLocal(hir::ExprId init) const {
-    if (!init.valid()) return UINT32_MAX;
-    const hir::Expr& e = a.prog.expr(init);
-    if (e.kind == hir::ExprKind::Local && e.local.valid()) return e.local.index;
-    if (e.kind != hir::ExprKind::Call || e.args.count == 0) return UINT32_MAX;
-    const hir::Function& f = a.prog.fn(e.fn);
-    if (f.builtin == hir::Builtin::None) return UINT32_MAX;
-    target::ResultKind r = target::info(f.builtin).result;
-    if (r != target::ResultKind::Payload && r != target::ResultKind::Same) return UINT32_MAX;
-    const hir::Expr& arg = a.prog.expr(a.prog.arg(e, 0));
-    return arg.kind == hir::ExprKind::Local && arg.local.valid() ? arg.local.index : UINT32_MAX;
+  // A moved operand hands its buffers over to the destination: always from
+  // a temporary; from a local only when both are bound in one block.
+  void handOver(Live& live, const cir::Operand& o, const cir::Local& dest) {
+    Loc from;
+    if (o.kind != cir::OperandKind::Move || !locOf(a, o.place, from)) return;
+    const cir::Local& src = a.body.locals[from.local];
+    if (src.temp || (!dest.temp && src.scope == dest.scope)) eraseWithin(live, from);
   }
 
-  void bind(hir::PatId p, base::Span at, uint32_t from = UINT32_MAX) {
-    const hir::Pat& pat = a.prog.pat(p);
-    if (pat.kind == hir::PatKind::Bind) {
-      std::vector<Live> ls;
-      onChip(a.prog.local(pat.local).type, a.prog.local(pat.local).name, pat.span, ls);
-      // One buffer moved from a local of this block: handed over.
-      if (from != UINT32_MAX && ls.size() == 1)
-        for (size_t i = live.size(); i-- > 0;)
-          if (live[i].local == from && live[i].depth == depth && live[i].space == ls[0].space &&
-              live[i].bytes == ls[0].bytes) {
-            live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
-            break;
-          }
-      for (Live& l : ls) {
-        l.local = pat.local.index;
-        l.depth = depth;
-        live.push_back(l);
-        check(at, l.space);
-      }
-      return;
-    }
-    for (uint32_t i = 0; i < pat.elems.count; ++i) bind(hir::PatId{a.prog.listAt(pat.elems, i)}, at);
-  }
-
-  void block(hir::BlockId id) {
-    const hir::Block& b = a.prog.block(id);
-    size_t mark = live.size();
-    ++depth;
-    for (uint32_t i = 0; i < b.stmts.count; ++i) stmt(hir::StmtId{a.prog.listAt(b.stmts, i)});
-    if (b.tail.valid()) {
-      size_t m2 = live.size();
-      temporaries(b.tail);
-      live.resize(m2);
-    }
-    live.resize(mark);
-    --depth;
-  }
-
-  void stmt(hir::StmtId id) {
-    const hir::Stmt& st = a.prog.stmt(id);
+  void stmt(Live& live, const cir::Stmt& st) {
     switch (st.kind) {
-      case hir::StmtKind::Let: {
-        size_t mark = live.size();
-        temporaries(st.a);
-        live.resize(mark);
-        bind(st.pat, st.a.valid() ? a.prog.expr(st.a).span : st.span, movedLocal(st.a));
-        return;
+      case cir::StmtKind::StorageLive:
+      case cir::StmtKind::StorageDead: eraseWithin(live, Loc{st.local.index, 0}); return;
+      case cir::StmtKind::Drop:
+      case cir::StmtKind::StmtEnd: return;
+      case cir::StmtKind::Assign: break;
+    }
+    // A call adds its callee's own peak while it runs; into its own
+    // recursive cycle with buffers live, the footprint grows with depth.
+    if (st.rv == cir::RvKind::Call && a.prog.fn(st.fn).builtin == hir::Builtin::None) {
+      const Summary& sum = a.summaries[st.fn.index];
+      bool cycle = a.cycle.count(st.fn.index) > 0;
+      for (unsigned m = 0; m < 4; ++m) {
+        auto space = static_cast<hir::MemSpace>(m);
+        bool grows = cycle && total(live, space, false) > 0;
+        if (sum.peak[m] || grows) check(live, st.span, space, sum.peak[m], grows);
       }
-      case hir::StmtKind::Assign:
-      case hir::StmtKind::Expr:
-      case hir::StmtKind::Return: {
-        size_t mark = live.size();
-        temporaries(st.kind == hir::StmtKind::Assign ? st.b : st.a);
-        live.resize(mark);
-        return;
+    }
+    if (!st.dest.valid()) return;
+    bool newValue = st.rv == cir::RvKind::Call || st.rv == cir::RvKind::Binary || st.rv == cir::RvKind::Unary;
+    if (newValue) {
+      // The result is made while the arguments (and the old value) live.
+      std::vector<std::pair<Loc, Buf>> made;
+      onChip(st.type, Loc{UINT32_MAX, 0}, st.span, made);
+      Live during = live;
+      for (const auto& [l, b] : made) {
+        during[Loc{UINT32_MAX, static_cast<uint32_t>(during.size())}] = b;
+        check(during, st.span, b.space, 0, false);
       }
-      case hir::StmtKind::For:
-      case hir::StmtKind::While:
-      case hir::StmtKind::Block: block(st.body); return;
-      case hir::StmtKind::If:
-        block(st.body);
-        if (st.elseStmt.valid()) stmt(st.elseStmt);
-        return;
-      case hir::StmtKind::Break:
-      case hir::StmtKind::Continue: return;
+    }
+    const cir::Local& dl = a.body.local(st.dest.local);
+    // Buffers moved into the destination leave their old owners.
+    if (st.rv == cir::RvKind::Use) handOver(live, st.a, dl);
+    if (st.rv == cir::RvKind::Tuple)
+      for (uint32_t i = 0; i < st.args.count; ++i) handOver(live, a.body.arg(st, i), dl);
+    if (st.rv == cir::RvKind::Call && st.args.count > 0) {
+      // `wait(t)` returns the buffer of `t`'s copy, `relu(x)` that of `x`.
+      const hir::Function& f = a.prog.fn(st.fn);
+      if (f.builtin != hir::Builtin::None) {
+        target::ResultKind r = target::info(f.builtin).result;
+        if (r == target::ResultKind::Payload || r == target::ResultKind::Same) handOver(live, a.body.arg(st, 0), dl);
+      }
+    }
+    Loc d;
+    if (!locOf(a, st.dest, d)) return;  // through a reference: not this function's buffer
+    std::vector<std::pair<Loc, Buf>> made;
+    onChip(a.body.typeOf(st.dest), d, dl.temp ? st.span : dl.span, made);
+    if (made.empty()) return;
+    eraseWithin(live, d);  // the old value is replaced
+    add(live, made, st.span);
+  }
+
+  void run() {
+    const cir::Body& body = a.body;
+    Live entry;
+    const hir::TypeTable& tt = a.types();
+    for (cir::LocalId p : body.params) {
+      // On-chip parameters, by value or by reference, are live for the
+      // whole call (a kernel's entry places them on chip); a caller counts
+      // them.
+      hir::TypeId t = tt.resolve(body.local(p).type);
+      if (tt.kind(t) == hir::TyKind::Ref) t = tt.get(t).a;
+      std::vector<std::pair<Loc, Buf>> bufs;
+      onChip(t, Loc{p.index, 0}, body.local(p).span, bufs);
+      for (auto& [l, b] : bufs) {
+        b.param = true;
+        entry[l] = b;
+      }
+    }
+    size_t n = body.blocks.size();
+    std::vector<std::optional<Live>> in(n);
+    in[0] = entry;
+    std::vector<uint32_t> work{0};
+    std::vector<bool> queued(n, false);
+    queued[0] = true;
+    while (!work.empty()) {
+      uint32_t b = work.back();
+      work.pop_back();
+      queued[b] = false;
+      Live live = *in[b];
+      for (const cir::Stmt& st : body.blocks[b].stmts) stmt(live, st);
+      const cir::Terminator& term = body.blocks[b].term;
+      for (cir::BlockId s : {term.target, term.otherwise}) {
+        if (!s.valid()) continue;
+        bool changed = false;
+        if (!in[s.index]) {
+          in[s.index] = live;
+          changed = true;
+        } else {
+          // Live on some path: the union.
+          for (const auto& [owner, buf] : live) {
+            auto it = in[s.index]->find(owner);
+            if (it == in[s.index]->end() || it->second.bytes < buf.bytes) {
+              (*in[s.index])[owner] = buf;
+              changed = true;
+            }
+          }
+        }
+        if (changed && !queued[s.index]) {
+          queued[s.index] = true;
+          work.push_back(s.index);
+        }
+      }
     }
   }
 };
 
 }  // namespace
 
-void checkFootprint(Analysis& a, diag::Sink& sink) {
-  Footprint fp{a, sink, {}, false, {}, {}, true, {}};
-  const hir::TypeTable& tt = a.types();
-  for (hir::LocalId p : a.fn.params) {
-    // On-chip parameters, by value or by reference, are live for the whole
-    // call (a kernel's entry places them on chip); a caller counts them.
-    hir::TypeId t = tt.resolve(a.prog.local(p).type);
-    if (tt.kind(t) == hir::TyKind::Ref) t = tt.get(t).a;
-    std::vector<Live> ls;
-    fp.onChip(t, a.prog.local(p).name, a.prog.local(p).span, ls);
-    for (const Live& l : ls) {
-      fp.live.push_back(l);
-      unsigned m = static_cast<unsigned>(l.space);
-      fp.paramBytes[m] = satAdd(fp.paramBytes[m], l.bytes);
-    }
-  }
-  fp.params = false;
-  if (a.fn.body.valid()) fp.block(a.fn.body);
+void checkFootprint(Analysis& a) {
+  Footprint fp{a, {0, 0, 0, 0}, {}};
+  fp.run();
   for (unsigned m = 0; m < 4; ++m) a.summary.peak[m] = fp.peak[m];
+  // One finding per function: the first point in source order.
+  const Finding* first = nullptr;
+  for (const Finding& f : fp.found)
+    if (!first || f.at.begin < first->at.begin) first = &f;
+  if (first) a.findings.push_back(*first);
 }
 
 }  // namespace vx::check::own

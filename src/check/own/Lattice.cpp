@@ -1,9 +1,8 @@
-// The lattice of states: join (exact, by the branch conditions), the
-// unreachable state, and the order. Widening is in Loops.cpp, where the facts
-// a loop changes are known.
-#include "check/own/Model.h"
-
-#include <set>
+// The lattice of states: the product of the fact components of
+// Components.h. Join (exact, by the branch conditions), the unreachable
+// state, the order and forgetting apply each component's operation.
+// Widening is in Loops.cpp, where the facts a loop changes are known.
+#include "check/own/Components.h"
 
 namespace vx::check::own {
 
@@ -16,7 +15,22 @@ bool childLoc(Loc l, uint32_t i, Loc& out) {
   return true;
 }
 
-Term lookup(const base::FlatMap<uint32_t, Term>& m, uint32_t k, Term dflt) {
+bool within(Loc inner, Loc outer) {
+  if (inner.local != outer.local) return false;
+  for (unsigned d = 0; d < 4; ++d) {
+    uint32_t o = (outer.path >> (8 * d)) & 0xff;
+    if (o == 0) return true;
+    if (((inner.path >> (8 * d)) & 0xff) != o) return false;
+  }
+  return true;
+}
+
+Term lookup(const base::FlatMap<Loc, Term>& m, Loc k, Term dflt) {
+  auto it = m.find(k);
+  return it == m.end() ? dflt : it->second;
+}
+
+Term lookup(const base::FlatMap<TransferId, Term>& m, TransferId k, Term dflt) {
   auto it = m.find(k);
   return it == m.end() ? dflt : it->second;
 }
@@ -32,28 +46,138 @@ Term live(TermStore& t, const State& s, const Holds& h) {
 
 namespace {
 
-// Merges two maps of may-facts: absent means false.
-template <typename K>
-base::FlatMap<K, Term> joinFacts(TermStore& t, Term c, const base::FlatMap<K, Term>& a, const base::FlatMap<K, Term>& b) {
-  base::FlatMap<K, Term> out;
+template <typename V>
+void eraseLocal(base::FlatMap<Loc, V>& m, uint32_t local) {
+  for (auto it = m.begin(); it != m.end();) it = it->first.local == local ? m.erase(it) : std::next(it);
+}
+
+}  // namespace
+
+// ---- the components ----
+
+ScalarFacts::Data ScalarFacts::join(TermStore& t, Term c, const Data& a, const Data& b) {
+  // A location known on one side only was bound inside that side: it is
+  // out of scope after the join.
+  Data out;
   for (const auto& [k, v] : a) {
     auto it = b.find(k);
-    out[k] = t.mkIte(c, v, it == b.end() ? t.fls() : it->second);
+    if (it != b.end()) out[k] = t.mkIte(c, v, it->second);
   }
-  for (const auto& [k, v] : b)
-    if (!a.count(k)) out[k] = t.mkIte(c, t.fls(), v);
   return out;
 }
 
-// Message data: where something happened. Kept small and cheap: the union
-// by span, each with the condition it was first seen under.
+void ScalarFacts::leq(TermStore& t, const Data& a, const Data& b, std::vector<Term>& out) {
+  for (const auto& [k, v] : a) {
+    auto it = b.find(k);
+    if (it != b.end()) out.push_back(t.mkEq(v, it->second));
+  }
+}
+
+void ScalarFacts::widen(Data& d, const std::vector<Loc>& changed, const std::function<Term(Loc)>& fresh) {
+  for (Loc l : changed)
+    if (d.count(l)) d[l] = fresh(l);
+}
+
+void ScalarFacts::forget(Data& d, uint32_t local) { eraseLocal(d, local); }
+
+void MovedFacts::forget(Data& d, uint32_t local) { eraseLocal(d, local); }
+
+TokenFacts::Data TokenFacts::join(TermStore& t, Term c, const Data& a, const Data& b) {
+  Data out;
+  for (const auto& [l, h] : a) {
+    auto it = b.find(l);
+    out[l] = MayFacts<TransferId>::join(t, c, h, it == b.end() ? Holds{} : it->second);
+  }
+  for (const auto& [l, h] : b)
+    if (!a.count(l)) out[l] = MayFacts<TransferId>::join(t, c, Holds{}, h);
+  return out;
+}
+
+void TokenFacts::leq(TermStore& t, const Data& a, const Data& b, std::vector<Term>& out) {
+  for (const auto& [l, h] : a) {
+    auto it = b.find(l);
+    MayFacts<TransferId>::leq(t, h, it == b.end() ? Holds{} : it->second, out);
+  }
+}
+
+void TokenFacts::forget(Data& d, uint32_t local) { eraseLocal(d, local); }
+
+namespace {
+
+bool samePlace(const Place& x, const Place& y) { return x.root == y.root && x.index == y.index; }
+
+RefVal joinRef(TermStore& t, Term c, const RefVal& a, const RefVal& b) {
+  RefVal out;
+  out.mut = a.mut || b.mut;
+  out.unknown = a.unknown || b.unknown;
+  // The same place on both sides keeps one entry: ite(c, guard_a, guard_b).
+  std::vector<bool> used(b.alts.size(), false);
+  for (const Alt& x : a.alts) {
+    Term other = t.fls();
+    for (size_t j = 0; j < b.alts.size(); ++j)
+      if (!used[j] && samePlace(x.place, b.alts[j].place)) {
+        other = b.alts[j].guard;
+        used[j] = true;
+        break;
+      }
+    out.alts.push_back(Alt{x.place, t.mkIte(c, x.guard, other)});
+  }
+  for (size_t j = 0; j < b.alts.size(); ++j)
+    if (!used[j]) out.alts.push_back(Alt{b.alts[j].place, t.mkAnd(t.mkNot(c), b.alts[j].guard)});
+  return out;
+}
+
+}  // namespace
+
+RefFacts::Data RefFacts::join(TermStore& t, Term c, const Data& a, const Data& b) {
+  Data out;
+  for (const auto& [k, v] : a) {
+    auto it = b.find(k);
+    if (it != b.end()) out[k] = joinRef(t, c, v, it->second);
+  }
+  return out;
+}
+
+void RefFacts::leq(TermStore& t, const Data& a, const Data& b, std::vector<Term>& out) {
+  for (const auto& [k, ra] : a) {
+    auto it = b.find(k);
+    if (it == b.end()) continue;
+    const RefVal& rb = it->second;
+    if (rb.unknown) continue;
+    if (ra.unknown) {
+      out.push_back(t.fls());
+      continue;
+    }
+    for (const Alt& x : ra.alts) {
+      std::vector<Term> any;
+      for (const Alt& y : rb.alts) {
+        if (x.place.root != y.place.root) continue;
+        if (y.place.whole())
+          any.push_back(y.guard);
+        else if (!x.place.whole())
+          any.push_back(t.mkAnd(y.guard, t.mkEq(x.place.index, y.place.index)));
+      }
+      out.push_back(t.mkImplies(x.guard, t.mkOr(any)));
+    }
+  }
+}
+
+void RefFacts::widen(Data& d, const std::vector<Loc>& changed) {
+  for (Loc r : changed) {
+    RefVal v;
+    v.unknown = true;
+    auto it = d.find(r);
+    if (it != d.end()) v.mut = it->second.mut;
+    d[r] = v;
+  }
+}
+
+void RefFacts::forget(Data& d, uint32_t local) { eraseLocal(d, local); }
+
+namespace {
+
 template <typename K>
-void joinSites(TermStore& t, Term ca, Term cb, const base::FlatMap<K, std::vector<Site>>& a,
-               const base::FlatMap<K, std::vector<Site>>& b, base::FlatMap<K, std::vector<Site>>& out) {
-  (void)t;
-  (void)ca;
-  (void)cb;
-  out = a;
+void unionSites(const base::FlatMap<K, std::vector<Site>>& b, base::FlatMap<K, std::vector<Site>>& out) {
   for (const auto& [k, v] : b) {
     std::vector<Site>& into = out[k];
     for (const Site& s : v) {
@@ -64,29 +188,25 @@ void joinSites(TermStore& t, Term ca, Term cb, const base::FlatMap<K, std::vecto
   }
 }
 
-RefVal joinRef(TermStore& t, Term ca, Term cb, const RefVal& a, const RefVal& b) {
-  RefVal out;
-  out.mut = a.mut || b.mut;
-  out.unknown = a.unknown || b.unknown;
-  // The same place on both sides keeps one entry: ite(a.pc, guard_a, guard_b).
-  auto same = [](const Place& x, const Place& y) { return x.root == y.root && x.index == y.index; };
-  std::vector<bool> used(b.alts.size(), false);
-  for (const Alt& x : a.alts) {
-    Term other = t.fls();
-    for (size_t j = 0; j < b.alts.size(); ++j)
-      if (!used[j] && same(x.place, b.alts[j].place)) {
-        other = b.alts[j].guard;
-        used[j] = true;
-        break;
-      }
-    out.alts.push_back(Alt{x.place, t.mkIte(ca, x.guard, other)});
-  }
-  for (size_t j = 0; j < b.alts.size(); ++j)
-    if (!used[j]) out.alts.push_back(Alt{b.alts[j].place, t.mkAnd(cb, b.alts[j].guard)});
+}  // namespace
+
+Notes NoteFacts::join(const Notes& a, const Notes& b) {
+  Notes out = a;
+  unionSites(b.consumedAt, out.consumedAt);
+  unionSites(b.movedAt, out.movedAt);
+  unionSites(b.emptiedAt, out.emptiedAt);
+  for (const auto& [l, h] : b.ghosts)
+    for (const auto& [k, g] : h) out.ghosts[l].emplace(k, g);
   return out;
 }
 
-}  // namespace
+void NoteFacts::forget(Notes& n, uint32_t local) {
+  eraseLocal(n.movedAt, local);
+  eraseLocal(n.emptiedAt, local);
+  eraseLocal(n.ghosts, local);
+}
+
+// ---- the product ----
 
 State bottom(TermStore& t, const State& like) {
   State s = like;
@@ -102,32 +222,13 @@ State join(TermStore& t, const State& a, const State& b, Term which) {
   // condition that does (a branch's). Facts then stay small, ite(which, ..),
   // instead of repeating the path conditions in every fact.
   Term c = which.valid() ? which : t.fresh("$join", smt::Sort::Bool);
-  Term nc = t.mkNot(c);
   out.pc = t.mkIte(c, a.pc, b.pc);
-  // A scalar or reference known on one side only was declared inside that
-  // side's block and is out of scope after the join.
-  for (const auto& [k, v] : a.scalars) {
-    auto it = b.scalars.find(k);
-    if (it != b.scalars.end()) out.scalars[k] = t.mkIte(c, v, it->second);
-  }
-  for (const auto& [k, v] : a.refs) {
-    auto it = b.refs.find(k);
-    if (it != b.refs.end()) out.refs[k] = joinRef(t, c, nc, v, it->second);
-  }
-  out.inflight = joinFacts(t, c, a.inflight, b.inflight);
-  out.moved = joinFacts(t, c, a.moved, b.moved);
-  for (const auto& [l, h] : a.tokens) {
-    auto it = b.tokens.find(l);
-    out.tokens[l] = joinFacts(t, c, h, it == b.tokens.end() ? Holds{} : it->second);
-  }
-  for (const auto& [l, h] : b.tokens)
-    if (!a.tokens.count(l)) out.tokens[l] = joinFacts(t, c, Holds{}, h);
-  joinSites(t, c, nc, a.consumedAt, b.consumedAt, out.consumedAt);
-  joinSites(t, c, nc, a.movedAt, b.movedAt, out.movedAt);
-  joinSites(t, c, nc, a.emptiedAt, b.emptiedAt, out.emptiedAt);
-  out.ghosts = a.ghosts;
-  for (const auto& [l, h] : b.ghosts)
-    for (const auto& [k, g] : h) out.ghosts[l].emplace(k, g);
+  out.scalars = ScalarFacts::join(t, c, a.scalars, b.scalars);
+  out.refs = RefFacts::join(t, c, a.refs, b.refs);
+  out.inflight = InFlightFacts::join(t, c, a.inflight, b.inflight);
+  out.moved = MovedFacts::join(t, c, a.moved, b.moved);
+  out.tokens = TokenFacts::join(t, c, a.tokens, b.tokens);
+  out.notes = NoteFacts::join(a.notes, b.notes);
   return out;
 }
 
@@ -147,26 +248,22 @@ void collect(TermStore& t, State& s, const std::function<bool(TransferId)>& keep
 }
 
 Term leq(TermStore& t, const State& a, const State& b) {
-  // Under a.pc: b.pc holds, scalars agree, and every may-fact of a is one
-  // of b (in flight, moved, held).
+  // Under a.pc: b.pc holds, and every fact of a is one of b.
   std::vector<Term> parts{b.pc};
-  for (const auto& [k, v] : a.scalars) {
-    auto it = b.scalars.find(k);
-    if (it != b.scalars.end()) parts.push_back(t.mkEq(v, it->second));
-  }
-  auto mayFacts = [&](const auto& x, const auto& y) {
-    for (const auto& [k, v] : x) {
-      auto it = y.find(k);
-      parts.push_back(t.mkImplies(v, it == y.end() ? t.fls() : it->second));
-    }
-  };
-  mayFacts(a.inflight, b.inflight);
-  mayFacts(a.moved, b.moved);
-  for (const auto& [l, h] : a.tokens) {
-    auto it = b.tokens.find(l);
-    mayFacts(h, it == b.tokens.end() ? Holds{} : it->second);
-  }
+  ScalarFacts::leq(t, a.scalars, b.scalars, parts);
+  InFlightFacts::leq(t, a.inflight, b.inflight, parts);
+  MovedFacts::leq(t, a.moved, b.moved, parts);
+  TokenFacts::leq(t, a.tokens, b.tokens, parts);
+  RefFacts::leq(t, a.refs, b.refs, parts);
   return t.mkImplies(a.pc, t.mkAnd(parts));
+}
+
+void forgetLocal(State& s, uint32_t l) {
+  ScalarFacts::forget(s.scalars, l);
+  RefFacts::forget(s.refs, l);
+  MovedFacts::forget(s.moved, l);
+  TokenFacts::forget(s.tokens, l);
+  NoteFacts::forget(s.notes, l);
 }
 
 }  // namespace vx::check::own

@@ -2,14 +2,16 @@
 // lattice. A state describes, at one program point, a set of concrete states
 // by formulas over source values and branch conditions: which copies are in
 // flight, which token location holds which copy, what has been moved, where
-// references point, and the values of integer and boolean locals. Joins are
-// exact (an if-then-else on the branch conditions); widening replaces the
-// facts a loop changes by unknowns.
+// references point, and the values of integer and boolean locations. Joins
+// are exact (an if-then-else on the branch conditions); widening replaces
+// the facts a loop changes by unknowns.
 //
-// Each kind of fact is one component of `State`: join, widen and the order
-// are written once per component below, so a new kind of fact (event
-// generations, barrier phases) is one more component, not edits across the
-// walk.
+// The state is a product of fact components (Components.h): each kind of
+// fact has its join, order, widening and forgetting written once, so a new
+// kind of fact (event generations, ranks) is one more component, not edits
+// across the analysis. Message-only data (where copies were consumed, where
+// locals were moved) lives in a side table that is joined by union and
+// never decides anything.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,7 @@
 
 #include "base/FlatMap.h"
 #include "base/Source.h"
+#include "check/cir/Cir.h"
 #include "hir/Hir.h"
 #include "smt/Term.h"
 
@@ -29,12 +32,27 @@ using smt::Term;
 using smt::TermStore;
 using TransferId = uint32_t;
 
-// A place a copy or an access touches: a root (a buffer local, or a
-// parameter received by reference), whole or one slot along its leading
-// dimension (`slots[i % 2]`, `tiles[i]`). Deeper indices are dropped: a
-// larger place is a sound approximation of a smaller one.
+// A location: a core-IR local, or a component of a tuple local (`path`
+// packs component indices + 1, one per byte, outermost in the lowest byte).
+struct Loc {
+  uint32_t local = 0;
+  uint32_t path = 0;
+  friend bool operator<(Loc a, Loc b) { return a.local != b.local ? a.local < b.local : a.path < b.path; }
+  friend bool operator==(Loc a, Loc b) { return a.local == b.local && a.path == b.path; }
+  friend bool operator!=(Loc a, Loc b) { return !(a == b); }
+};
+// The location of component `i` inside `l`; false when nested too deeply.
+bool childLoc(Loc l, uint32_t i, Loc& out);
+// Is `inner` `outer` or inside it?
+bool within(Loc inner, Loc outer);
+
+// A place a copy or an access touches: a root (a buffer location, or a
+// location holding a reference received from the caller), whole or one
+// slot along its leading dimension (`slots[i % 2]`, `tiles[i]`). Deeper
+// indices are dropped: a larger place is a sound approximation of a
+// smaller one.
 struct Place {
-  hir::LocalId root;
+  Loc root;
   Term index;        // invalid: the whole root
   std::string text;  // as the user wrote it
   bool whole() const { return !index.valid(); }
@@ -63,19 +81,9 @@ struct Transfer {
   base::Span span;                    // "started here"
   std::string name;                   // the token variable first bound to it
   int param = -1;                     // Param: index among the function's parameters
+  uint32_t paramPath = 0;             // ... and the component of it (tuples)
   int iterationsAgo = 0;              // for messages: started in an earlier iteration
 };
-
-// A token location: a local, or a component of a tuple local (`path` packs
-// component indices + 1, one per byte, outermost in the lowest byte).
-struct Loc {
-  uint32_t local = 0;
-  uint32_t path = 0;
-  friend bool operator<(Loc a, Loc b) { return a.local != b.local ? a.local < b.local : a.path < b.path; }
-  friend bool operator==(Loc a, Loc b) { return a.local == b.local && a.path == b.path; }
-};
-// The location of component `i` inside `l`; false when nested too deeply.
-bool childLoc(Loc l, uint32_t i, Loc& out);
 
 // Which copies a token value may hold, each under a formula.
 using Holds = base::FlatMap<TransferId, Term>;
@@ -88,19 +96,26 @@ struct RefVal {
   bool unknown = false;
 };
 
-// What an expression yields where ownership cares.
+// What an operand or right-hand side yields where ownership cares.
 struct Value {
-  enum class Kind : uint8_t { None, Token, Tuple, Ref };
+  enum class Kind : uint8_t { None, Scalar, Token, Tuple, Ref };
   Kind kind = Kind::None;
+  Term scalar;               // Scalar
   Holds holds;               // Token
   std::vector<Value> elems;  // Tuple
   RefVal ref;                // Ref
-  std::string name;          // the local it came from, for messages
-  Holds ghost;               // what that local held before it was emptied
+  std::string name;          // the location it came from, for messages
+  Holds ghost;               // what that location held before it was emptied
   static Value token(Holds h) {
     Value v;
     v.kind = Kind::Token;
     v.holds = std::move(h);
+    return v;
+  }
+  static Value ofScalar(Term t) {
+    Value v;
+    v.kind = Kind::Scalar;
+    v.scalar = t;
     return v;
   }
 };
@@ -111,23 +126,30 @@ struct Site {
   Term guard;
 };
 
-struct State {
-  Term pc;                                   // the path condition: the state is reachable where it holds
-  // Flat maps: the state is copied at every branch (base/FlatMap.h).
-  base::FlatMap<uint32_t, Term> scalars;          // int/bool local -> value
-  base::FlatMap<Loc, Holds> tokens;               // token location -> copies it may hold
-  base::FlatMap<TransferId, Term> inflight;       // copy -> not yet waited
-  base::FlatMap<uint32_t, Term> moved;            // move-only local -> moved out
-  base::FlatMap<uint32_t, RefVal> refs;           // reference local -> where it points
-  // For messages only: where copies were consumed and locals moved.
+// Message-only data: where copies were consumed and locations moved or
+// emptied. Joined by union; never part of a verdict.
+struct Notes {
   base::FlatMap<TransferId, std::vector<Site>> consumedAt;
-  base::FlatMap<uint32_t, std::vector<Site>> movedAt;
+  base::FlatMap<Loc, std::vector<Site>> movedAt;
   base::FlatMap<Loc, std::vector<Site>> emptiedAt;  // a token moved out of a location
   base::FlatMap<Loc, Holds> ghosts;                 // what it held then
 };
 
-Term lookup(const base::FlatMap<uint32_t, Term>& m, uint32_t k, Term dflt);
-// "Location l holds a copy still in flight."
+struct State {
+  Term pc;                                   // the path condition: the state is reachable where it holds
+  // The fact components (Components.h). Flat maps: the state is copied at
+  // every branch (base/FlatMap.h).
+  base::FlatMap<Loc, Term> scalars;          // integer and bool locations -> value
+  base::FlatMap<Loc, Holds> tokens;          // token location -> copies it may hold
+  base::FlatMap<TransferId, Term> inflight;  // copy -> not yet waited
+  base::FlatMap<Loc, Term> moved;            // move-only location -> moved out (absent: not yet bound)
+  base::FlatMap<Loc, RefVal> refs;           // reference location -> where it points
+  Notes notes;
+};
+
+Term lookup(const base::FlatMap<Loc, Term>& m, Loc k, Term dflt);
+Term lookup(const base::FlatMap<TransferId, Term>& m, TransferId k, Term dflt);
+// "A location holding `h` holds a copy still in flight."
 Term live(TermStore& t, const State& s, const Holds& h);
 
 // Forgets copies no location holds any more (except those `keep` names):
@@ -135,7 +157,7 @@ Term live(TermStore& t, const State& s, const Holds& h);
 // execution has none.
 void collect(TermStore& t, State& s, const std::function<bool(TransferId)>& keep);
 
-// ---- the lattice ----
+// ---- the lattice (Lattice.cpp, over the components of Components.h) ----
 // The state that is `a` or `b` (exact). `which`, when given, holds on every
 // path of `a` and on none of `b` (a branch condition).
 State join(TermStore& t, const State& a, const State& b, Term which = {});
@@ -145,14 +167,16 @@ State bottom(TermStore& t, const State& like);
 // A formula whose validity implies a ⊑ b: every concrete state of `a` is one
 // of `b` (same values, and every may-fact of `a` also in `b`).
 Term leq(TermStore& t, const State& a, const State& b);
+// Forgets every fact about local `l` (its life ended, or begins anew).
+void forgetLocal(State& s, uint32_t l);
 
 // What a loop may change: the facts widening replaces by unknowns.
 struct Changed {
-  std::vector<uint32_t> scalars;    // int/bool locals (with their sort)
+  std::vector<Loc> scalars;         // int/bool locations
   std::vector<bool> scalarIsBool;
   std::vector<Loc> tokens;          // token locations assigned or consumed
-  std::vector<uint32_t> moved;      // move-only locals moved or assigned
-  std::vector<uint32_t> refs;       // reference locals reassigned
+  std::vector<Loc> moved;           // move-only locations moved or assigned
+  std::vector<Loc> refs;            // reference locations reassigned
 };
 
 }  // namespace vx::check::own

@@ -9,17 +9,15 @@ namespace vx::check::own {
 
 namespace {
 
-bool inScope(const Analysis& a, uint32_t local) {
-  for (const std::vector<hir::LocalId>& scope : a.scopes)
-    for (hir::LocalId l : scope)
-      if (l.index == local) return true;
-  return false;
-}
-
-std::string locName(const Analysis& a, Loc l) {
-  std::string name = localName(a, hir::LocalId{l.local});
-  for (uint32_t p = l.path; p != 0; p >>= 8) name += "." + std::to_string((p & 0xff) - 1);
-  return name;
+// A named local the state knows (its life has begun and not ended).
+bool inScope(const Analysis& a, const State& s, uint32_t local) {
+  if (a.body.locals[local].temp) return false;
+  auto has = [local](const auto& m) {
+    for (const auto& [k, v] : m)
+      if (k.local == local) return true;
+    return false;
+  };
+  return has(s.tokens) || has(s.moved) || has(s.refs) || has(s.scalars) || a.body.locals[local].param;
 }
 
 // "into `slots[(i + 1) % 2]`", with the line the copy started on after a
@@ -57,19 +55,19 @@ void observeStates(Analysis& a, const State& s, base::Span stmt) {
     o.buffer = buffer;
     return o;
   };
-  std::map<uint32_t, std::set<std::string>> buffers;  // root local -> copies
+  std::map<Loc, std::set<std::string>> buffers;  // root location -> copies
   // Every walk in flight: the copies' guards cover the path (folded, no
   // solver: a `maybe` is never claimed as sure, only the reverse).
   auto covers = [&](Term any) { return t.isTrue(any) || any == s.pc || t.isTrue(t.mkImplies(s.pc, any)); };
   auto ghostWaited = [&](Loc loc) {
-    auto g = s.ghosts.find(loc);
-    if (g == s.ghosts.end()) return false;
+    auto g = s.notes.ghosts.find(loc);
+    if (g == s.notes.ghosts.end()) return false;
     for (const auto& [k, h] : g->second)
       if (!t.isFalse(inflight(k))) return false;
     return true;
   };
   for (const auto& [loc, holds] : s.tokens) {
-    if (!inScope(a, loc.local)) continue;
+    if (!inScope(a, s, loc.local)) continue;
     Analysis::Observed& o = record(locName(a, loc), false);
     std::vector<Term> live;
     bool held = false;
@@ -90,25 +88,25 @@ void observeStates(Analysis& a, const State& s, base::Span stmt) {
     o.inflight = o.inflight || !live.empty();
     o.always = o.always && !live.empty() && covers(t.mkOr(live));
   }
-  for (const auto& [loc, holds] : s.ghosts) {
-    if (!inScope(a, loc.local) || s.tokens.find(loc) != s.tokens.end()) continue;
+  for (const auto& [loc, holds] : s.notes.ghosts) {
+    if (!inScope(a, s, loc.local) || s.tokens.find(loc) != s.tokens.end()) continue;
     Analysis::Observed& o = record(locName(a, loc), false);
     o.always = false;
     if (ghostWaited(loc)) o.held = true;
   }
-  std::map<uint32_t, std::vector<Term>> bufferLive;
+  std::map<Loc, std::vector<Term>> bufferLive;
   for (const auto& [k, f] : s.inflight) {
     if (t.isFalse(f)) continue;
     const Transfer& tr = a.transfers[k];
     for (const std::vector<Alt>* side : {&tr.writes, &tr.reads})
       for (const Alt& alt : *side) {
-        if (!alt.place.root.valid() || !inScope(a, alt.place.root.index)) continue;
-        buffers[alt.place.root.index].insert(copyText(a, k));
-        bufferLive[alt.place.root.index].push_back(t.mkAnd(f, alt.guard));
+        if (!inScope(a, s, alt.place.root.local)) continue;
+        buffers[alt.place.root].insert(copyText(a, k));
+        bufferLive[alt.place.root].push_back(t.mkAnd(f, alt.guard));
       }
   }
   for (const auto& [root, copies] : buffers) {
-    Analysis::Observed& o = record(localName(a, hir::LocalId{root}), true);
+    Analysis::Observed& o = record(locName(a, root), true);
     o.copies.insert(copies.begin(), copies.end());
     o.inflight = true;
     o.always = o.always && covers(t.mkOr(bufferLive[root]));

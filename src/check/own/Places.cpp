@@ -1,41 +1,35 @@
-// Places and accesses: what an expression names, whether two places may be
-// the same memory (slots of one root alias exactly when the solver cannot
-// tell their indices apart), and the checks every access goes through —
-// against copies in flight (E6004-E6006) and against live borrows held in
-// variables (E6008, NLL-style: a borrow lives until its variable's last use).
+// Places and accesses: what a core-IR place names, whether two places may
+// be the same memory (slots of one root alias exactly when the solver
+// cannot tell their indices apart), and the checks every access goes
+// through — against copies in flight (E6004-E6006) and against live
+// borrows held in variables (E6008, NLL-style: a borrow lives while its
+// variable may still be used, by liveness over the control-flow graph).
+#include <algorithm>
+
 #include "check/own/Analysis.h"
 
 namespace vx::check::own {
 
-using hir::ExprKind;
-
 namespace {
 
-std::vector<Alt> whole(Analysis& a, hir::LocalId l, Term guard) {
+Alt wholeAt(Analysis& a, Loc l, Term guard) {
   Place p;
   p.root = l;
-  p.text = localName(a, l);
-  return {Alt{p, guard}};
+  p.text = locName(a, l);
+  if (p.text.empty()) p.text = "a temporary";
+  return Alt{p, guard};
 }
 
-// The number of elements along the leading dimension of what `base`
-// denotes: a Vec's length, a tensor's first dimension.
-Term boundOf(Analysis& a, State& s, hir::ExprId base) {
+// The number of elements along the leading dimension of a value of type
+// `ty` at `root` (when it is the whole root): a Vec's length, a tensor's
+// first dimension.
+Term boundOf(Analysis& a, hir::TypeId ty, const std::vector<Alt>& base) {
   const hir::TypeTable& tt = a.types();
-  hir::TypeId ty = tt.resolve(a.prog.expr(base).type);
-  while (tt.kind(ty) == hir::TyKind::Ref) ty = tt.resolve(tt.get(ty).a);
+  ty = tt.resolve(ty);
   if (tt.kind(ty) == hir::TyKind::Pinned) ty = tt.resolve(tt.get(ty).a);
   if (tt.kind(ty) == hir::TyKind::Vec) {
-    const hir::Expr* x = &a.prog.expr(base);
-    while (x->kind == ExprKind::Deref || x->kind == ExprKind::Borrow) x = &a.prog.expr(x->a);
-    if (x->kind != ExprKind::Local) return {};
-    hir::LocalId root = x->local;
-    auto it = s.refs.find(root.index);
-    if (it != s.refs.end()) {
-      if (it->second.unknown || it->second.alts.size() != 1 || !it->second.alts[0].place.whole()) return {};
-      root = it->second.alts[0].place.root;
-    }
-    return lenOf(a, root);
+    if (base.size() != 1 || !base[0].place.whole()) return {};
+    return lenOf(a, base[0].place.root);
   }
   if (tt.kind(ty) != hir::TyKind::Tensor) return {};
   hir::TypeId shape = tt.resolve(tt.get(ty).b);
@@ -47,84 +41,88 @@ Term boundOf(Analysis& a, State& s, hir::ExprId base) {
 
 }  // namespace
 
-std::vector<Alt> placesOf(Analysis& a, State& s, hir::ExprId id) {
-  const hir::Expr& e = a.prog.expr(id);
+bool locOf(const Analysis& a, const cir::Place& p, Loc& out) { return locOf(a.body, p, out); }
+
+std::vector<Alt> pointsTo(Analysis& a, const State& s, const RefVal& r) {
+  if (!r.unknown) return r.alts;
+  // Anywhere: every buffer the function can see. Reported as such.
   TermStore& t = a.terms;
-  switch (e.kind) {
-    case ExprKind::Local: {
-      auto it = s.refs.find(e.local.index);
-      if (it != s.refs.end()) {
-        if (it->second.unknown) {
-          // Anywhere: every root the function can see. Reported as such.
-          std::vector<Alt> out;
-          for (const auto& [l, f] : s.moved) out.push_back(whole(a, hir::LocalId{l}, t.tru())[0]);
-          for (const auto& [p, i] : a.paramOf) out.push_back(whole(a, hir::LocalId{p}, t.tru())[0]);
-          return out;
-        }
-        return it->second.alts;
-      }
-      if (isRef(a, e.type) || isMoveOnly(a, e.type)) return whole(a, e.local, t.tru());
+  std::vector<Alt> out;
+  for (const auto& [l, f] : s.moved) out.push_back(wholeAt(a, l, t.tru()));
+  for (const auto& [l, p] : a.paramOf) out.push_back(wholeAt(a, l, t.tru()));
+  return out;
+}
+
+std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
+  TermStore& t = a.terms;
+  Loc l{p.local.index, 0};
+  hir::TypeId ty = a.body.local(p.local).type;
+  uint32_t i = 0;
+  // Fields of the root's tuple: a location.
+  for (; i < p.proj.count; ++i) {
+    const cir::Proj& x = a.body.proj(p, i);
+    if (x.kind != cir::ProjKind::Field) break;
+    Loc c;
+    if (!childLoc(l, x.field, c)) {
+      a.exhausted = true;  // nested deeper than the state tracks: not decided
       return {};
     }
-    case ExprKind::Borrow:
-    case ExprKind::Deref: return placesOf(a, s, e.a);
-    case ExprKind::Field: return placesOf(a, s, e.a);
-    case ExprKind::Index: {
-      std::vector<Alt> base = placesOf(a, s, e.a);
-      if (base.empty()) return base;
-      Term index;
-      std::string text = sourceText(a, e.span);
-      for (Alt& alt : base) {
-        if (!alt.place.whole()) continue;
-        if (!index.valid()) index = valueOf(a, s, e.b);
-        alt.place.index = index;
-        alt.place.text = text.empty() ? alt.place.text : text;
-      }
-      // An index out of bounds traps: nothing after it happens, so from
-      // here on the index is in bounds.
-      // (Only for linear index terms: a fact about `x % n` with `n` a
-      // variable would make every later query non-linear, for little gain.)
-      if (Term bound = boundOf(a, s, e.a); bound.valid()) {
-        Term i = index.valid() ? index : valueOf(a, s, e.b);
-        if (t.linear(i)) {
-          Term fact = t.mkAnd(t.mkLe(t.intConst(0), i), t.mkLt(i, bound));
+    l = c;
+    ty = x.type;
+  }
+  std::vector<Alt> alts;
+  bool have = false;
+  if (i < p.proj.count && a.body.proj(p, i).kind == cir::ProjKind::Deref && isRef(a, ty)) {
+    auto it = s.refs.find(l);
+    RefVal r;
+    if (it != s.refs.end())
+      r = it->second;
+    else
+      r.unknown = true;  // a reference nothing bound (after a loop forgot it)
+    alts = pointsTo(a, s, r);
+    ty = a.body.proj(p, i).type;
+    have = true;
+    ++i;
+  } else if (isMoveOnly(a, ty) && i == 0) {
+    alts.push_back(wholeAt(a, l, t.tru()));
+    have = true;
+  } else if (isMoveOnly(a, ty)) {
+    // A buffer inside a tuple: the tuple's location is its root.
+    alts.push_back(wholeAt(a, l, t.tru()));
+    have = true;
+  }
+  if (!have) return {};
+  for (; i < p.proj.count; ++i) {
+    const cir::Proj& x = a.body.proj(p, i);
+    switch (x.kind) {
+      case cir::ProjKind::Index: {
+        Term index = scalarAt(a, s, Loc{x.index.index, 0}, a.body.local(x.index).type);
+        std::string text = sourceText(a, x.span);
+        // An index out of bounds traps: nothing after it happens, so from
+        // here on the index is in bounds. (Only for linear index terms: a
+        // fact about `x % n` with `n` a variable would make every later
+        // query non-linear, for little gain.)
+        if (Term bound = boundOf(a, ty, alts); bound.valid() && t.linear(index)) {
+          Term fact = t.mkAnd(t.mkLe(t.intConst(0), index), t.mkLt(index, bound));
           s.pc = t.mkAnd(s.pc, fact);
           a.trapFacts = t.mkAnd(a.trapFacts, fact);
         }
-      }
-      return base;
-    }
-    case ExprKind::Call: {
-      // A call that returns a reference (a view): any place of its
-      // reference arguments.
-      if (!isRef(a, e.type)) return {};
-      std::vector<Alt> out;
-      for (uint32_t i = 0; i < e.args.count; ++i) {
-        hir::ExprId arg = a.prog.arg(e, i);
-        if (!isRef(a, a.prog.expr(arg).type)) continue;
-        for (Alt alt : placesOf(a, s, arg)) {
-          alt.place.index = Term{};
-          out.push_back(alt);
+        for (Alt& alt : alts) {
+          if (!alt.place.whole()) continue;  // deeper indices: the slot stands for them
+          alt.place.index = index;
+          if (!text.empty()) alt.place.text = text;
         }
+        break;
       }
-      return out;
+      case cir::ProjKind::Deref:
+        // A reference stored in a buffer: anywhere.
+        alts = pointsTo(a, s, RefVal{{}, false, true});
+        break;
+      case cir::ProjKind::Field: break;  // a component of an element: the element stands for it
     }
-    // Not places of a buffer.
-    case ExprKind::Error:
-    case ExprKind::Int:
-    case ExprKind::Float:
-    case ExprKind::Bool:
-    case ExprKind::Const:
-    case ExprKind::MemConst:
-    case ExprKind::TopoConst:
-    case ExprKind::Unit:
-    case ExprKind::Tuple:
-    case ExprKind::Len:
-    case ExprKind::Unary:
-    case ExprKind::Cast:
-    case ExprKind::Binary: return {};
+    ty = x.type;
   }
-  return {};
+  return alts;
 }
 
 Term alias(TermStore& t, const Place& x, const Place& y) {
@@ -139,9 +137,8 @@ bool writes(AccessHow h) {
   return h == AccessHow::Write || h == AccessHow::CopyWrite || h == AccessHow::Move || h == AccessHow::Free;
 }
 
-// The place of `alts` that a copy's place list may alias, as a formula.
-Term aliasAny(TermStore& t, const Transfer& tr, const std::vector<Alt>& copyPlaces, const Place& p,
-              const Alt*& which) {
+// The place of a copy's place list that `p` may alias, as a formula.
+Term aliasAny(TermStore& t, const std::vector<Alt>& copyPlaces, const Place& p, const Alt*& which) {
   std::vector<Term> parts;
   which = nullptr;
   for (const Alt& c : copyPlaces) {
@@ -177,7 +174,7 @@ void hazards(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at
         otherPlace = p;
         otherPlace.text = "an unknown place";
       } else {
-        al = aliasAny(t, tr, dst ? tr.writes : tr.reads, p, which);
+        al = aliasAny(t, dst ? tr.writes : tr.reads, p, which);
         if (t.isFalse(al)) continue;
         otherPlace = which->place;
       }
@@ -215,26 +212,23 @@ void hazards(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at
   }
 }
 
-}  // namespace
-
-bool liveAt(const Analysis& a, uint32_t ref, uint32_t offset) {
-  auto d = a.facts.refDef.find(ref);
-  auto u = a.facts.refLastUse.find(ref);
-  if (d == a.facts.refDef.end() || u == a.facts.refLastUse.end()) return false;
-  return d->second < offset && offset <= u->second;
+bool liveHere(const Analysis& a, uint32_t local) {
+  if (a.curBlock >= a.facts.liveRefs.size()) return false;
+  const auto& perStmt = a.facts.liveRefs[a.curBlock];
+  if (a.curStmt >= perStmt.size()) return false;
+  const std::vector<uint32_t>& live = perStmt[a.curStmt];
+  return std::binary_search(live.begin(), live.end(), local);
 }
 
-namespace {
-
-void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, hir::LocalId via) {
+void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, uint32_t via) {
   TermStore& t = a.terms;
   for (const auto& [r, ref] : s.refs) {
-    if (via.valid() && r == via.index) continue;
+    if (r.local == via) continue;
     if (a.paramOf.count(r) || ref.unknown) continue;
+    if (a.body.locals[r.local].temp || a.body.locals[r.local].param) continue;
     if (!ref.mut && !writes(how)) continue;
-    if (!liveAt(a, r, at.begin)) continue;
+    if (!liveHere(a, r.local)) continue;
     for (const Alt& other : ref.alts) {
-      // The reference itself was made from this place through `via`.
       Term al = alias(t, other.place, alt.place);
       if (t.isFalse(al)) continue;
       Finding f;
@@ -244,9 +238,9 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
       f.other = other.place.text;
       f.otherMut = ref.mut;
       f.access = how;
-      f.related = a.prog.local(hir::LocalId{r}).span;
-      f.relatedLabel = std::string(ref.mut ? "mutable" : "immutable") + " borrow held in `" +
-                       localName(a, hir::LocalId{r}) + "`, used later";
+      f.related = a.body.locals[r.local].span;
+      f.relatedLabel = std::string(ref.mut ? "mutable" : "immutable") + " borrow held in `" + locName(a, r) +
+                       "`, used later";
       if (!alt.place.whole() && !other.place.whole()) {
         f.slotRead = alt.place.index;
         f.slotInFlight = other.place.index;
@@ -258,19 +252,18 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
 
 }  // namespace
 
-void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
-                hir::LocalId via) {
+void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, uint32_t via) {
   if (!a.reporting()) return;
   for (const Alt& alt : places) checkLoan(a, s, alt, how, at, via);
 }
 
-void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, hir::LocalId via) {
+void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, uint32_t via) {
+  recordForCaller(a, s, places, how, at);
   if (!a.reporting()) return;
   for (const Alt& alt : places) {
     hazards(a, s, alt, how, at);
     checkLoan(a, s, alt, how, at, via);
   }
-  recordForCaller(a, s, places, how, at);
 }
 
 void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
@@ -284,11 +277,10 @@ void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, Acce
   if (!a.reporting()) return;
   TermStore& t = a.terms;
   for (const Alt& alt : places) {
-    auto p = a.paramOf.find(alt.place.root.index);
+    auto p = a.paramOf.find(alt.place.root);
     if (p == a.paramOf.end()) continue;
     SummaryAccess acc;
-    acc.place = ParamPlace{static_cast<uint32_t>(p->second), alt.place.index, t.mkAnd(s.pc, alt.guard),
-                           alt.place.text};
+    acc.place = ParamPlace{p->second, alt.place.index, t.mkAnd(s.pc, alt.guard), alt.place.text};
     acc.how = how;
     acc.at = at;
     for (const auto& [param, k] : a.paramCopy) acc.tokenLive.emplace_back(param, lookup(s.inflight, k, t.fls()));

@@ -16,12 +16,9 @@ std::string modelValue(const smt::Model& m, const std::string& name) {
   return {};
 }
 
-std::string lineOf(const Analysis& a, base::Span s) {
-  (void)a;
-  return s.valid() ? lineMarker(s) : "0";
-}
+std::string lineOf(base::Span s) { return s.valid() ? lineMarker(s) : "0"; }
 
-void labelCreations(Analysis& a, diag::Diagnostic& d, const Holds& holds, const char* label) {
+void labelCreations(const ReportContext& a, diag::Diagnostic& d, const Holds& holds, const char* label) {
   int n = 0;
   std::vector<uint32_t> seen;
   for (const auto& [k, g] : holds) {
@@ -48,6 +45,7 @@ const char* codeOf(Rule r) {
     case Rule::HazardWrite: return "E6005";
     case Rule::SourcePinned: return "E6006";
     case Rule::Conflict: return "E6008";
+    case Rule::Footprint: return "E6007";
   }
   return "";
 }
@@ -61,7 +59,8 @@ bool groupedByCopy(Rule r) {
     case Rule::UseAfterMove:
     case Rule::ConsumedTwice:
     case Rule::BehindRef:
-    case Rule::Conflict: return false;
+    case Rule::Conflict:
+    case Rule::Footprint: return false;
   }
   return false;
 }
@@ -71,6 +70,7 @@ struct Outcome {
   smt::Model model;
   std::string cex;
   std::string pathNote;
+  bool everywhere;
 };
 
 std::string printModel(const smt::Model& m) {
@@ -80,8 +80,8 @@ std::string printModel(const smt::Model& m) {
   return shown.values.empty() ? std::string() : shown.print();
 }
 
-std::string alsoNote(Analysis& a, const Finding& f) {
-  std::string line = lineOf(a, f.at);
+std::string alsoNote(const Finding& f) {
+  std::string line = lineOf(f.at);
   switch (f.rule) {
     case Rule::Dropped: return "the same copy is also dropped without `wait` at line " + line;
     case Rule::StaleRead: return "`" + f.subject + "` is also read at line " + line + " while the copy may be in flight";
@@ -93,7 +93,8 @@ std::string alsoNote(Analysis& a, const Finding& f) {
     case Rule::UseAfterMove:
     case Rule::ConsumedTwice:
     case Rule::BehindRef:
-    case Rule::Conflict: return {};
+    case Rule::Conflict:
+    case Rule::Footprint: return {};
   }
   return {};
 }
@@ -133,6 +134,12 @@ void report(Analysis& a, diag::Sink& sink) {
     bool dup = false;
     for (const auto& [c, k, subj] : seen) dup = dup || (c == code && k == key && subj == f.subject);
     if (dup) continue;
+    if (f.rule == Rule::Footprint) {
+      // Shapes are static: the bound is exact arithmetic, no query.
+      seen.emplace_back(code, key, f.subject);
+      sat.push_back(Outcome{i, smt::Model{}, {}, {}, false});
+      continue;
+    }
     Term query = t.mkAnd(a.assumptions, f.bad);
     std::vector<Shown> show = f.show;
     if (f.slotRead.valid() && f.slotInFlight.valid()) {
@@ -188,7 +195,12 @@ void report(Analysis& a, diag::Sink& sink) {
         std::swap(a.findings[i].earlier[0], a.findings[i].earlier[e]);
         break;
       }
-    Outcome o{i, m, printModel(m), {}};
+    Outcome o{i, m, printModel(m), {}, false};
+    if (f.rule == Rule::Dropped) {
+      // In flight on every path that reaches the drop?
+      Term elsewhere = t.mkAnd({a.assumptions, a.trapFacts, f.pc, t.mkNot(f.condition)});
+      o.everywhere = t.isFalse(elsewhere) || a.solver.checkCheap(elsewhere) == smt::Verdict::Unsat;
+    }
     // "On the path ...": when the violation depends on the path taken or
     // on the inputs (it does not happen in every execution).
     if (f.pc.valid() && !o.cex.empty()) {
@@ -232,25 +244,27 @@ void report(Analysis& a, diag::Sink& sink) {
       continue;
     }
     keep[i] = false;
-    std::string note = alsoNote(a, f);
+    std::string note = alsoNote(f);
     auto& notes = also[it->second];
     if (!note.empty() && std::find(notes.begin(), notes.end(), note) == notes.end() && notes.size() < 3)
       notes.push_back(note);
   }
+  const ReportContext ctx{a.prog, a.sources, a.fn, a.target, a.transfers, a.terms};
   for (size_t i = 0; i < sat.size(); ++i) {
     if (!keep[i]) continue;
     const Finding& f = a.findings[sat[i].finding];
-    Decided d{f, sat[i].model, sat[i].cex, sat[i].pathNote, also[i]};
+    Decided d{f, sat[i].model, sat[i].cex, sat[i].pathNote, also[i], sat[i].everywhere};
     diag::Diagnostic out;
     switch (f.rule) {
-      case Rule::UseAfterMove: out = renderUseAfterMove(a, d); break;
-      case Rule::ConsumedTwice: out = renderConsumedTwice(a, d); break;
-      case Rule::BehindRef: out = renderBehindRef(a, d); break;
-      case Rule::Dropped: out = renderDropped(a, d); break;
+      case Rule::Footprint: out = renderFootprint(ctx, d); break;
+      case Rule::UseAfterMove: out = renderUseAfterMove(ctx, d); break;
+      case Rule::ConsumedTwice: out = renderConsumedTwice(ctx, d); break;
+      case Rule::BehindRef: out = renderBehindRef(ctx, d); break;
+      case Rule::Dropped: out = renderDropped(ctx, d); break;
       case Rule::StaleRead:
       case Rule::HazardWrite:
-      case Rule::SourcePinned: out = renderHazard(a, d); break;
-      case Rule::Conflict: out = renderConflict(a, d); break;
+      case Rule::SourcePinned: out = renderHazard(ctx, d); break;
+      case Rule::Conflict: out = renderConflict(ctx, d); break;
     }
     sink.emit(std::move(out));
   }

@@ -5,7 +5,7 @@
 
 namespace vx::check::own {
 
-diag::Diagnostic renderConflict(Analysis& a, const Decided& d) {
+diag::Diagnostic renderConflict(const ReportContext& a, const Decided& d) {
   const Finding& f = d.f;
   (void)a;
   bool mutHere = f.access == AccessHow::Write || f.access == AccessHow::CopyWrite || f.access == AccessHow::Move ||

@@ -23,7 +23,7 @@ const char* howWord(AccessHow h) {
 
 // The execution in source terms: the values of the source variables, which
 // slot is read and which is still being written.
-std::string execution(Analysis& a, const Decided& d) {
+std::string execution(const ReportContext& a, const Decided& d) {
   const Finding& f = d.f;
   std::string vars;
   for (const auto& s : f.show) {
@@ -33,7 +33,7 @@ std::string execution(Analysis& a, const Decided& d) {
   }
   const Transfer& tr = a.transfers[f.transfer];
   std::string copy = "the copy " + std::string(f.viaDst ? "into" : "from") + " `" + f.other + "`" +
-                     (tr.span.valid() ? " started at line " + lineOf(a, tr.span) : "");
+                     (tr.span.valid() ? " started at line " + lineOf(tr.span) : "");
   if (tr.origin == Origin::Havoc) copy += " in an earlier iteration";
   std::string slot = modelValue(d.model, "slot_read");
   std::string what = f.rule == Rule::StaleRead ? "read" : "accessed";
@@ -94,7 +94,7 @@ bool ownLine(std::string_view text, base::Span span, uint32_t& from, uint32_t& t
 // the access, moved up to just before the access's statement. Nothing from
 // the access's statement to that wait may mention `t` (no other use, no
 // reassignment), and both statements must stand on lines of their own.
-void suggestMovedWait(Analysis& a, const Finding& f, const std::string& token, diag::Diagnostic& out) {
+void suggestMovedWait(const ReportContext& a, const Finding& f, const std::string& token, diag::Diagnostic& out) {
   if (token.empty() || !f.at.valid()) return;
   for (char c : token)
     if (!identChar(c)) return;
@@ -141,7 +141,7 @@ void suggestMovedWait(Analysis& a, const Finding& f, const std::string& token, d
 
 }  // namespace
 
-diag::Diagnostic renderHazard(Analysis& a, const Decided& d) {
+diag::Diagnostic renderHazard(const ReportContext& a, const Decided& d) {
   const Finding& f = d.f;
   const Transfer& tr = a.transfers[f.transfer];
   diag::Diagnostic out;
@@ -167,7 +167,8 @@ diag::Diagnostic renderHazard(Analysis& a, const Decided& d) {
     case Rule::ConsumedTwice:
     case Rule::BehindRef:
     case Rule::Dropped:
-    case Rule::Conflict: break;
+    case Rule::Conflict:
+    case Rule::Footprint: break;
   }
   if (tr.span.valid()) out.secondary(tr.span, started);
   if (f.related.valid()) out.secondary(f.related, f.relatedLabel);

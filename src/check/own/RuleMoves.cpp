@@ -4,7 +4,7 @@
 
 namespace vx::check::own {
 
-diag::Diagnostic renderUseAfterMove(Analysis& a, const Decided& d) {
+diag::Diagnostic renderUseAfterMove(const ReportContext& a, const Decided& d) {
   const Finding& f = d.f;
   diag::Diagnostic out = diag::UseAfterMove(f.subject);
   out.primary(f.at, "value used here after move");

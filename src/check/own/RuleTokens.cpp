@@ -4,7 +4,7 @@
 
 namespace vx::check::own {
 
-diag::Diagnostic renderConsumedTwice(Analysis& a, const Decided& d) {
+diag::Diagnostic renderConsumedTwice(const ReportContext& a, const Decided& d) {
   const Finding& f = d.f;
   diag::Diagnostic out = diag::TokenConsumedTwice(f.subject);
   out.primary(f.at, "consumed again here");
@@ -19,7 +19,7 @@ diag::Diagnostic renderConsumedTwice(Analysis& a, const Decided& d) {
   return out;
 }
 
-diag::Diagnostic renderBehindRef(Analysis& a, const Decided& d) {
+diag::Diagnostic renderBehindRef(const ReportContext& a, const Decided& d) {
   (void)a;
   diag::Diagnostic out = diag::TokenBehindReference(d.f.subject);
   out.primary(d.f.at, "consumed through a reference");
@@ -28,7 +28,7 @@ diag::Diagnostic renderBehindRef(Analysis& a, const Decided& d) {
   return out;
 }
 
-diag::Diagnostic renderDropped(Analysis& a, const Decided& d) {
+diag::Diagnostic renderDropped(const ReportContext& a, const Decided& d) {
   const Finding& f = d.f;
   diag::Diagnostic out;
   switch (f.drop) {
@@ -72,9 +72,7 @@ diag::Diagnostic renderDropped(Analysis& a, const Decided& d) {
       // Machine-applicable only when the token is in flight on every path
       // that reaches the drop: where another path consumed it already, a
       // `wait` here would consume it twice (E6002).
-      TermStore& t = a.terms;
-      Term elsewhere = t.mkAnd({a.assumptions, a.trapFacts, f.pc, t.mkNot(f.condition)});
-      bool everywhere = t.isFalse(elsewhere) || a.solver.checkCheap(elsewhere) == smt::Verdict::Unsat;
+      bool everywhere = d.everywhere;
       diag::Applicability how = everywhere ? diag::Applicability::MachineApplicable : diag::Applicability::MaybeIncorrect;
       std::string wait = "wait(" + name + ");";
       std::string message = "wait for it first: `" + wait + "`" +

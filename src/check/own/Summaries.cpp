@@ -2,30 +2,30 @@
 // of its reference parameters it reads and writes (and whether a token
 // parameter's copy is still in flight when it does), which token parameters
 // it waits, and which copies the tokens it returns hold, with their places.
-// Computed bottom-up over the call graph (Ownership.cpp); a function in a
-// recursive cycle is first given the top summary (anything a call could do).
+// A token or a reference inside a tuple parameter has an identity of its
+// own (the parameter and the component), as one passed alone does.
+// Computed bottom-up over the call graph, each recursive cycle to a
+// fixpoint from the top summary (Ownership.cpp).
 #include <functional>
 
 #include "check/own/Analysis.h"
 
 namespace vx::check::own {
 
-using hir::ExprKind;
-
 namespace {
 
-// The paths of the token components of a type (0 for a token itself).
-void tokenPaths(const Analysis& a, hir::TypeId t, Loc at, std::vector<std::pair<Loc, hir::TypeId>>& out) {
-  const hir::TypeTable& tt = a.types();
+// Every (path, type) of the components of type t that `want` selects.
+void paths(const hir::TypeTable& tt, hir::TypeId t, Loc at, const std::function<bool(hir::TypeId)>& want,
+           std::vector<std::pair<Loc, hir::TypeId>>& out) {
   hir::TypeId x = tt.resolve(t);
-  if (tt.kind(x) == hir::TyKind::Token) {
+  if (want(x)) {
     out.emplace_back(at, x);
     return;
   }
   if (tt.kind(x) != hir::TyKind::Tuple) return;
   for (uint32_t i = 0; i < tt.count(x); ++i) {
     Loc c;
-    if (hasTokens(a, tt.elem(x, i)) && childLoc(at, i, c)) tokenPaths(a, tt.elem(x, i), c, out);
+    if (childLoc(at, i, c)) paths(tt, tt.elem(x, i), c, want, out);
   }
 }
 
@@ -39,9 +39,8 @@ const Value* component(const Value& v, uint32_t path) {
   return p;
 }
 
-Value* componentMut(Value& v, uint32_t path, const Analysis& a, hir::TypeId t) {
+Value* componentMut(Value& v, uint32_t path, const hir::TypeTable& tt, hir::TypeId t) {
   Value* p = &v;
-  const hir::TypeTable& tt = a.types();
   hir::TypeId x = tt.resolve(t);
   for (; path; path >>= 8) {
     uint32_t i = (path & 0xff) - 1;
@@ -57,42 +56,38 @@ Value* componentMut(Value& v, uint32_t path, const Analysis& a, hir::TypeId t) {
   return p;
 }
 
-std::vector<ParamPlace> toParamPlaces(const Analysis& a, const std::vector<Alt>& alts, Term guard, TermStore& t,
-                                      bool& lost) {
+std::vector<ParamPlace> toParamPlaces(const Analysis& a, const std::vector<Alt>& alts, TermStore& t) {
   std::vector<ParamPlace> out;
   for (const Alt& alt : alts) {
-    auto p = a.paramOf.find(alt.place.root.index);
+    auto p = a.paramOf.find(alt.place.root);
     if (p == a.paramOf.end()) continue;  // the callee's own buffer: its business
-    out.push_back(ParamPlace{static_cast<uint32_t>(p->second), alt.place.index, t.mkAnd(guard, alt.guard),
-                             alt.place.text});
+    out.push_back(ParamPlace{p->second, alt.place.index, t.mkAnd(t.tru(), alt.guard), alt.place.text});
   }
-  (void)lost;
   return out;
 }
+
+bool isTokenType(const hir::TypeTable& tt, hir::TypeId t) { return tt.kind(t) == hir::TyKind::Token; }
+bool isRefType(const hir::TypeTable& tt, hir::TypeId t) { return tt.kind(t) == hir::TyKind::Ref; }
 
 }  // namespace
 
 void beginSummary(Analysis& a, State& entry) {
   Summary& sum = a.summary;
-  size_t n = a.fn.params.size();
+  size_t n = a.body.params.size();
   sum = Summary{};
   sum.paramValues.assign(n, Term{});
   sum.paramLens.assign(n, Term{});
-  sum.completes.assign(n, Term{});
   for (size_t i = 0; i < n; ++i) {
-    hir::LocalId p = a.fn.params[i];
-    auto it = entry.scalars.find(p.index);
+    auto it = entry.scalars.find(Loc{a.body.params[i].index, 0});
     if (it != entry.scalars.end()) sum.paramValues[i] = it->second;
   }
 }
 
-void finishSummary(Analysis& a, const State& exit, const Value& result) {
-  (void)exit;
-  (void)result;
+void finishSummary(Analysis& a) {
   TermStore& t = a.terms;
   Summary& sum = a.summary;
-  for (size_t i = 0; i < a.fn.params.size(); ++i) {
-    auto it = a.lens.find(a.fn.params[i].index);
+  for (size_t i = 0; i < a.body.params.size(); ++i) {
+    auto it = a.lens.find(Loc{a.body.params[i].index, 0});
     if (it != a.lens.end()) sum.paramLens[i] = it->second;
   }
   // A call returns on the paths that reach an exit; elsewhere it trapped.
@@ -105,12 +100,13 @@ void finishSummary(Analysis& a, const State& exit, const Value& result) {
   for (const auto& [param, k] : a.paramCopy) {
     std::vector<Term> done;
     for (const State& x : a.exits) done.push_back(t.mkAnd(x.pc, t.mkNot(lookup(x.inflight, k, t.fls()))));
-    sum.completes[param] = t.mkOr(done);
+    sum.completes.emplace_back(param, t.mkOr(done));
   }
   // The copies the result's tokens hold, per exit.
-  std::vector<std::pair<Loc, hir::TypeId>> paths;
-  tokenPaths(a, a.fn.ret, Loc{0, 0}, paths);
-  for (const auto& [loc, type] : paths) {
+  std::vector<std::pair<Loc, hir::TypeId>> tokens;
+  const hir::TypeTable& tt = a.types();
+  paths(tt, a.fn.ret, Loc{0, 0}, [&](hir::TypeId x) { return isTokenType(tt, x); }, tokens);
+  for (const auto& [loc, type] : tokens) {
     SummaryToken tok;
     tok.path = loc.path;
     for (size_t e = 0; e < a.exits.size(); ++e) {
@@ -127,11 +123,10 @@ void finishSummary(Analysis& a, const State& exit, const Value& result) {
         c.kind = tr.kind;
         if (tr.origin == Origin::Param) {
           c.fromParam = true;
-          c.param = static_cast<uint32_t>(tr.param);
+          c.param = ParamLoc{static_cast<uint32_t>(tr.param), tr.paramPath};
         } else {
-          bool lost = false;
-          c.reads = toParamPlaces(a, tr.reads, t.tru(), t, lost);
-          c.writes = toParamPlaces(a, tr.writes, t.tru(), t, lost);
+          c.reads = toParamPlaces(a, tr.reads, t);
+          c.writes = toParamPlaces(a, tr.writes, t);
           c.anyPlace = tr.anyPlace;
         }
         tok.copies.push_back(std::move(c));
@@ -148,22 +143,21 @@ void finishSummary(Analysis& a, const State& exit, const Value& result) {
     if (x.valid()) keep.insert(x.index);
   // One walk over every term of the summary: they share the assumptions.
   std::vector<Term> roots;
-  auto collect = [&](Term x) { roots.push_back(x); };
   // The ranges of the renamed variables come along as part of the guards.
   for (SummaryAccess& acc : sum.accesses) {
     acc.place.guard = t.mkAnd(a.assumptions, acc.place.guard);
-    collect(acc.place.guard);
-    collect(acc.place.index);
-    for (auto& [p, l] : acc.tokenLive) collect(l);
+    roots.push_back(acc.place.guard);
+    roots.push_back(acc.place.index);
+    for (auto& [p, l] : acc.tokenLive) roots.push_back(l);
   }
-  for (Term& c : sum.completes) collect(c);
-  collect(sum.returns);
+  for (auto& [p, c] : sum.completes) roots.push_back(c);
+  roots.push_back(sum.returns);
   for (SummaryToken& tok : sum.result)
     for (SummaryCopy& c : tok.copies) {
       c.guard = t.mkAnd(a.assumptions, c.guard);
-      collect(c.guard);
-      for (ParamPlace& p : c.reads) collect(p.index);
-      for (ParamPlace& p : c.writes) collect(p.index);
+      roots.push_back(c.guard);
+      for (ParamPlace& p : c.reads) roots.push_back(p.index);
+      for (ParamPlace& p : c.writes) roots.push_back(p.index);
     }
   for (Term v : t.variables(roots))
     if (!keep.count(v.index)) sum.internals.push_back(v);
@@ -179,64 +173,64 @@ void makeTopSummary(const hir::Program& prog, TermStore& t, Summary& sum, const 
   size_t n = f.params.size();
   sum.paramValues.assign(n, Term{});
   sum.paramLens.assign(n, Term{});
-  sum.completes.assign(n, Term{});
+  std::vector<std::pair<ParamLoc, hir::TypeId>> tokens;
   for (size_t i = 0; i < n; ++i) {
-    hir::TypeId pt = tt.resolve(f.paramTypes[i]);
-    if (tt.kind(pt) == hir::TyKind::Ref) {
+    std::vector<std::pair<Loc, hir::TypeId>> refs, toks;
+    paths(tt, f.paramTypes[i], Loc{0, 0}, [&](hir::TypeId x) { return isRefType(tt, x); }, refs);
+    for (const auto& [loc, type] : refs) {
       SummaryAccess acc;
-      acc.place = ParamPlace{static_cast<uint32_t>(i), Term{}, t.tru(), prog.local(f.params[i]).name};
-      acc.how = tt.get(pt).sub == 1 ? AccessHow::Write : AccessHow::Read;
+      acc.place = ParamPlace{ParamLoc{static_cast<uint32_t>(i), loc.path}, Term{}, t.tru(), prog.local(f.params[i]).name};
+      acc.how = tt.get(type).sub == 1 ? AccessHow::Write : AccessHow::Read;
       acc.at = f.nameSpan;
       sum.accesses.push_back(acc);
     }
-    if (tt.kind(pt) == hir::TyKind::Token) sum.completes[i] = t.fls();
+    paths(tt, f.paramTypes[i], Loc{0, 0}, [&](hir::TypeId x) { return isTokenType(tt, x); }, toks);
+    for (const auto& [loc, type] : toks) {
+      sum.completes.emplace_back(ParamLoc{static_cast<uint32_t>(i), loc.path}, t.fls());
+      tokens.emplace_back(ParamLoc{static_cast<uint32_t>(i), loc.path}, type);
+    }
   }
   // Whatever the result holds: any token parameter's copy, or a new copy
   // of any place.
-  std::function<void(hir::TypeId, uint32_t, unsigned)> paths = [&](hir::TypeId x, uint32_t path, unsigned depth) {
-    x = tt.resolve(x);
-    if (tt.kind(x) == hir::TyKind::Token) {
-      SummaryToken tok;
-      tok.path = path;
-      for (size_t i = 0; i < n; ++i)
-        if (tt.kind(tt.resolve(f.paramTypes[i])) == hir::TyKind::Token) {
-          SummaryCopy c;
-          c.fromParam = true;
-          c.param = static_cast<uint32_t>(i);
-          c.guard = t.tru();
-          tok.copies.push_back(c);
-        }
+  std::vector<std::pair<Loc, hir::TypeId>> results;
+  paths(tt, f.ret, Loc{0, 0}, [&](hir::TypeId x) { return isTokenType(tt, x); }, results);
+  for (const auto& [loc, type] : results) {
+    SummaryToken tok;
+    tok.path = loc.path;
+    for (const auto& [p, pt] : tokens) {
       SummaryCopy c;
-      c.anyPlace = true;
+      c.fromParam = true;
+      c.param = p;
       c.guard = t.tru();
-      c.span = f.nameSpan;
       tok.copies.push_back(c);
-      sum.result.push_back(tok);
-      return;
     }
-    if (tt.kind(x) != hir::TyKind::Tuple || depth >= 4) return;
-    for (uint32_t i = 0; i < tt.count(x) && i < 255; ++i) paths(tt.elem(x, i), path | ((i + 1) << (8 * depth)), depth + 1);
-  };
-  paths(f.ret, 0, 0);
+    SummaryCopy c;
+    c.anyPlace = true;
+    c.guard = t.tru();
+    c.span = f.nameSpan;
+    tok.copies.push_back(c);
+    sum.result.push_back(tok);
+  }
+  // On-chip memory: a recursive cycle's depth is unknown.
+  for (unsigned m = 0; m < 4; ++m) sum.peak[m] = 0;
 }
 
-Value applySummary(Analysis& a, State& s, hir::ExprId callId, const Summary& sum, std::vector<Value>& args) {
+Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& sum, std::vector<Value>& args,
+                   const std::vector<std::vector<Alt>>& argPlaces) {
   TermStore& t = a.terms;
-  const hir::Expr& call = a.prog.expr(callId);
   const hir::Function& callee = a.prog.fn(call.fn);
   // Callee variables -> caller terms.
   std::vector<Term> from, to;
-  std::vector<std::vector<Alt>> places(call.args.count);
-  for (uint32_t i = 0; i < call.args.count && i < sum.paramValues.size(); ++i) {
-    hir::ExprId arg = a.prog.arg(call, i);
+  for (uint32_t i = 0; i < args.size() && i < sum.paramValues.size(); ++i) {
     if (sum.paramValues[i].valid()) {
       from.push_back(sum.paramValues[i]);
-      to.push_back(valueOf(a, s, arg));
+      to.push_back(args[i].kind == Value::Kind::Scalar ? args[i].scalar
+                                                        : t.fresh("$arg", t.sort(sum.paramValues[i])));
     }
-    if (isRef(a, a.prog.expr(arg).type)) places[i] = placesOf(a, s, arg);
     if (sum.paramLens[i].valid()) {
       Term len;
-      if (places[i].size() == 1 && places[i][0].place.whole()) len = lenOf(a, places[i][0].place.root);
+      const std::vector<Alt>& ps = argPlaces[i];
+      if (ps.size() == 1 && ps[0].place.whole()) len = lenOf(a, ps[0].place.root);
       if (!len.valid()) {
         len = t.fresh("$len", smt::Sort::Int);
         a.assumptions = t.mkAnd(a.assumptions, t.mkLe(t.intConst(0), len));
@@ -250,16 +244,28 @@ Value applySummary(Analysis& a, State& s, hir::ExprId callId, const Summary& sum
     to.push_back(t.fresh("$c", t.sort(v)));
   }
   auto sub = [&](Term x) { return x.valid() ? t.substitute(x, from, to) : x; };
-  auto instantiate = [&](const ParamPlace& pp, Term extra) {
+  // Where a parameter (or a reference inside a tuple parameter) points.
+  auto placesOfParam = [&](ParamLoc p) -> std::vector<Alt> {
+    if (p.param >= args.size()) return {};
+    if (p.path == 0) return argPlaces[p.param];
+    const Value* v = component(args[p.param], p.path);
+    if (!v || v->kind != Value::Kind::Ref) return pointsTo(a, s, RefVal{{}, false, true});
+    return pointsTo(a, s, v->ref);
+  };
+  auto holdsOf = [&](ParamLoc p) -> const Holds* {
+    if (p.param >= args.size()) return nullptr;
+    const Value* v = component(args[p.param], p.path);
+    return v && v->kind == Value::Kind::Token ? &v->holds : nullptr;
+  };
+  auto instantiate = [&](const ParamPlace& pp) {
     std::vector<Alt> out;
-    if (pp.param >= places.size()) return out;
     Term idx = sub(pp.index);
-    for (Alt alt : places[pp.param]) {
+    for (Alt alt : placesOfParam(pp.root)) {
       if (alt.place.whole() && idx.valid()) {
         alt.place.index = idx;
         alt.place.text = alt.place.text + "[..]";
       }
-      alt.guard = t.mkAnd({alt.guard, extra, sub(pp.guard)});
+      alt.guard = t.mkAnd(alt.guard, sub(pp.guard));
       out.push_back(alt);
     }
     return out;
@@ -269,23 +275,22 @@ Value applySummary(Analysis& a, State& s, hir::ExprId callId, const Summary& sum
   // callee has not waited it yet.
   if (a.reporting()) {
     for (const SummaryAccess& acc : sum.accesses) {
-      std::vector<Alt> ps = instantiate(acc.place, t.tru());
+      std::vector<Alt> ps = instantiate(acc.place);
       if (ps.empty()) continue;
       Holds stillLive;
       for (const auto& [param, liveTerm] : acc.tokenLive) {
-        if (param >= args.size()) continue;
-        const Value& v = args[param];
-        if (v.kind != Value::Kind::Token) continue;
-        for (const auto& [k, h] : v.holds) {
+        const Holds* h = holdsOf(param);
+        if (!h) continue;
+        for (const auto& [k, g] : *h) {
           Term& c = stillLive.emplace(k, t.tru()).first->second;
-          c = t.mkAnd(c, t.mkImplies(h, sub(liveTerm)));
+          c = t.mkAnd(c, t.mkImplies(g, sub(liveTerm)));
         }
       }
       std::string label = "`" + callee.name + "` " +
                           (acc.how == AccessHow::Read || acc.how == AccessHow::CopyRead ? "reads" : "writes") +
                           " `" + acc.place.text + "` here";
-      base::Span argSpan = acc.place.param < call.args.count ? a.prog.expr(a.prog.arg(call, acc.place.param)).span
-                                                             : call.span;
+      base::Span argSpan =
+          acc.place.root.param < call.args.count ? a.body.arg(call, acc.place.root.param).span : call.span;
       accessThroughCall(a, s, ps, acc.how, argSpan, stillLive, acc.at, label);
       recordForCaller(a, s, ps, acc.how, argSpan);
     }
@@ -293,53 +298,59 @@ Value applySummary(Analysis& a, State& s, hir::ExprId callId, const Summary& sum
   // After the call, the callee has returned.
   if (sum.returns.valid()) s.pc = t.mkAnd(s.pc, sub(sum.returns));
   // Token arguments are handed over; those the callee waits complete.
-  for (uint32_t i = 0; i < args.size(); ++i) {
-    if (args[i].kind != Value::Kind::Token && args[i].kind != Value::Kind::Tuple) continue;
-    consume(a, s, args[i], a.prog.expr(a.prog.arg(call, i)).span,
-            args[i].name.empty() ? "the token" : args[i].name, false);
-    if (args[i].kind == Value::Kind::Token && i < sum.completes.size() && sum.completes[i].valid()) {
-      Term done = sub(sum.completes[i]);
-      for (const auto& [k, h] : args[i].holds) {
-        auto it = s.inflight.find(k);
-        if (it != s.inflight.end()) it->second = t.mkAnd(it->second, t.mkNot(t.mkAnd(h, done)));
-      }
+  for (uint32_t i = 0; i < args.size(); ++i)
+    if (args[i].kind == Value::Kind::Token || args[i].kind == Value::Kind::Tuple)
+      consume(a, s, args[i], a.body.arg(call, i).span, args[i].name.empty() ? "the token" : args[i].name, false);
+  for (const auto& [param, doneTerm] : sum.completes) {
+    const Holds* h = holdsOf(param);
+    if (!h || !doneTerm.valid()) continue;
+    Term done = sub(doneTerm);
+    for (const auto& [k, g] : *h) {
+      auto it = s.inflight.find(k);
+      if (it != s.inflight.end()) it->second = t.mkAnd(it->second, t.mkNot(t.mkAnd(g, done)));
     }
   }
   // The result.
   Value result;
   if (isRef(a, call.type)) {
+    // A view: any place of its reference arguments.
     result.kind = Value::Kind::Ref;
-    result.ref.alts = placesOf(a, s, callId);
+    for (const std::vector<Alt>& ps : argPlaces)
+      for (Alt alt : ps) {
+        alt.place.index = Term{};
+        result.ref.alts.push_back(alt);
+      }
     return result;
   }
   if (!hasTokens(a, call.type)) return result;
   for (const SummaryToken& tok : sum.result) {
-    Value* slot = componentMut(result, tok.path, a, call.type);
+    Value* slot = componentMut(result, tok.path, a.types(), call.type);
     for (const SummaryCopy& c : tok.copies) {
       Term guard = sub(c.guard);
       if (t.isFalse(guard)) continue;
       if (c.fromParam) {
-        if (c.param >= args.size() || args[c.param].kind != Value::Kind::Token) continue;
-        for (const auto& [k, h] : args[c.param].holds) {
-          Term g = t.mkAnd(h, guard);
+        const Holds* h = holdsOf(c.param);
+        if (!h) continue;
+        for (const auto& [k, g] : *h) {
+          Term hg = t.mkAnd(g, guard);
           auto it = slot->holds.find(k);
-          Term joined = it == slot->holds.end() ? g : t.mkOr(it->second, g);  // before the insertion below
+          Term joined = it == slot->holds.end() ? hg : t.mkOr(it->second, hg);
           slot->holds[k] = joined;
         }
         continue;
       }
       Transfer tr;
       tr.origin = Origin::Call;
-      tr.site = callId;
+      tr.site = call.origin;
       tr.kind = c.kind;
       tr.span = call.span;
       tr.anyPlace = c.anyPlace;
       for (const ParamPlace& pp : c.reads)
-        for (Alt& alt : instantiate(pp, t.tru())) tr.reads.push_back(alt);
+        for (Alt& alt : instantiate(pp)) tr.reads.push_back(alt);
       for (const ParamPlace& pp : c.writes)
-        for (Alt& alt : instantiate(pp, t.tru())) tr.writes.push_back(alt);
-      a.transfers.push_back(std::move(tr));
-      TransferId k = static_cast<TransferId>(a.transfers.size() - 1);
+        for (Alt& alt : instantiate(pp)) tr.writes.push_back(alt);
+      Value v = startCopy(a, s, std::move(tr));
+      TransferId k = v.holds.begin()->first;
       s.inflight[k] = guard;
       slot->holds[k] = guard;
     }

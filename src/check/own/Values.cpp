@@ -1,15 +1,15 @@
 // Types as ownership sees them, and the symbolic values of integer and bool
-// expressions (QF_LIA). Integers follow Rust exactly: `/` and `%` truncate
+// operations (QF_LIA). Integers follow Rust exactly: `/` and `%` truncate
 // toward zero (unsigned operands use SMT-LIB's Euclidean operators, equal on
-// non-negative numbers); arithmetic overflow traps at run time, so nothing
-// after it happens and unbounded integers are exact up to the trap; `as`
-// between integer types wraps (modulo 2^bits, then into the signed range),
-// and literals keep their full 64-bit unsigned value.
+// non-negative numbers); arithmetic overflow and division by zero trap at
+// run time, so nothing after them happens: an operation's result is in its
+// type's range on the paths that go on (added to the path where linear);
+// `as` between integer types wraps (modulo 2^bits, then into the signed
+// range), and literals keep their full 64-bit unsigned value.
 #include "check/own/Analysis.h"
 
 namespace vx::check::own {
 
-using hir::ExprKind;
 using hir::TyKind;
 using smt::Int128;
 
@@ -57,6 +57,59 @@ Term castInt(Analysis& a, Term x, const IntRange& from, const IntRange& to) {
   return t.mkIte(inRange, x, t.mkIte(t.mkLe(t.intConst(Int128(1) << (to.bits - 1)), u), t.mkSub(u, t.intConst(mod)), u));
 }
 
+// The value of a `const` item's initializer (constants and operators only).
+Term pureValue(Analysis& a, hir::ExprId id, int depth) {
+  TermStore& t = a.terms;
+  const hir::Expr& e = a.prog.expr(id);
+  auto opaque = [&]() { return freshValue(a, e.type, "$c"); };
+  if (depth > 64) return opaque();
+  switch (e.kind) {
+    case hir::ExprKind::Int: return t.intConst(static_cast<Int128>(e.value));
+    case hir::ExprKind::Bool: return t.boolConst(e.value != 0);
+    case hir::ExprKind::Const: {
+      const hir::Const& c = a.prog.consts[e.constant.index];
+      return c.value.valid() ? pureValue(a, c.value, depth + 1) : opaque();
+    }
+    case hir::ExprKind::Unary: {
+      if (e.op == ast::Op::Not && isBoolTy(a, e.type)) return t.mkNot(pureValue(a, e.a, depth + 1));
+      if (e.op == ast::Op::Neg && a.types().isInteger(e.type)) return t.mkNeg(pureValue(a, e.a, depth + 1));
+      return opaque();
+    }
+    case hir::ExprKind::Cast:
+      return castValue(a, pureValue(a, e.a, depth + 1), a.prog.expr(e.a).type, e.type);
+    case hir::ExprKind::Binary: {
+      cir::Stmt st;
+      st.rv = cir::RvKind::Binary;
+      st.op = e.op;
+      st.type = e.type;
+      st.a.kind = cir::OperandKind::Const;
+      st.a.constant = e.a;
+      st.b.kind = cir::OperandKind::Const;
+      st.b.constant = e.b;
+      State none;
+      none.pc = t.tru();
+      Term x = pureValue(a, e.a, depth + 1), y = pureValue(a, e.b, depth + 1);
+      if (e.op == ast::Op::And) return t.mkAnd(x, y);
+      if (e.op == ast::Op::Or) return t.mkOr(x, y);
+      return scalarOp(a, none, st, x, y);
+    }
+    case hir::ExprKind::Error:
+    case hir::ExprKind::Float:
+    case hir::ExprKind::Local:
+    case hir::ExprKind::MemConst:
+    case hir::ExprKind::TopoConst:
+    case hir::ExprKind::Unit:
+    case hir::ExprKind::Tuple:
+    case hir::ExprKind::Call:
+    case hir::ExprKind::Len:
+    case hir::ExprKind::Field:
+    case hir::ExprKind::Index:
+    case hir::ExprKind::Borrow:
+    case hir::ExprKind::Deref: return opaque();
+  }
+  return opaque();
+}
+
 }  // namespace
 
 bool isToken(const Analysis& a, hir::TypeId t) { return a.types().kind(a.types().resolve(t)) == TyKind::Token; }
@@ -86,7 +139,13 @@ bool isScalar(const Analysis& a, hir::TypeId t) {
   return k == TyKind::Int || k == TyKind::Bool;
 }
 
-std::string localName(const Analysis& a, hir::LocalId l) { return a.prog.local(l).name; }
+std::string locName(const Analysis& a, Loc l) {
+  const cir::Local& local = a.body.locals[l.local];
+  if (local.temp) return {};
+  std::string name = local.name;
+  for (uint32_t p = l.path; p; p >>= 8) name += "." + std::to_string((p & 0xff) - 1);
+  return name;
+}
 
 std::string sourceText(const Analysis& a, base::Span s) {
   if (!s.valid()) return {};
@@ -105,129 +164,132 @@ Term freshValue(Analysis& a, hir::TypeId t, const std::string& name) {
   return x;
 }
 
-Term lenOf(Analysis& a, hir::LocalId root) {
-  auto it = a.lens.find(root.index);
+Term lenOf(Analysis& a, Loc root) {
+  auto it = a.lens.find(root);
   if (it != a.lens.end()) return it->second;
   TermStore& t = a.terms;
-  std::string name = uniqueName(a, localName(a, root) + ".len()");
+  std::string base = locName(a, root);
+  std::string name = uniqueName(a, (base.empty() ? "$v" : base) + ".len()");
   Term x = t.fresh(name, smt::Sort::Int);
   a.assumptions = t.mkAnd(a.assumptions, t.mkAnd(t.mkLe(t.intConst(0), x), t.mkLe(x, t.intConst((Int128(1) << 63) - 1))));
-  a.lens[root.index] = x;
-  if (a.prog.local(root).param) a.inputs.push_back(smt::Shown{name, x});
+  a.lens[root] = x;
+  if (a.body.locals[root.local].param) a.inputs.push_back(smt::Shown{name, x});
   return x;
 }
 
-namespace {
-
-// The Vec an expression reads the length of: a local (or a parameter), or
-// whatever a reference local points to.
-hir::LocalId lenRoot(Analysis& a, State& s, hir::ExprId e) {
-  const hir::Expr* x = &a.prog.expr(e);
-  while (x->kind == ExprKind::Deref || x->kind == ExprKind::Borrow) x = &a.prog.expr(x->a);
-  if (x->kind != ExprKind::Local) return {};
-  auto it = s.refs.find(x->local.index);
-  if (it != s.refs.end() && !it->second.unknown && it->second.alts.size() == 1 && it->second.alts[0].place.whole())
-    return it->second.alts[0].place.root;
-  return x->local;
+Term scalarAt(Analysis& a, State& s, Loc l, hir::TypeId t) {
+  if (l.path == 0 && a.facts.addressTaken.count(l.local)) return freshValue(a, t, "$v");
+  auto it = s.scalars.find(l);
+  if (it != s.scalars.end()) return it->second;
+  std::string name = locName(a, l);
+  Term v = freshValue(a, t, name.empty() ? "$v" : name);
+  s.scalars[l] = v;
+  return v;
 }
 
-Term constValue(Analysis& a, State& s, const hir::Const& c, int depth);
-
-Term value(Analysis& a, State& s, hir::ExprId id, int depth) {
-  TermStore& t = a.terms;
-  const hir::Expr& e = a.prog.expr(id);
-  auto opaque = [&]() { return freshValue(a, e.type, "$v"); };
-  if (depth > 64) return opaque();
-  switch (e.kind) {
-    case ExprKind::Int: return t.intConst(static_cast<Int128>(e.value));
-    case ExprKind::Bool: return t.boolConst(e.value != 0);
-    case ExprKind::Local: {
-      if (!isScalar(a, e.type)) return opaque();
-      if (a.facts.addressTaken.count(e.local.index)) return opaque();
-      auto it = s.scalars.find(e.local.index);
-      if (it != s.scalars.end()) return it->second;
-      Term v = freshValue(a, e.type, localName(a, e.local));
-      s.scalars[e.local.index] = v;
-      return v;
-    }
-    case ExprKind::Const: return constValue(a, s, a.prog.consts[e.constant.index], depth + 1);
-    case ExprKind::Len: {
-      hir::LocalId root = lenRoot(a, s, e.a);
-      return root.valid() ? lenOf(a, root) : opaque();
-    }
-    case ExprKind::Cast: {
-      IntRange from, to;
-      hir::TypeId src = a.prog.expr(e.a).type;
-      if (intRange(a, src, from) && intRange(a, e.type, to)) return castInt(a, value(a, s, e.a, depth + 1), from, to);
-      if (isBoolTy(a, src) && intRange(a, e.type, to))
-        return t.mkIte(value(a, s, e.a, depth + 1), t.intConst(1), t.intConst(0));
-      return opaque();
-    }
-    case ExprKind::Unary: {
-      if (e.op == ast::Op::Not && isBoolTy(a, e.type)) return t.mkNot(value(a, s, e.a, depth + 1));
-      if (e.op == ast::Op::Neg && a.types().isInteger(e.type)) return t.mkNeg(value(a, s, e.a, depth + 1));
-      return opaque();
-    }
-    case ExprKind::Binary: {
-      hir::TypeId operand = a.prog.expr(e.a).type;
-      IntRange r;
-      bool ints = intRange(a, operand, r);
-      bool bools = isBoolTy(a, operand);
-      if (!ints && !bools) return opaque();
-      Term x = value(a, s, e.a, depth + 1);
-      Term y = value(a, s, e.b, depth + 1);
-      bool uns = ints && !r.isSigned;
-      switch (e.op) {
-        case ast::Op::Add: return t.mkAdd(x, y);
-        case ast::Op::Sub: return t.mkSub(x, y);
-        case ast::Op::Mul: return t.mkMul(x, y);
-        case ast::Op::Div: return uns ? t.mkEuclidDiv(x, y) : t.mkTruncDiv(x, y);
-        case ast::Op::Rem: return uns ? t.mkEuclidMod(x, y) : t.mkTruncRem(x, y);
-        case ast::Op::Eq: return t.mkEq(x, y);
-        case ast::Op::Ne: return t.mkNot(t.mkEq(x, y));
-        case ast::Op::Lt: return t.mkLt(x, y);
-        case ast::Op::Gt: return t.mkLt(y, x);
-        case ast::Op::Le: return t.mkLe(x, y);
-        case ast::Op::Ge: return t.mkLe(y, x);
-        case ast::Op::And: return t.mkAnd(x, y);
-        case ast::Op::Or: return t.mkOr(x, y);
-        case ast::Op::None:
-        case ast::Op::Neg:
-        case ast::Op::Not:
-        case ast::Op::Deref:
-        case ast::Op::Assign:
-        case ast::Op::AddAssign:
-        case ast::Op::SubAssign:
-        case ast::Op::MulAssign:
-        case ast::Op::DivAssign:
-        case ast::Op::RemAssign: return opaque();
-      }
-      return opaque();
-    }
-    // Values that are not integers or bools, or that no formula describes
-    // (a call's result, a tensor element): a fresh unknown of the type.
-    case ExprKind::Error:
-    case ExprKind::Float:
-    case ExprKind::MemConst:
-    case ExprKind::TopoConst:
-    case ExprKind::Unit:
-    case ExprKind::Tuple:
-    case ExprKind::Call:
-    case ExprKind::Field:
-    case ExprKind::Index:
-    case ExprKind::Borrow:
-    case ExprKind::Deref: return opaque();
+hir::TypeId typeAt(const hir::TypeTable& tt, const cir::Body& body, Loc l) {
+  hir::TypeId t = body.locals[l.local].type;
+  for (uint32_t p = l.path; p; p >>= 8) {
+    hir::TypeId r = tt.resolve(t);
+    uint32_t i = (p & 0xff) - 1;
+    t = tt.kind(r) == TyKind::Tuple && i < tt.count(r) ? tt.elem(r, i) : tt.error();
   }
-  return opaque();
+  return tt.resolve(t);
 }
 
-Term constValue(Analysis& a, State& s, const hir::Const& c, int depth) {
-  if (!c.value.valid()) return freshValue(a, c.type, "$c");
-  return value(a, s, c.value, depth);
+hir::TypeId operandType(const Analysis& a, const cir::Operand& o) {
+  switch (o.kind) {
+    case cir::OperandKind::Copy:
+    case cir::OperandKind::Move: return a.body.typeOf(o.place);
+    case cir::OperandKind::Const: return o.constant.valid() ? a.prog.expr(o.constant).type : a.types().voidTy();
+  }
+  return a.types().error();
 }
 
-}  // namespace
+Term constValue(Analysis& a, hir::ExprId e) {
+  if (!e.valid()) return Term{};
+  const hir::Expr& x = a.prog.expr(e);
+  if (!isScalar(a, x.type)) return Term{};
+  return pureValue(a, e, 0);
+}
 
-Term valueOf(Analysis& a, State& s, hir::ExprId e) { return value(a, s, e, 0); }
+Term castValue(Analysis& a, Term x, hir::TypeId from, hir::TypeId to) {
+  TermStore& t = a.terms;
+  IntRange f, r;
+  if (intRange(a, from, f) && intRange(a, to, r)) return castInt(a, x, f, r);
+  if (isBoolTy(a, from) && intRange(a, to, r)) return t.mkIte(x, t.intConst(1), t.intConst(0));
+  return freshValue(a, to, "$v");
+}
+
+Term scalarOp(Analysis& a, State& s, const cir::Stmt& st, Term x, Term y) {
+  TermStore& t = a.terms;
+  switch (st.rv) {
+    case cir::RvKind::Cast: return castValue(a, x, operandType(a, st.a), st.type);
+    case cir::RvKind::Unary:
+      if (st.op == ast::Op::Not && isBoolTy(a, st.type)) return t.mkNot(x);
+      if (st.op == ast::Op::Neg && a.types().isInteger(st.type)) {
+        Term r = t.mkNeg(x);
+        IntRange range;
+        if (intRange(a, st.type, range) && t.linear(r))
+          s.pc = t.mkAnd(s.pc, t.mkLe(r, t.intConst(range.hi)));  // -MIN overflows
+        return r;
+      }
+      return freshValue(a, st.type, "$v");
+    case cir::RvKind::Binary: break;
+    case cir::RvKind::Use:
+    case cir::RvKind::Borrow:
+    case cir::RvKind::Tuple:
+    case cir::RvKind::Len:
+    case cir::RvKind::Call: return freshValue(a, st.type, "$v");
+  }
+  // The operands' type decides the range (comparisons have a bool type).
+  hir::TypeId operand = operandType(a, st.a);
+  IntRange r;
+  bool ints = intRange(a, operand, r) && t.sort(x) == smt::Sort::Int && t.sort(y) == smt::Sort::Int;
+  bool bools = isBoolTy(a, operand) && t.sort(x) == smt::Sort::Bool && t.sort(y) == smt::Sort::Bool;
+  if (!ints && !bools) return freshValue(a, st.type, "$v");
+  bool uns = ints && !r.isSigned;
+  // An operation whose result leaves its type's range traps: the paths
+  // that go on have it in range. (Linear facts only: a fact over `x * y`
+  // would make every later query non-linear.)
+  auto inRange = [&](Term v) {
+    if (!t.linear(v)) return v;
+    s.pc = t.mkAnd(s.pc, t.mkAnd(t.mkLe(t.intConst(r.lo), v), t.mkLe(v, t.intConst(r.hi))));
+    return v;
+  };
+  auto nonZero = [&](Term d) {
+    if (t.linear(d)) s.pc = t.mkAnd(s.pc, t.mkNot(t.mkEq(d, t.intConst(0))));
+  };
+  switch (st.op) {
+    case ast::Op::Add: return inRange(t.mkAdd(x, y));
+    case ast::Op::Sub: return inRange(t.mkSub(x, y));
+    case ast::Op::Mul: return inRange(t.mkMul(x, y));
+    case ast::Op::Div:
+      nonZero(y);
+      return inRange(uns ? t.mkEuclidDiv(x, y) : t.mkTruncDiv(x, y));
+    case ast::Op::Rem:
+      nonZero(y);
+      return uns ? t.mkEuclidMod(x, y) : t.mkTruncRem(x, y);
+    case ast::Op::Eq: return t.mkEq(x, y);
+    case ast::Op::Ne: return t.mkNot(t.mkEq(x, y));
+    case ast::Op::Lt: return t.mkLt(x, y);
+    case ast::Op::Gt: return t.mkLt(y, x);
+    case ast::Op::Le: return t.mkLe(x, y);
+    case ast::Op::Ge: return t.mkLe(y, x);
+    case ast::Op::And: return t.mkAnd(x, y);
+    case ast::Op::Or: return t.mkOr(x, y);
+    case ast::Op::None:
+    case ast::Op::Neg:
+    case ast::Op::Not:
+    case ast::Op::Deref:
+    case ast::Op::Assign:
+    case ast::Op::AddAssign:
+    case ast::Op::SubAssign:
+    case ast::Op::MulAssign:
+    case ast::Op::DivAssign:
+    case ast::Op::RemAssign: break;
+  }
+  return freshValue(a, st.type, "$v");
+}
 
 }  // namespace vx::check::own

@@ -21,10 +21,10 @@ struct Fixture {
   State make(Term pc, Term x, Term f0, Term h0, Term m) {
     State s;
     s.pc = pc;
-    s.scalars[0] = x;
+    s.scalars[Loc{0, 0}] = x;
     s.inflight[0] = f0;
     s.tokens[Loc{1, 0}][0] = h0;
-    s.moved[2] = m;
+    s.moved[Loc{2, 0}] = m;
     return s;
   }
 };

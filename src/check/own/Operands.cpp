@@ -1,0 +1,413 @@
+// Operands and values: moves, token values taken out of and bound into
+// locations, consumption (E6002) and drops (E6003), and the helpers
+// findings share.
+#include "check/own/Analysis.h"
+
+namespace vx::check::own {
+
+using hir::TyKind;
+
+bool possible(Analysis& a, const State& s, Term cond) {
+  TermStore& t = a.terms;
+  Term f = t.mkAnd({a.assumptions, s.pc, cond});
+  if (t.isFalse(f)) return false;
+  return a.solver.check(f) != smt::Verdict::Unsat;
+}
+
+namespace {
+
+std::string holderName(const Analysis& a, Loc l) {
+  std::string name = locName(a, l);
+  return name;
+}
+
+}  // namespace
+
+std::string holderOf(Analysis& a, const State& s, TransferId k) {
+  for (const auto& [l, h] : s.tokens) {
+    auto it = h.find(k);
+    if (it == h.end() || a.terms.isFalse(it->second)) continue;
+    std::string name = holderName(a, l);
+    if (!name.empty()) return name;
+  }
+  return {};
+}
+
+std::vector<std::pair<std::string, Term>> holdersOf(Analysis& a, const State& s, TransferId k) {
+  std::vector<std::pair<std::string, Term>> out;
+  for (const auto& [l, h] : s.tokens) {
+    auto it = h.find(k);
+    if (it == h.end() || a.terms.isFalse(it->second)) continue;
+    std::string name = holderName(a, l);
+    if (!name.empty()) out.emplace_back(name, it->second);
+  }
+  return out;
+}
+
+namespace {
+
+std::vector<smt::Shown> shownFor(Analysis& a, const State& s, Term cond) {
+  TermStore& t = a.terms;
+  std::vector<Term> vars = t.variables(cond);
+  std::set<uint32_t> in;
+  for (Term v : vars) in.insert(v.index);
+  auto mentions = [&](Term x) {
+    for (Term v : t.variables(x))
+      if (in.count(v.index)) return true;
+    return false;
+  };
+  std::vector<smt::Shown> out;
+  std::set<std::string> names;
+  for (const smt::Shown& x : a.inputs)
+    if (in.count(x.term.index)) {
+      out.push_back(x);
+      names.insert(x.name);
+    }
+  for (const auto& [l, v] : s.scalars) {
+    const cir::Local& local = a.body.locals[l.local];
+    if (local.param && l.path == 0) continue;
+    // The iteration of each enclosing loop always, other values when the
+    // violation depends on them.
+    bool loopVar = l.path == 0 && std::find(a.loopVars.begin(), a.loopVars.end(), l.local) != a.loopVars.end();
+    if (!loopVar && !mentions(v)) continue;
+    std::string name = locName(a, l);
+    if (name.empty() || name[0] == '_') continue;
+    while (names.count(name)) name += "'";
+    names.insert(name);
+    out.push_back(smt::Shown{name, v});
+  }
+  return out;
+}
+
+}  // namespace
+
+void addFinding(Analysis& a, const State& s, Finding f, Term cond) {
+  if (!a.reporting()) return;
+  TermStore& t = a.terms;
+  f.condition = cond;
+  f.pc = s.pc;
+  f.bad = t.mkAnd(s.pc, cond);
+  if (t.isFalse(f.bad)) return;
+  f.inLoop = a.loopDepth > 0;
+  f.show = shownFor(a, s, f.bad);
+  a.findings.push_back(std::move(f));
+}
+
+void useLoc(Analysis& a, State& s, Loc l, hir::TypeId type, base::Span at, bool moves) {
+  TermStore& t = a.terms;
+  // Moved: this location, one containing it, or (for a whole move) a
+  // component of it.
+  std::vector<Term> movedParts;
+  std::vector<Site> sites;
+  for (const auto& [m, f] : s.moved) {
+    if (m.local != l.local || t.isFalse(f)) continue;
+    if (!within(l, m) && !(moves && within(m, l))) continue;
+    movedParts.push_back(f);
+    auto it = s.notes.movedAt.find(m);
+    if (it != s.notes.movedAt.end()) sites.insert(sites.end(), it->second.begin(), it->second.end());
+  }
+  Term moved = t.mkOr(movedParts);
+  if (!t.isFalse(moved)) {
+    Finding f;
+    f.rule = Rule::UseAfterMove;
+    f.at = at;
+    f.subject = locName(a, l);
+    if (f.subject.empty()) f.subject = sourceText(a, at);
+    f.type = a.types().print(type);
+    for (const Site& site : sites) {
+      if (t.isFalse(site.guard)) continue;
+      if (site.span.begin == at.begin && site.span.end == at.end) {
+        f.earlierIteration = true;
+        continue;
+      }
+      f.earlier.push_back(site.span);
+      f.earlierGuards.push_back(site.guard);
+    }
+    addFinding(a, s, std::move(f), moved);
+  }
+  if (moves) {
+    Place p;
+    p.root = l;
+    p.text = locName(a, l);
+    if (p.text.empty()) p.text = sourceText(a, at);
+    access(a, s, {Alt{p, t.tru()}}, AccessHow::Move, at, kNoVia);
+    s.moved[l] = t.tru();
+    s.notes.movedAt[l].push_back(Site{at, s.pc});
+  }
+}
+
+Value peekValue(Analysis& a, State& s, Loc l, hir::TypeId type) {
+  const hir::TypeTable& tt = a.types();
+  hir::TypeId r = tt.resolve(type);
+  Value v;
+  v.name = locName(a, l);
+  TyKind k = tt.kind(r);
+  if (k == TyKind::Token) {
+    v.kind = Value::Kind::Token;
+    auto it = s.tokens.find(l);
+    if (it != s.tokens.end()) v.holds = it->second;
+  } else if (k == TyKind::Tuple) {
+    v.kind = Value::Kind::Tuple;
+    for (uint32_t i = 0; i < tt.count(r); ++i) {
+      Loc c;
+      v.elems.push_back(childLoc(l, i, c) ? peekValue(a, s, c, tt.elem(r, i)) : Value{});
+    }
+  } else if (k == TyKind::Ref) {
+    v.kind = Value::Kind::Ref;
+    auto it = s.refs.find(l);
+    if (it != s.refs.end())
+      v.ref = it->second;
+    else
+      v.ref.unknown = true;
+  } else if (k == TyKind::Int || k == TyKind::Bool) {
+    v.kind = Value::Kind::Scalar;
+    v.scalar = scalarAt(a, s, l, r);
+  }
+  return v;
+}
+
+Value takeValue(Analysis& a, State& s, Loc l, hir::TypeId type, const std::string& name) {
+  const hir::TypeTable& tt = a.types();
+  hir::TypeId r = tt.resolve(type);
+  if (tt.kind(r) == TyKind::Token) {
+    Value v;
+    v.name = name;
+    v.kind = Value::Kind::Token;
+    auto it = s.tokens.find(l);
+    if (it != s.tokens.end()) {
+      v.holds = it->second;
+      if (!it->second.empty()) s.notes.ghosts[l] = it->second;
+      it->second.clear();
+    }
+    if (v.holds.empty()) {
+      auto g = s.notes.ghosts.find(l);
+      if (g != s.notes.ghosts.end()) v.ghost = g->second;
+    }
+    return v;
+  }
+  if (tt.kind(r) == TyKind::Tuple) {
+    Value v;
+    v.name = name;
+    v.kind = Value::Kind::Tuple;
+    for (uint32_t i = 0; i < tt.count(r); ++i) {
+      Loc c;
+      if (!childLoc(l, i, c)) {
+        a.exhausted = true;
+        v.elems.push_back(Value{});
+        continue;
+      }
+      v.elems.push_back(takeValue(a, s, c, tt.elem(r, i), name.empty() ? name : name + "." + std::to_string(i)));
+    }
+    return v;
+  }
+  return peekValue(a, s, l, type);
+}
+
+void bindValue(Analysis& a, State& s, Loc l, hir::TypeId type, const Value& v) {
+  const hir::TypeTable& tt = a.types();
+  TermStore& t = a.terms;
+  hir::TypeId r = tt.resolve(type);
+  TyKind k = tt.kind(r);
+  if (k == TyKind::Token) {
+    Holds h = v.kind == Value::Kind::Token ? v.holds : Holds{};
+    std::string name = locName(a, l);
+    for (const auto& [x, g] : h)
+      if (a.transfers[x].name.empty() && !name.empty()) a.transfers[x].name = name;
+    s.tokens[l] = std::move(h);
+  } else if (k == TyKind::Tuple) {
+    for (uint32_t i = 0; i < tt.count(r); ++i) {
+      Loc c;
+      if (!childLoc(l, i, c)) {
+        a.exhausted = true;  // nested deeper than the state tracks: not decided
+        continue;
+      }
+      Value e = v.kind == Value::Kind::Tuple && i < v.elems.size() ? v.elems[i] : Value{};
+      bindValue(a, s, c, tt.elem(r, i), e);
+    }
+  } else if (k == TyKind::Ref) {
+    RefVal rv = v.kind == Value::Kind::Ref ? v.ref : RefVal{};
+    if (v.kind != Value::Kind::Ref) rv.unknown = true;
+    s.refs[l] = rv;
+  } else if (k == TyKind::Int || k == TyKind::Bool) {
+    if (l.path == 0 && a.facts.addressTaken.count(l.local)) return;
+    s.scalars[l] = v.kind == Value::Kind::Scalar && v.scalar.valid() ? v.scalar : freshValue(a, r, "$v");
+  } else if (isMoveOnly(a, r)) {
+    s.moved[l] = t.fls();
+    s.notes.movedAt.erase(l);
+  }
+}
+
+Value startCopy(Analysis& a, State& s, Transfer tr) {
+  // What the loop around records of the sites it has seen (Loops.cpp).
+  if (tr.site.valid() && a.loopDepth > 0) {
+    SitePlaces& sp = a.sitePlaces[tr.site.index];
+    sp.anyPlace = sp.anyPlace || tr.anyPlace;
+    auto add = [](std::vector<Alt>& into, const std::vector<Alt>& from) {
+      for (const Alt& x : from) {
+        bool have = false;
+        for (const Alt& y : into) have = have || (y.place.root == x.place.root && y.place.whole() == x.place.whole());
+        if (!have) into.push_back(x);
+      }
+    };
+    add(sp.reads, tr.reads);
+    add(sp.writes, tr.writes);
+  }
+  a.transfers.push_back(std::move(tr));
+  TransferId k = static_cast<TransferId>(a.transfers.size() - 1);
+  s.inflight[k] = a.terms.tru();
+  Holds h;
+  h[k] = a.terms.tru();
+  return Value::token(std::move(h));
+}
+
+void consume(Analysis& a, State& s, const Value& v, base::Span at, const std::string& name, bool completes) {
+  TermStore& t = a.terms;
+  if (v.kind == Value::Kind::Tuple) {
+    for (size_t i = 0; i < v.elems.size(); ++i) consume(a, s, v.elems[i], at, name + "." + std::to_string(i), completes);
+    return;
+  }
+  if (v.kind != Value::Kind::Token) return;
+  Term liveF = live(t, s, v.holds);
+  Finding f;
+  f.rule = Rule::ConsumedTwice;
+  f.at = at;
+  f.subject = v.name.empty() ? name : v.name;
+  f.holds = v.holds.empty() ? v.ghost : v.holds;
+  for (const auto& [k, g] : v.holds) {
+    auto it = s.notes.consumedAt.find(k);
+    if (it == s.notes.consumedAt.end()) continue;
+    for (const Site& site : it->second) {
+      if (t.isFalse(site.guard)) continue;
+      if (site.span.begin == at.begin && site.span.end == at.end)
+        f.earlierIteration = true;
+      else {
+        f.earlier.push_back(site.span);
+        f.earlierGuards.push_back(t.mkAnd(site.guard, g));
+      }
+    }
+  }
+  if (!v.name.empty()) {
+    for (const auto& [l, sites] : s.notes.emptiedAt) {
+      if (locName(a, l) != v.name) continue;
+      // The move out of the variable for this very consumption is not an
+      // earlier one.
+      for (const Site& site : sites)
+        if (!t.isFalse(site.guard) && !(site.span.begin == at.begin && site.span.end == at.end)) {
+          f.earlier.push_back(site.span);
+          f.earlierGuards.push_back(site.guard);
+        }
+    }
+  }
+  addFinding(a, s, std::move(f), t.mkNot(liveF));
+  for (const auto& [k, g] : v.holds) {
+    if (t.isFalse(g)) continue;
+    if (completes) {
+      auto it = s.inflight.find(k);
+      if (it != s.inflight.end()) it->second = t.mkAnd(it->second, t.mkNot(g));
+    }
+    s.notes.consumedAt[k].push_back(Site{at, t.mkAnd(s.pc, g)});
+  }
+}
+
+void dropValue(Analysis& a, State& s, const Value& v, base::Span at, const std::string& name, DropHow how) {
+  TermStore& t = a.terms;
+  if (v.kind == Value::Kind::Tuple) {
+    for (size_t i = 0; i < v.elems.size(); ++i)
+      dropValue(a, s, v.elems[i], at, name.empty() ? name : name + "." + std::to_string(i), how);
+    return;
+  }
+  if (v.kind != Value::Kind::Token) return;
+  Term liveF = live(t, s, v.holds);
+  if (t.isFalse(liveF)) return;
+  Finding f;
+  f.rule = Rule::Dropped;
+  f.at = at;
+  f.subject = name.empty() ? "the token" : name;
+  f.drop = how;
+  f.holds = v.holds;
+  for (const auto& [k, g] : v.holds)
+    if (!t.isFalse(g)) {
+      f.transfer = k;
+      break;
+    }
+  addFinding(a, s, std::move(f), liveF);
+}
+
+Value evalOperand(Analysis& a, State& s, const cir::Operand& o) {
+  TermStore& t = a.terms;
+  switch (o.kind) {
+    case cir::OperandKind::Const: {
+      Term v = constValue(a, o.constant);
+      return v.valid() ? Value::ofScalar(v) : Value{};
+    }
+    case cir::OperandKind::Copy:
+    case cir::OperandKind::Move: break;
+  }
+  hir::TypeId type = a.body.typeOf(o.place);
+  Loc l;
+  if (locOf(a, o.place, l)) {
+    if (o.kind == cir::OperandKind::Copy) {
+      if (isRef(a, type) || isScalar(a, type)) useLoc(a, s, l, type, o.span, false);
+      return peekValue(a, s, l, type);
+    }
+    // A move: tokens leave their locations; buffers are moved out.
+    std::string name = locName(a, l);
+    Value v;
+    if (hasTokens(a, type)) {
+      v = takeValue(a, s, l, type, name);
+      s.notes.emptiedAt[l].push_back(Site{o.span, s.pc});
+    }
+    // Buffers in it (the location itself, or components of a tuple).
+    std::function<void(Loc, hir::TypeId)> moveBuffers = [&](Loc at, hir::TypeId ty) {
+      const hir::TypeTable& tt = a.types();
+      hir::TypeId r = tt.resolve(ty);
+      if (isMoveOnly(a, r)) {
+        useLoc(a, s, at, r, o.span, true);
+        return;
+      }
+      if (tt.kind(r) != TyKind::Tuple) return;
+      for (uint32_t i = 0; i < tt.count(r); ++i) {
+        Loc c;
+        if (childLoc(at, i, c)) moveBuffers(c, tt.elem(r, i));
+      }
+    };
+    moveBuffers(l, type);
+    if (!hasTokens(a, type)) {
+      Value rest = peekValue(a, s, l, type);  // scalars and references in a tuple moved
+      return rest;
+    }
+    // Scalars and references inside a moved tuple come along.
+    if (v.kind == Value::Kind::Tuple) {
+      const hir::TypeTable& tt = a.types();
+      hir::TypeId r = tt.resolve(type);
+      for (uint32_t i = 0; i < v.elems.size() && i < tt.count(r); ++i) {
+        Loc c;
+        if (v.elems[i].kind == Value::Kind::None && childLoc(l, i, c) && !hasTokens(a, tt.elem(r, i)))
+          v.elems[i] = peekValue(a, s, c, tt.elem(r, i));
+      }
+    }
+    return v;
+  }
+  // Through a reference or an index: the place is read (a token behind a
+  // reference is its lender's to consume).
+  if (hasTokens(a, type)) {
+    Finding f;
+    f.rule = Rule::BehindRef;
+    f.at = o.span;
+    f.subject = sourceText(a, o.span);
+    addFinding(a, s, std::move(f), t.tru());
+    return Value{};
+  }
+  std::vector<Alt> places = placesOf(a, s, o.place);
+  if (!places.empty()) access(a, s, places, AccessHow::Read, o.span, kNoVia);
+  if (isScalar(a, type)) return Value::ofScalar(freshValue(a, type, "$v"));
+  if (isRef(a, type)) {
+    Value v;
+    v.kind = Value::Kind::Ref;
+    v.ref.unknown = true;
+    return v;
+  }
+  return Value{};
+}
+
+}  // namespace vx::check::own
