@@ -6,6 +6,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -96,7 +98,7 @@ struct FnFacts {
   std::vector<std::vector<std::vector<uint32_t>>> liveRefs;
   // A temporary's borrow: the reference local an access through it goes
   // through (`&*r`, `&mut (*r)[0]`), by temporary.
-  std::unordered_map<uint32_t, uint32_t> viaOf;
+  std::unordered_map<uint32_t, Loc> viaOf;
   // Regions: for the function body (key UINT32_MAX) and each loop, its
   // blocks in topological order (nested loops collapsed to their heads).
   std::unordered_map<uint32_t, std::vector<uint32_t>> order;
@@ -112,8 +114,12 @@ std::vector<TokenState> observedStates(const Analysis& a);
 // The copies a loop's sites have started so far, by site: the roots they
 // read and wrote (a loop's stand-ins for older copies take their places
 // from these, Loops.cpp).
+struct SitePlace {
+  Place place;     // its root and text; `index` is the slot when every copy used the same constant one
+  bool indexed = false;
+};
 struct SitePlaces {
-  std::vector<Alt> reads, writes;
+  std::vector<SitePlace> reads, writes;
   bool anyPlace = false;
 };
 
@@ -171,8 +177,13 @@ struct Analysis {
   std::map<std::pair<uint32_t, std::string>, Observed> observed;  // (statement end, name)
   bool overBudget() {
     if (cancel && cancel->load(std::memory_order_relaxed)) throw smt::Cancelled{};
-    if (!exhausted && (steps > stepLimit || terms.size() > termLimit || std::chrono::steady_clock::now() > deadline))
+    if (!exhausted && (steps > stepLimit || terms.size() > termLimit || std::chrono::steady_clock::now() > deadline)) {
       exhausted = true;
+      if (std::getenv("VX_DEBUG_BUDGET"))
+        std::fprintf(stderr, "budget: steps %llu/%llu terms %zu/%zu clock %d\n", (unsigned long long)steps,
+                     (unsigned long long)stepLimit, terms.size(), termLimit,
+                     std::chrono::steady_clock::now() > deadline ? 1 : 0);
+    }
     return exhausted;
   }
 
@@ -226,16 +237,16 @@ std::vector<Alt> pointsTo(Analysis& a, const State& s, const RefVal& r);
 Term alias(TermStore& t, const Place& x, const Place& y);
 // Checks an access to `places` against the copies in flight (E6004-E6006)
 // and live borrows (E6008). `via`: the reference local it goes through.
-void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, uint32_t via);
+void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via);
 // The accesses a callee makes (from its summary) at a call: a copy handed
 // to it conflicts only where `stillLive` (the callee has not waited it).
 void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
                        const Holds& stillLive, base::Span related, const std::string& label);
 // E6008 only: `places` accessed while a borrow held in a variable is live.
-void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, uint32_t via);
+void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via);
 // Records an access to a parameter's place in the summary being built.
 void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at);
-constexpr uint32_t kNoVia = UINT32_MAX;
+constexpr Loc kNoVia{UINT32_MAX, 0};
 
 // ---- operands and values (Operands.cpp) ----
 // Evaluates an operand: moves take tokens and buffers out of their places.

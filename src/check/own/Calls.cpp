@@ -29,10 +29,10 @@ AccessHow accessFor(ArgEffect e) {
 
 // The reference local an access through an operand goes through (`r`,
 // `&*r`, `&mut (*r)[0]`): its own loan does not conflict with the access.
-uint32_t viaOf(const Analysis& a, const cir::Operand& o) {
-  if (o.kind == cir::OperandKind::Const || o.place.proj.count != 0) return kNoVia;
-  const cir::Local& l = a.body.local(o.place.local);
-  if (!l.temp) return isRef(a, l.type) ? o.place.local.index : kNoVia;
+Loc viaOf(const Analysis& a, const cir::Operand& o) {
+  Loc l;
+  if (o.kind == cir::OperandKind::Const || !locOf(a, o.place, l)) return kNoVia;
+  if (!a.body.local(o.place.local).temp) return isRef(a, a.body.typeOf(o.place)) ? l : kNoVia;
   auto it = a.facts.viaOf.find(o.place.local.index);
   return it == a.facts.viaOf.end() ? kNoVia : it->second;
 }
@@ -44,7 +44,7 @@ struct Arg {
   bool mut = false;
   base::Span span;          // the argument as written
   base::Span at;            // where its accesses are reported: the place a borrow names
-  uint32_t via = kNoVia;
+  Loc via = kNoVia;
 };
 
 // E6008 among the reference arguments of one call.

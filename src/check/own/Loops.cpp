@@ -124,6 +124,22 @@ std::vector<Candidate> candidates(Analysis& a, const LoopCtx& C, const State& be
       return it == s.tokens.end() ? a.terms.fls() : live(a.terms, s, it->second);
     });
   for (Loc m : ch.moved) relate([&a, m](const State& s) { return lookup(s.moved, m, a.terms.fls()); });
+  // The copies started before the loop and waited in its first iteration
+  // are not in flight in any later one (the widened state would otherwise
+  // let a carried token hold one still): one candidate for all of them.
+  std::vector<TransferId> older;
+  for (Loc l : ch.tokens) {
+    auto it = before.tokens.find(l);
+    if (it == before.tokens.end()) continue;
+    for (const auto& [k, g] : it->second)
+      if (!t.isFalse(g)) older.push_back(k);
+  }
+  if (!older.empty())
+    out.push_back([&t, older](const State& s, Term) {
+      std::vector<Term> parts;
+      for (TransferId k : older) parts.push_back(t.mkNot(lookup(s.inflight, k, t.fls())));
+      return t.mkAnd(parts);
+    });
   // A loop that leaves when its index meets a bound it does not change
   // (`if i == m { break; }`): the iterations reached are those before the
   // bound. Likewise for a counter compared with such a bound.
@@ -234,9 +250,151 @@ size_t siteSize(const Analysis& a, const LoopInfo& info) {
   for (uint32_t site : info.sites) {
     auto it = a.sitePlaces.find(site);
     if (it == a.sitePlaces.end()) continue;
-    n += it->second.reads.size() + it->second.writes.size() + (it->second.anyPlace ? 1000 : 0);
+    for (const auto* side : {&it->second.reads, &it->second.writes})
+      for (const SitePlace& p : *side) n += 2 + (p.indexed && !p.place.index.valid());
+    n += it->second.anyPlace ? 100000 : 0;
   }
   return n;
+}
+
+// The copies one location may hold at a loop's exit, merged into one copy
+// that stands for whichever it holds: a location holds one copy at a time,
+// so nothing is lost — each place the copy touches keeps the condition
+// under which it is that copy's, still in flight — and a sequence of loops
+// carrying one token does not carry a growing set of copies from loop to
+// loop (each would get fresh unknowns at the next loop's widening).
+void mergeCopies(Analysis& a, State& s) {
+  TermStore& t = a.terms;
+  for (auto& [l, holds] : s.tokens) {
+    std::vector<TransferId> ks;
+    for (const auto& [k, g] : holds) {
+      if (t.isFalse(g) || a.transfers[k].origin == Origin::Param) continue;
+      bool elsewhere = false;
+      for (const auto& [o, oh] : s.tokens) {
+        if (o == l) continue;
+        auto it = oh.find(k);
+        elsewhere = elsewhere || (it != oh.end() && !t.isFalse(it->second));
+      }
+      if (!elsewhere) ks.push_back(k);
+    }
+    if (ks.size() < 2) continue;
+    Transfer m;
+    const Transfer& first = a.transfers[ks[0]];
+    m.origin = Origin::Call;
+    m.kind = first.kind;
+    m.span = first.span;
+    m.name = first.name;
+    std::vector<Term> inflight, held;
+    // One place per root, side and spelling: its slot is the slot of
+    // whichever copy the location holds (at most one is in flight in an execution without
+    // a dropped copy, which its drop point reports).
+    struct Merged {
+      Place place;
+      std::vector<Term> guards;
+      std::vector<std::pair<Term, Term>> slots;  // (condition, index)
+    };
+    std::vector<Merged> reads, writes;
+    auto add = [&](std::vector<Merged>& into, const Alt& x, Term mine) {
+      Term g = t.mkAnd(x.guard, mine);
+      for (Merged& m2 : into)
+        if (m2.place.root == x.place.root && m2.place.whole() == x.place.whole() && m2.place.text == x.place.text) {
+          m2.guards.push_back(g);
+          if (!x.place.whole()) m2.slots.emplace_back(g, x.place.index);
+          return;
+        }
+      into.push_back(Merged{x.place, {g}, {}});
+      if (!x.place.whole()) into.back().slots.emplace_back(g, x.place.index);
+    };
+    for (TransferId k : ks) {
+      const Transfer& tr = a.transfers[k];
+      Term h = holds.at(k);
+      Term f = lookup(s.inflight, k, t.fls());
+      Term mine = t.mkAnd(h, f);
+      inflight.push_back(mine);
+      held.push_back(h);
+      for (const Alt& x : tr.reads) add(reads, x, mine);
+      for (const Alt& x : tr.writes) add(writes, x, mine);
+      m.anyPlace = m.anyPlace || tr.anyPlace;
+      m.iterationsAgo = std::max(m.iterationsAgo, tr.iterationsAgo);
+      if (tr.members.empty())
+        m.members.push_back(Transfer::Member{tr.span, tr.origin == Origin::Havoc, copyWhat(tr)});
+      m.members.insert(m.members.end(), tr.members.begin(), tr.members.end());
+    }
+    auto finish = [&](const std::vector<Merged>& from, std::vector<Alt>& out) {
+      for (const Merged& m2 : from) {
+        Alt alt{m2.place, t.mkOr(m2.guards)};
+        if (!m2.slots.empty()) {
+          Term index = m2.slots.back().second;
+          for (size_t j = m2.slots.size() - 1; j-- > 0;) index = t.mkIte(m2.slots[j].first, m2.slots[j].second, index);
+          alt.place.index = index;
+        }
+        out.push_back(alt);
+      }
+    };
+    finish(reads, m.reads);
+    finish(writes, m.writes);
+    a.transfers.push_back(std::move(m));
+    TransferId id = static_cast<TransferId>(a.transfers.size() - 1);
+    std::vector<Site> consumed;
+    for (TransferId k : ks) {
+      s.inflight.erase(k);
+      holds.erase(k);
+      auto c = s.notes.consumedAt.find(k);
+      if (c != s.notes.consumedAt.end()) consumed.insert(consumed.end(), c->second.begin(), c->second.end());
+    }
+    s.inflight[id] = t.mkOr(inflight);
+    holds[id] = t.mkOr(held);
+    if (!consumed.empty()) s.notes.consumedAt[id] = consumed;
+  }
+}
+
+// A loop met by a walk that only gathers facts (an outer loop's search for
+// its invariants): its exits over-approximated by one induction over every
+// iteration at once from the widened state — the candidates kept hold at
+// its entry and are preserved by its body — without the exact first
+// iterations. Sound, and a nest of d loops costs about 2^d walks of the
+// innermost body instead of 5^d; the walks that report analyse each loop
+// fully (runLoop).
+State gatherLoop(Analysis& a, const LoopCtx& C, const State& before, Term iter) {
+  TermStore& t = a.terms;
+  Term lo = C.isFor ? C.lo : t.intConst(0);
+  std::vector<State> exits;
+  if (C.isFor) {
+    State zero = before;
+    zero.pc = t.mkAnd(before.pc, t.mkLe(C.hi, C.lo));
+    exits.push_back(zero);
+  }
+  BodyResult r;
+  for (int placesRound = 0;; ++placesRound) {
+    size_t seen = siteSize(a, *C.info);
+    State widened = widen(a, before, *C.info);
+    std::vector<Candidate> kept = holdAtBase(a, candidates(a, C, before), before, lo);
+    for (int round = 0;; ++round) {
+      if (round == 6) kept.clear();
+      State assumed = widened;
+      assumed.pc = t.mkAnd({assumed.pc, conjunction(t, kept, widened, iter), t.mkLe(lo, iter)});
+      r = walkBody(a, C, assumed, iter);
+      if (kept.empty() || a.overBudget()) break;
+      State next = nextHead(t, C, r.end, iter);
+      std::vector<Candidate> still;
+      Term nextIter = t.mkAdd(iter, t.intConst(1));
+      for (const Candidate& c : kept) {
+        Term f = c(next, nextIter);
+        if (f.valid() && !possible(a, next, t.mkNot(f))) still.push_back(c);
+      }
+      if (still.size() == kept.size()) break;
+      kept = std::move(still);
+    }
+    if (a.overBudget() || siteSize(a, *C.info) == seen) break;
+    if (placesRound == 3)
+      for (uint32_t site : C.info->sites) a.sitePlaces[site].anyPlace = true;
+  }
+  if (a.overBudget()) return bottom(t, before);
+  exits.insert(exits.end(), r.exits.begin(), r.exits.end());
+  if (C.isFor) exits.push_back(exitAfter(t, C, r.end, iter));
+  State out = joinAll(t, exits, before);
+  mergeCopies(a, out);
+  return out;
 }
 
 }  // namespace
@@ -260,6 +418,7 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
   unsigned K = std::min(C.info->carried, kMaxUnroll);
   Term iter = C.isFor ? freshValue(a, a.body.local(L.var).type, a.body.local(L.var).name)
                       : t.fresh("$iter", smt::Sort::Int);
+  if (a.silent > 0) return gatherLoop(a, C, before, iter);
   Term lo = C.isFor ? C.lo : t.intConst(0);
   auto at = [&](unsigned j) { return t.mkAdd(lo, t.intConst(j)); };
   std::vector<State> exits;
@@ -332,7 +491,12 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
   if (a.overBudget()) return bottom(t, before);
   exits.insert(exits.end(), final.exits.begin(), final.exits.end());
   if (C.isFor) exits.push_back(exitAfter(t, C, final.end, iter));
-  return joinAll(t, exits, before);
+  State out = joinAll(t, exits, before);
+  mergeCopies(a, out);
+  if (std::getenv("VX_DEBUG_LOOPS"))
+    std::fprintf(stderr, "loop %u: %zu exits, %zu in flight, %zu token locs, %zu terms, %zu transfers\n", id.index,
+                 exits.size(), out.inflight.size(), out.tokens.size(), t.size(), a.transfers.size());
+  return out;
 }
 
 State widen(Analysis& a, const State& s, const LoopInfo& info) {
@@ -382,10 +546,13 @@ State widen(Analysis& a, const State& s, const LoopInfo& info) {
       if (sp != a.sitePlaces.end()) {
         tr.anyPlace = tr.anyPlace || sp->second.anyPlace;
         for (int side = 0; side < 2; ++side)
-          for (Alt p : side ? sp->second.writes : sp->second.reads) {
-            if (!p.place.whole()) p.place.index = t.fresh("$slot", smt::Sort::Int);
-            p.guard = t.tru();
-            (side ? tr.writes : tr.reads).push_back(p);
+          for (const SitePlace& p : side ? sp->second.writes : sp->second.reads) {
+            // Any slot the site has used: the one constant slot every copy
+            // of it used, or an unknown one.
+            Alt alt{p.place, t.tru()};
+            if (p.indexed && !p.place.index.valid()) alt.place.index = t.fresh("$slot", smt::Sort::Int);
+            if (!p.indexed) alt.place.index = Term{};
+            (side ? tr.writes : tr.reads).push_back(alt);
           }
       }
       a.transfers.push_back(std::move(tr));

@@ -83,7 +83,17 @@ struct Transfer {
   int param = -1;                     // Param: index among the function's parameters
   uint32_t paramPath = 0;             // ... and the component of it (tuples)
   int iterationsAgo = 0;              // for messages: started in an earlier iteration
+  // A copy that stands for several a loop's exits held in one location
+  // (Loops.cpp, mergeCopies): each of them, for messages.
+  struct Member {
+    base::Span span;
+    bool earlier = false;  // started in an earlier iteration
+    std::string what;      // "into `slots[0]`" (copyWhat)
+  };
+  std::vector<Member> members;
 };
+// What a copy moves, for messages: "into `slots[(i + 1) % 2]`".
+std::string copyWhat(const Transfer& t);
 
 // Which copies a token value may hold, each under a formula.
 using Holds = base::FlatMap<TransferId, Term>;

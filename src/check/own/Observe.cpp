@@ -21,9 +21,22 @@ bool inScope(const Analysis& a, const State& s, uint32_t local) {
 }
 
 // "into `slots[(i + 1) % 2]`", with the line the copy started on after a
-// `|` (a line marker).
-std::string copyText(const Analysis& a, TransferId k) {
+// `|` (a line marker): one per copy a merged copy stands for.
+std::vector<std::string> copyTexts(const Analysis& a, TransferId k) {
   const Transfer& tr = a.transfers[k];
+  std::vector<std::string> out;
+  if (tr.members.empty()) {
+    out.push_back(copyWhat(tr) + "|" + (tr.span.valid() ? lineMarker(tr.span) : ""));
+    return out;
+  }
+  for (const Transfer::Member& m : tr.members)
+    out.push_back(m.what + "|" + (m.span.valid() ? lineMarker(m.span) : ""));
+  return out;
+}
+
+}  // namespace
+
+std::string copyWhat(const Transfer& tr) {
   std::string where;
   for (const Alt& w : tr.writes) where += std::string(where.empty() ? "" : ", ") + "`" + w.place.text + "`";
   std::string text;
@@ -36,10 +49,8 @@ std::string copyText(const Analysis& a, TransferId k) {
   else
     text = "copy";
   if (tr.iterationsAgo > 0) text += ", from an earlier iteration";
-  return text + "|" + (tr.span.valid() ? lineMarker(tr.span) : "");
+  return text;
 }
-
-}  // namespace
 
 void observeStates(Analysis& a, const State& s, base::Span stmt) {
   TermStore& t = a.terms;
@@ -79,7 +90,7 @@ void observeStates(Analysis& a, const State& s, base::Span stmt) {
         continue;
       }
       live.push_back(t.mkAnd(g, f));
-      o.copies.insert(copyText(a, k));
+      for (const std::string& c : copyTexts(a, k)) o.copies.insert(c);
     }
     // Emptied (passed to `wait` or a call): waited when none of what it
     // held is still in flight.
@@ -101,7 +112,7 @@ void observeStates(Analysis& a, const State& s, base::Span stmt) {
     for (const std::vector<Alt>* side : {&tr.writes, &tr.reads})
       for (const Alt& alt : *side) {
         if (!inScope(a, s, alt.place.root.local)) continue;
-        buffers[alt.place.root].insert(copyText(a, k));
+        for (const std::string& c : copyTexts(a, k)) buffers[alt.place.root].insert(c);
         bufferLive[alt.place.root].push_back(t.mkAnd(f, alt.guard));
       }
   }

@@ -242,11 +242,22 @@ Value startCopy(Analysis& a, State& s, Transfer tr) {
   if (tr.site.valid() && a.loopDepth > 0) {
     SitePlaces& sp = a.sitePlaces[tr.site.index];
     sp.anyPlace = sp.anyPlace || tr.anyPlace;
-    auto add = [](std::vector<Alt>& into, const std::vector<Alt>& from) {
+    TermStore& t = a.terms;
+    auto add = [&t](std::vector<SitePlace>& into, const std::vector<Alt>& from) {
       for (const Alt& x : from) {
+        bool indexed = !x.place.whole();
+        Term constant = indexed && t.isConst(x.place.index) ? x.place.index : Term{};
         bool have = false;
-        for (const Alt& y : into) have = have || (y.place.root == x.place.root && y.place.whole() == x.place.whole());
-        if (!have) into.push_back(x);
+        for (SitePlace& y : into) {
+          if (y.place.root != x.place.root || y.indexed != indexed) continue;
+          have = true;
+          if (!(y.place.index == constant)) y.place.index = Term{};  // the slot varies
+        }
+        if (!have) {
+          SitePlace sp{x.place, indexed};
+          sp.place.index = constant;
+          into.push_back(sp);
+        }
       }
     };
     add(sp.reads, tr.reads);

@@ -220,10 +220,10 @@ bool liveHere(const Analysis& a, uint32_t local) {
   return std::binary_search(live.begin(), live.end(), local);
 }
 
-void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, uint32_t via) {
+void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, Loc via) {
   TermStore& t = a.terms;
   for (const auto& [r, ref] : s.refs) {
-    if (r.local == via) continue;
+    if (r == via) continue;
     if (a.paramOf.count(r) || ref.unknown) continue;
     if (a.body.locals[r.local].temp || a.body.locals[r.local].param) continue;
     if (!ref.mut && !writes(how)) continue;
@@ -252,12 +252,12 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
 
 }  // namespace
 
-void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, uint32_t via) {
+void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via) {
   if (!a.reporting()) return;
   for (const Alt& alt : places) checkLoan(a, s, alt, how, at, via);
 }
 
-void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, uint32_t via) {
+void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via) {
   recordForCaller(a, s, places, how, at);
   if (!a.reporting()) return;
   for (const Alt& alt : places) {

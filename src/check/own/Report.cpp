@@ -24,12 +24,16 @@ void labelCreations(const ReportContext& a, diag::Diagnostic& d, const Holds& ho
   for (const auto& [k, g] : holds) {
     if (a.terms.isFalse(g) || n >= 2) continue;
     const Transfer& t = a.transfers[k];
-    if (!t.span.valid()) continue;
-    uint32_t key = t.span.begin;
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-    seen.push_back(key);
-    d.secondary(t.span, t.origin == Origin::Havoc ? std::string(label) + " in an earlier iteration" : std::string(label));
-    ++n;
+    std::vector<Transfer::Member> spans = t.members;
+    if (spans.empty()) spans.push_back(Transfer::Member{t.span, t.origin == Origin::Havoc, {}});
+    for (const auto& [span, earlier, what] : spans) {
+      if (!span.valid() || n >= 2) continue;
+      uint32_t key = span.begin;
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+      seen.push_back(key);
+      d.secondary(span, earlier ? std::string(label) + " in an earlier iteration" : std::string(label));
+      ++n;
+    }
   }
 }
 

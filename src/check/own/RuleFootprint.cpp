@@ -9,8 +9,10 @@ diag::Diagnostic renderFootprint(const ReportContext& a, const Decided& d) {
   constexpr uint64_t kMax = UINT64_MAX;
   std::string space = std::string("Memory::") + hir::memSpaceName(fp.space);
   std::string usedText = fp.used == kMax ? "more than 18446744073709551615" : std::to_string(fp.used);
-  diag::Diagnostic out = diag::FootprintTooLarge(a.fn.name, usedText, space, std::to_string(fp.capacity),
-                                                 target::info(a.target).name);
+  diag::Diagnostic out = fp.recursion ? diag::FootprintUnbounded(a.fn.name, space, target::info(a.target).name,
+                                                                   std::to_string(fp.capacity))
+                                      : diag::FootprintTooLarge(a.fn.name, usedText, space, std::to_string(fp.capacity),
+                                                                target::info(a.target).name);
   out.primary(d.f.at, fp.recursion ? "this call recurses with on-chip buffers live"
                                    : "this brings the total to " + usedText + " bytes");
   for (const auto& [span, bytes] : fp.live) out.secondary(span, std::to_string(bytes) + " bytes live here");

@@ -292,7 +292,7 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
       base::Span argSpan =
           acc.place.root.param < call.args.count ? a.body.arg(call, acc.place.root.param).span : call.span;
       accessThroughCall(a, s, ps, acc.how, argSpan, stillLive, acc.at, label);
-      recordForCaller(a, s, ps, acc.how, argSpan);
+      recordForCaller(a, s, ps, acc.how, acc.at);  // the access itself, however deep
     }
   }
   // After the call, the callee has returned.

@@ -81,8 +81,9 @@ void assignTo(Analysis& a, State& s, const cir::Stmt& st, const Value& v) {
     addFinding(a, s, std::move(f), a.terms.tru());
     return;
   }
-  uint32_t via = kNoVia;
-  if (!a.body.local(st.dest.local).temp && isRef(a, a.body.local(st.dest.local).type)) via = st.dest.local.index;
+  Loc via = kNoVia;
+  hir::TypeId rootType;
+  if (!a.body.local(st.dest.local).temp && rootLoc(a, st.dest, via, rootType) && !isRef(a, rootType)) via = kNoVia;
   std::vector<Alt> p = placesOf(a, s, st.dest);
   if (!p.empty()) access(a, s, p, AccessHow::Write, st.dest.span, via);
 }
