@@ -51,6 +51,64 @@ def oracle_run(oracle, path):
     return path, rows, None
 
 
+# The (expression kind, position) pairs the type system allows: a position
+# takes the kinds whose types it can hold (docs/checker.md, "Soundness at
+# scale"). Kinds are HIR's, with `&&`/`||` (Logic) apart from the other
+# binary operators and the borrows the checker inserts (AutoBorrow) apart
+# from written ones.
+VALUES = ["Int", "Float", "Bool", "Local", "Const", "Tuple", "Call", "Len", "Field", "Index", "Unary", "Borrow",
+          "Deref", "Cast", "Binary", "Logic"]
+BOOLS = ["Bool", "Local", "Const", "Call", "Field", "Unary", "Deref", "Binary", "Logic"]
+USIZES = ["Int", "Local", "Const", "Call", "Len", "Field", "Deref", "Cast", "Binary"]
+ALLOWED = {
+    "let-initializer": VALUES + ["Unit"],
+    "assigned-value": VALUES,
+    "assigned-place": ["Local", "Field", "Index", "Deref"],
+    "expression-statement": ["Call", "Local", "Field", "Tuple", "Unit"],
+    "return-value": ["Int", "Bool", "Local", "Const", "Tuple", "Call", "Len", "Field", "Unary", "Borrow", "Deref",
+                     "Cast", "Binary", "Logic"],
+    "block-tail": ["Int", "Bool", "Local", "Const", "Tuple", "Call", "Len", "Field", "Unary", "Borrow", "Deref",
+                   "Cast", "Binary", "Logic"],
+    "if-condition": BOOLS,
+    "while-condition": BOOLS,
+    "logic-left": BOOLS,
+    "logic-right": BOOLS,
+    "for-range": USIZES,
+    "index": USIZES,
+    "call-argument": VALUES + ["MemConst", "AutoBorrow"],
+    "tuple-element": VALUES,
+    "borrow-operand": ["Int", "Float", "Bool", "Local", "Const", "Tuple", "Call", "Len", "Field", "Index", "Unary",
+                       "Deref", "Cast", "Binary", "Logic"],
+    "deref-operand": ["Local", "Borrow", "Field", "Call"],
+    "index-base": ["Local", "Field", "Index", "Deref", "Call", "Borrow"],
+    "field-base": ["Local", "Tuple", "Call", "Field", "Deref"],
+    "unary-operand": ["Int", "Float", "Bool", "Local", "Const", "Call", "Field", "Unary", "Deref", "Cast", "Binary",
+                      "Logic"],
+    "cast-operand": ["Int", "Bool", "Local", "Const", "Call", "Len", "Field", "Unary", "Deref", "Cast", "Binary",
+                     "Logic"],
+    "binary-operand": ["Int", "Float", "Bool", "Local", "Const", "Call", "Len", "Field", "Unary", "Deref", "Cast",
+                       "Binary", "Logic"],
+    "len-operand": ["Local", "Deref", "Field"],
+}
+
+
+def print_coverage(coverage):
+    allowed = {f"{k}@{p}" for p, ks in ALLOWED.items() for k in ks}
+    got = {pair for pair, c in coverage.items() if c > 0}
+    covered = allowed & got
+    print(f"coverage      {len(covered)} of the {len(allowed)} (expression kind, position) pairs the type system "
+          f"allows ({100.0 * len(covered) / max(1, len(allowed)):.1f}%)")
+    for pos in ALLOWED:
+        row = [f"{k} {coverage[k + '@' + pos]}" for k in ALLOWED[pos]]
+        print(f"  {pos:21s} " + ", ".join(row))
+    missing = sorted(allowed - got)
+    if missing:
+        print("  not covered: " + ", ".join(missing))
+    extra = sorted(got - allowed)
+    if extra:
+        print("  outside the table (the table is incomplete): " + ", ".join(extra))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("n", type=int)
@@ -61,6 +119,8 @@ def main():
     ap.add_argument("--minutes", type=float, default=0)
     ap.add_argument("--oracle", default=str(ROOT / "build" / "bench" / "vx-oracle"))
     ap.add_argument("--no-early-exits", action="store_true", help="generate no break/continue/return")
+    ap.add_argument("--generators", default="gen,typed",
+                    help="which generators write the batches, in turn: gen (templates), typed (type-directed)")
     args = ap.parse_args()
 
     work = pathlib.Path(tempfile.mkdtemp(prefix="vx-soundness-"))
@@ -75,14 +135,19 @@ def main():
     made = 0
     seed = args.seed
     keep = pathlib.Path(args.keep)
+    generators = args.generators.split(",")
+    batches = 0
+    coverage = collections.Counter()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         while made < args.n:
             if args.minutes and time.time() - start > args.minutes * 60:
                 break
             n = min(batch_kernels, args.n - made)
             out = work / f"batch{seed}"
-            subprocess.run([sys.executable, str(ROOT / "bench" / "soundness" / "gen.py"), str(seed), str(n), str(out),
-                            "--per-file", str(args.per_file), "--first", str(made)] +
+            generator = generators[batches % len(generators)]
+            batches += 1
+            subprocess.run([sys.executable, str(ROOT / "bench" / "soundness" / f"{generator}.py"), str(seed), str(n),
+                            str(out), "--per-file", str(args.per_file), "--first", str(made)] +
                            (["--no-early-exits"] if args.no_early_exits else []), check=True)
             files = sorted(out.glob("*.vx"))
             for path, rows, err in pool.map(lambda f: oracle_run(args.oracle, f), files):
@@ -91,9 +156,13 @@ def main():
                     failures.append((path, "*", "crash", err))
                     continue
                 for r in rows:
-                    if r["fn"] in ("issue", "finish", "pass", "compute", "wait_then_compute") or \
-                            r["fn"].startswith("issue_slot"):
+                    if "coverage" in r:
+                        for pair, c in r["coverage"].items():
+                            coverage[pair] += c
+                        continue
+                    if not r["fn"].startswith("k"):
                         continue  # the helpers, not kernels
+                    counts[f"kernels:{generator}"] += 1
                     counts["kernels"] += 1
                     check_ms.append(r.get("check_ms", 0.0))
                     kind, res = r["kind"], r.get("result", "other")
@@ -133,7 +202,8 @@ def main():
 
     k = counts["kernels"] or 1
     rej = counts["rejected"] or 1
-    print(f"kernels       {counts['kernels']}  ({made} generated, seed {args.seed}, {elapsed:.0f} s)")
+    print(f"kernels       {counts['kernels']}  ({made} generated, seed {args.seed}, {elapsed:.0f} s; " +
+          ", ".join(f"{g} {counts['kernels:' + g]}" for g in generators) + ")")
     print(f"accepted      {counts['accepted']}")
     print(f"rejected      {counts['rejected']}  (confirmed on vxsim {counts['confirmed']}, "
           f"inconclusive {counts['inconclusive']}: not buildable for tpu, or the counterexample traps or needs "
@@ -150,6 +220,7 @@ def main():
     print(f"crash         {counts['crash']}")
     print(f"check time    {sum(check_ms) / max(1, len(check_ms)):.1f} ms per kernel (mean)")
     print("results:", ", ".join(f"{key} {v}" for key, v in sorted(results.items())))
+    print_coverage(coverage)
     for path, fn, what, detail in failures[:20]:
         print(f"FAIL {what}: {path.name} {fn}: {detail[:300]}")
     return 1 if counts["unsound"] or counts["mismatch"] or counts["crash"] else 0

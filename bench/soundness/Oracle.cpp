@@ -121,6 +121,113 @@ std::vector<std::pair<std::string, std::string>> modelPairs(const std::string& n
   return out;
 }
 
+// The (expression kind, position) pairs of the user functions: what the
+// generated programs contain, for the coverage table of bench/soundness.py.
+struct Coverage {
+  const hir::Program& p;
+  std::map<std::string, uint64_t> pairs;
+
+  static std::string kindOf(const hir::Expr& e) {
+    switch (e.kind) {
+      case hir::ExprKind::Binary: return e.op == ast::Op::And || e.op == ast::Op::Or ? "Logic" : "Binary";
+      case hir::ExprKind::Borrow: return e.autoBorrow ? "AutoBorrow" : "Borrow";
+      case hir::ExprKind::Error: return "Error";
+      case hir::ExprKind::Int: return "Int";
+      case hir::ExprKind::Float: return "Float";
+      case hir::ExprKind::Bool: return "Bool";
+      case hir::ExprKind::Local: return "Local";
+      case hir::ExprKind::Const: return "Const";
+      case hir::ExprKind::MemConst: return "MemConst";
+      case hir::ExprKind::TopoConst: return "TopoConst";
+      case hir::ExprKind::Unit: return "Unit";
+      case hir::ExprKind::Tuple: return "Tuple";
+      case hir::ExprKind::Call: return "Call";
+      case hir::ExprKind::Len: return "Len";
+      case hir::ExprKind::Field: return "Field";
+      case hir::ExprKind::Index: return "Index";
+      case hir::ExprKind::Unary: return "Unary";
+      case hir::ExprKind::Deref: return "Deref";
+      case hir::ExprKind::Cast: return "Cast";
+    }
+    return "?";
+  }
+  void expr(hir::ExprId id, const std::string& pos) {
+    if (!id.valid()) return;
+    const hir::Expr& e = p.expr(id);
+    pairs[kindOf(e) + "@" + pos] += 1;
+    switch (e.kind) {
+      case hir::ExprKind::Tuple:
+        for (uint32_t i = 0; i < e.args.count; ++i) expr(p.arg(e, i), "tuple-element");
+        return;
+      case hir::ExprKind::Call:
+        for (uint32_t i = 0; i < e.args.count; ++i) expr(p.arg(e, i), "call-argument");
+        return;
+      case hir::ExprKind::Len: expr(e.a, "len-operand"); return;
+      case hir::ExprKind::Field: expr(e.a, "field-base"); return;
+      case hir::ExprKind::Index:
+        expr(e.a, "index-base");
+        expr(e.b, "index");
+        return;
+      case hir::ExprKind::Unary: expr(e.a, "unary-operand"); return;
+      case hir::ExprKind::Borrow: expr(e.a, "borrow-operand"); return;
+      case hir::ExprKind::Deref: expr(e.a, "deref-operand"); return;
+      case hir::ExprKind::Cast: expr(e.a, "cast-operand"); return;
+      case hir::ExprKind::Binary:
+        if (e.op == ast::Op::And || e.op == ast::Op::Or) {
+          expr(e.a, "logic-left");
+          expr(e.b, "logic-right");
+        } else {
+          expr(e.a, "binary-operand");
+          expr(e.b, "binary-operand");
+        }
+        return;
+      case hir::ExprKind::Error:
+      case hir::ExprKind::Int:
+      case hir::ExprKind::Float:
+      case hir::ExprKind::Bool:
+      case hir::ExprKind::Local:
+      case hir::ExprKind::Const:
+      case hir::ExprKind::MemConst:
+      case hir::ExprKind::TopoConst:
+      case hir::ExprKind::Unit: return;
+    }
+  }
+  void block(hir::BlockId id) {
+    const hir::Block& b = p.block(id);
+    for (uint32_t i = 0; i < b.stmts.count; ++i) stmt(hir::StmtId{p.listAt(b.stmts, i)});
+    expr(b.tail, "block-tail");
+  }
+  void stmt(hir::StmtId id) {
+    const hir::Stmt& s = p.stmt(id);
+    switch (s.kind) {
+      case hir::StmtKind::Let: expr(s.a, "let-initializer"); return;
+      case hir::StmtKind::Assign:
+        expr(s.a, "assigned-place");
+        expr(s.b, "assigned-value");
+        return;
+      case hir::StmtKind::For:
+        expr(s.a, "for-range");
+        expr(s.b, "for-range");
+        block(s.body);
+        return;
+      case hir::StmtKind::While:
+        expr(s.a, "while-condition");
+        block(s.body);
+        return;
+      case hir::StmtKind::If:
+        expr(s.a, "if-condition");
+        block(s.body);
+        if (s.elseStmt.valid()) stmt(s.elseStmt);
+        return;
+      case hir::StmtKind::Return: expr(s.a, "return-value"); return;
+      case hir::StmtKind::Break:
+      case hir::StmtKind::Continue: return;
+      case hir::StmtKind::Block: block(s.body); return;
+      case hir::StmtKind::Expr: expr(s.a, "expression-statement"); return;
+    }
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -145,6 +252,16 @@ int main(int argc, char** argv) {
   driver::CheckOptions opts;
   opts.target = "tpu";
   opts.overrideOwnership = true;
+  // Coverage of every well-typed program, whether or not the tpu target
+  // builds it (forms that do not lower are still checked).
+  opts.onTyped = [](const hir::Program& typed) {
+    Coverage cov{typed, {}};
+    for (const hir::Function& f : typed.fns)
+      if (!f.isExtern && f.body.valid() && !f.fromPrelude) cov.block(f.body);
+    std::string line;
+    for (const auto& [k, n] : cov.pairs) line += (line.empty() ? "" : ",") + std::string("\"") + k + "\":" + std::to_string(n);
+    std::printf("{\"coverage\":{%s}}\n", line.c_str());
+  };
   auto t0 = std::chrono::steady_clock::now();
   driver::CheckOutput checked = driver::checkFile(sources, id, sink, opts);
   double checkMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -197,7 +197,7 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
 // fresh names restart per function, so the same walk gives the same terms).
 bool sameSummary(const Summary& x, const Summary& y) {
   if (x.top != y.top || x.accesses.size() != y.accesses.size() || x.result.size() != y.result.size() ||
-      x.completes.size() != y.completes.size() || !(x.returns == y.returns))
+      x.completes.size() != y.completes.size() || !(x.returns == y.returns) || !(x.value == y.value))
     return false;
   for (size_t i = 0; i < x.accesses.size(); ++i) {
     const SummaryAccess &p = x.accesses[i], &q = y.accesses[i];

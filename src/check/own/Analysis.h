@@ -77,6 +77,11 @@ struct Summary {
   std::vector<std::pair<ParamLoc, Term>> completes;
   Term returns;                         // the call returns (it did not trap or loop forever)
   std::vector<SummaryToken> result;     // the copies the returned tokens hold
+  Term value;                           // a returned integer or bool, in terms of the parameters
+  // A returned reference: where it points, in terms of the parameters'
+  // places (`refsKnown` false: anywhere its reference arguments point).
+  std::vector<ParamPlace> refs;
+  bool refsKnown = false;
   uint64_t peak[4] = {0, 0, 0, 0};      // on-chip bytes at most, per MemSpace
   std::vector<Term> internals;          // renamed at each call
 };

@@ -49,10 +49,16 @@ struct Scan {
   }
 
   void scanDefs() {
+    // Locals assigned once (temporaries, and `let`s never reassigned): what
+    // they hold can be traced to where it came from.
+    std::unordered_map<uint32_t, unsigned> assigned;
+    for (const cir::Block& b : body.blocks)
+      for (const cir::Stmt& s : b.stmts)
+        if (s.kind == StmtKind::Assign && s.dest.valid()) ++assigned[s.dest.local.index];
     for (const cir::Block& b : body.blocks)
       for (const cir::Stmt& s : b.stmts) {
         if (s.kind != StmtKind::Assign || !s.dest.valid() || s.dest.proj.count != 0) continue;
-        if (body.local(s.dest.local).temp) defOf[s.dest.local.index] = &s;
+        if (assigned[s.dest.local.index] == 1) defOf[s.dest.local.index] = &s;
         if (s.rv == RvKind::Borrow && s.mut && s.place.proj.count == 0) {
           hir::TyKind k = kind(body.local(s.place.local).type);
           if (k == hir::TyKind::Int || k == hir::TyKind::Bool) facts.addressTaken.insert(s.place.local.index);
@@ -216,22 +222,28 @@ struct Scan {
     if (o.kind == OperandKind::Const || depth > 32) return false;
     if (!locOf(body, o.place, out)) return false;
     const cir::Local& l = body.local(o.place.local);
-    if (!l.temp) return true;
     auto it = defOf.find(o.place.local.index);
-    if (it == defOf.end()) return false;
+    if (it == defOf.end() || out.path != 0) return !l.temp;
+    // A temporary is what it was made from; so is a user local assigned
+    // once from another (`let i = i + 0;`), else it stands for itself.
+    Loc self = out;
     const cir::Stmt& d = *it->second;
+    bool traced = false;
     switch (d.rv) {
       case RvKind::Use:
       case RvKind::Cast:
-      case RvKind::Unary: return sourceLoc(d.a, out, depth + 1);
+      case RvKind::Unary: traced = sourceLoc(d.a, out, depth + 1); break;
       case RvKind::Binary:
-        return d.a.kind != OperandKind::Const ? sourceLoc(d.a, out, depth + 1) : sourceLoc(d.b, out, depth + 1);
+        traced = d.a.kind != OperandKind::Const ? sourceLoc(d.a, out, depth + 1) : sourceLoc(d.b, out, depth + 1);
+        break;
       case RvKind::Borrow:
       case RvKind::Tuple:
       case RvKind::Len:
-      case RvKind::Call: return false;
+      case RvKind::Call: break;
     }
-    return false;
+    if (traced) return true;
+    out = self;
+    return !l.temp;
   }
   bool intConst(const cir::Operand& o, Int128& v) const {
     if (o.kind != OperandKind::Const || !o.constant.valid()) return false;
@@ -240,10 +252,6 @@ struct Scan {
     v = static_cast<Int128>(e.value);
     return true;
   }
-  bool directLocal(const cir::Operand& o, Loc& out) const {
-    return o.kind != OperandKind::Const && locOf(body, o.place, out) && !body.local(o.place.local).temp;
-  }
-
   void loopInfo(cir::LoopId loop) {
     LoopInfo& info = facts.loops[loop.index];
     std::set<uint32_t> declared;
@@ -310,8 +318,11 @@ struct Scan {
           Loc x;
           if (intConst(s.b, c) && sourceLoc(s.a, x)) constants[x].insert(c);
           if (intConst(s.a, c) && sourceLoc(s.b, x)) constants[x].insert(c);
+          // Two locals compared (`i == m`, also through `let i = i + 0;`):
+          // each is the other's partner (a candidate; the solver checks).
           Loc l, r;
-          if (directLocal(s.a, l) && directLocal(s.b, r) && l != r) {
+          if (sourceLoc(s.a, l) && sourceLoc(s.b, r) && l != r && !body.local(cir::LocalId{l.local}).temp &&
+              !body.local(cir::LocalId{r.local}).temp) {
             partners[l].insert(r);
             partners[r].insert(l);
           }

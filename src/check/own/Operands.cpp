@@ -409,15 +409,25 @@ Value evalOperand(Analysis& a, State& s, const cir::Operand& o) {
     addFinding(a, s, std::move(f), t.tru());
     return Value{};
   }
-  std::vector<Alt> places = placesOf(a, s, o.place);
-  if (!places.empty()) access(a, s, places, AccessHow::Read, o.span, kNoVia);
-  if (isScalar(a, type)) return Value::ofScalar(freshValue(a, type, "$v"));
-  if (isRef(a, type)) {
+  if (isScalar(a, type) || isRef(a, type)) {
+    // `*r` where `r` is known to point to one scalar or reference
+    // location: its value.
+    std::vector<Alt> places = placesOf(a, s, o.place);
+    if (places.size() == 1 && places[0].place.whole() && t.isTrue(places[0].guard)) {
+      Loc root = places[0].place.root;
+      hir::TypeId rt = typeAt(a.types(), a.body, root);
+      bool tracked = !(root.path == 0 && a.facts.addressTaken.count(root.local));
+      if (tracked && isScalar(a, rt) && isScalar(a, type)) return Value::ofScalar(scalarAt(a, s, root, type));
+      if (isRef(a, rt) && isRef(a, type)) return peekValue(a, s, root, type);
+    }
+    if (isScalar(a, type)) return Value::ofScalar(freshValue(a, type, "$v"));
     Value v;
     v.kind = Value::Kind::Ref;
     v.ref.unknown = true;
     return v;
   }
+  std::vector<Alt> places = placesOf(a, s, o.place);
+  if (!places.empty()) access(a, s, places, AccessHow::Read, o.span, kNoVia);
   return Value{};
 }
 

@@ -90,6 +90,10 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
     // A buffer inside a tuple: the tuple's location is its root.
     alts.push_back(wholeAt(a, l, t.tru()));
     have = true;
+  } else if ((isScalar(a, ty) || isRef(a, ty)) && i == p.proj.count) {
+    // A scalar or a reference location: what a reference to it reads
+    // (`*&k`, `*&r`).
+    return {wholeAt(a, l, t.tru())};
   }
   if (!have) return {};
   for (; i < p.proj.count; ++i) {

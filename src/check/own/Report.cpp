@@ -206,11 +206,12 @@ void report(Analysis& a, diag::Sink& sink) {
       o.everywhere = t.isFalse(elsewhere) || a.solver.checkCheap(elsewhere) == smt::Verdict::Unsat;
     }
     // "On the path ...": when the violation depends on the path taken or
-    // on the inputs (it does not happen in every execution).
+    // on the inputs (it does not happen in every execution, or that is not
+    // known cheaply: the values are a real execution either way).
     if (f.pc.valid() && !o.cex.empty()) {
       // (Executions that trapped before the point do not count.)
       Term other = t.mkAnd({a.assumptions, a.trapFacts, t.mkNot(f.bad)});
-      if (!t.isFalse(other) && a.solver.checkCheap(other) == smt::Verdict::Sat) o.pathNote = "on the path " + o.cex;
+      if (!t.isFalse(other) && a.solver.checkCheap(other) != smt::Verdict::Unsat) o.pathNote = "on the path " + o.cex;
     }
     sat.push_back(std::move(o));
   }

@@ -102,6 +102,41 @@ void finishSummary(Analysis& a) {
     for (const State& x : a.exits) done.push_back(t.mkAnd(x.pc, t.mkNot(lookup(x.inflight, k, t.fls()))));
     sum.completes.emplace_back(param, t.mkOr(done));
   }
+  // A returned integer or bool: its value at whichever exit returns.
+  if (isScalar(a, a.fn.ret) && !a.exits.empty()) {
+    Term v;
+    for (size_t e = a.exits.size(); e-- > 0;) {
+      const Value& x = a.exitValues[e];
+      Term here = x.kind == Value::Kind::Scalar && x.scalar.valid() ? x.scalar : Term{};
+      if (!here.valid()) {
+        v = Term{};
+        break;
+      }
+      v = v.valid() ? t.mkIte(a.exits[e].pc, here, v) : here;
+    }
+    sum.value = v;
+  }
+  // A returned reference: the parameters' places it points to, under the
+  // exits' conditions.
+  if (isRef(a, a.fn.ret)) {
+    sum.refsKnown = !a.exits.empty();
+    for (size_t e = 0; e < a.exits.size() && sum.refsKnown; ++e) {
+      const Value& x = a.exitValues[e];
+      if (x.kind != Value::Kind::Ref || x.ref.unknown) {
+        sum.refsKnown = false;
+        break;
+      }
+      for (const Alt& alt : x.ref.alts) {
+        auto p = a.paramOf.find(alt.place.root);
+        if (p == a.paramOf.end()) {
+          sum.refsKnown = false;
+          break;
+        }
+        sum.refs.push_back(ParamPlace{p->second, alt.place.index, t.mkAnd(a.exits[e].pc, alt.guard), alt.place.text});
+      }
+    }
+    if (!sum.refsKnown) sum.refs.clear();
+  }
   // The copies the result's tokens hold, per exit.
   std::vector<std::pair<Loc, hir::TypeId>> tokens;
   const hir::TypeTable& tt = a.types();
@@ -152,6 +187,12 @@ void finishSummary(Analysis& a) {
   }
   for (auto& [p, c] : sum.completes) roots.push_back(c);
   roots.push_back(sum.returns);
+  if (sum.value.valid()) roots.push_back(sum.value);
+  for (ParamPlace& p : sum.refs) {
+    p.guard = t.mkAnd(a.assumptions, p.guard);
+    roots.push_back(p.guard);
+    roots.push_back(p.index);
+  }
   for (SummaryToken& tok : sum.result)
     for (SummaryCopy& c : tok.copies) {
       c.guard = t.mkAnd(a.assumptions, c.guard);
@@ -313,8 +354,14 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
   // The result.
   Value result;
   if (isRef(a, call.type)) {
-    // A view: any place of its reference arguments.
     result.kind = Value::Kind::Ref;
+    if (sum.refsKnown) {
+      // Where the callee's result points: places of its parameters.
+      for (const ParamPlace& pp : sum.refs)
+        for (Alt& alt : instantiate(pp)) result.ref.alts.push_back(alt);
+      return result;
+    }
+    // Otherwise any place of its reference arguments.
     for (const std::vector<Alt>& ps : argPlaces)
       for (Alt alt : ps) {
         alt.place.index = Term{};
@@ -322,6 +369,7 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
       }
     return result;
   }
+  if (isScalar(a, call.type)) return sum.value.valid() ? Value::ofScalar(sub(sum.value)) : result;
   if (!hasTokens(a, call.type)) return result;
   for (const SummaryToken& tok : sum.result) {
     Value* slot = componentMut(result, tok.path, a.types(), call.type);

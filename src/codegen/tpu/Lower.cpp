@@ -3,6 +3,8 @@
 // TensorCore has no call instruction).
 #include <set>
 
+#include <cctype>
+
 #include "codegen/tpu/LowerImpl.h"
 #include "diag/DiagKinds.h"
 #include "dialect/LowerHir.h"
@@ -122,7 +124,11 @@ std::string Lowering::takeName(std::string want) {
         return true;
     return false;
   };
-  if (want.empty()) want = "p";
+  // A component of a tuple parameter is named `p.0`: the program's names
+  // are identifiers.
+  for (char& c : want)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  if (want.empty() || std::isdigit(static_cast<unsigned char>(want[0]))) want = "p" + want;
   while (reserved(want) || usedNames.count(want)) want += "_";
   usedNames.insert(want);
   return want;
