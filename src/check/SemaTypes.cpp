@@ -188,6 +188,20 @@ TypeId lowerType(Sema& s, ast::TypeId id) {
     }
     return tt.tensor(elem, shape);
   }
+  if (n == "Memory" || n == "Topology") {
+    // `m: Memory`: a memory space is not a run-time value.
+    diag::Diagnostic d = diag::SpaceAsValueType(n);
+    d.primary(at, std::string(n == "Memory" ? "memory spaces" : "topologies") + " are constants, not values");
+    if (n == "Memory")
+      d.note("a memory space is written where it is used, as a constant: `transfer_async(x, Memory::VMEM)`; "
+             "`Pinned<T, Memory::VMEM>` names it in a type")
+          .help("write the space at the call, or take the buffer instead: `x: &Pinned<Tensor<f32, [128, 128]>, "
+                "Memory::VMEM>`");
+    else
+      d.help("write the topology after the signature: `fn f(...) on Topology::TensorCore { ... }`");
+    s.sink.emit(std::move(d));
+    return tt.error();
+  }
   std::vector<std::string> cands = typeNames();
   for (const auto& [gn, gv] : s.generics) cands.push_back(gn);
   diag::Diagnostic d = diag::UnknownType(n);

@@ -36,6 +36,15 @@ struct Solver::Impl {
   std::unique_ptr<z3::solver> solver;
   std::unordered_map<uint32_t, z3::expr> exprs;
   std::unordered_map<uint32_t, z3::expr> side;  // constraints of over-approximated terms
+  // `x % d` by a variable `d`, by divisor: (dividend's base, its constant
+  // offset, the result) — two of one divisor whose dividends differ by a
+  // constant are related linearly (translate).
+  struct ModByVar {
+    uint32_t base;
+    Int128 offset;
+    z3::expr result;
+  };
+  std::unordered_map<uint32_t, std::vector<ModByVar>> modsByDivisor;
   struct Cached {
     Verdict verdict;
     Model model;
@@ -91,7 +100,35 @@ struct Solver::Impl {
           if (n.op == TermOp::EuclidMod) {
             z3::expr d = arg(1);
             z3::expr absd = z3::ite(d >= 0, d, -d);
-            side.emplace(t.index, z3::implies(d != 0, e >= 0 && e < absd));
+            z3::expr facts = z3::implies(d != 0, e >= 0 && e < absd);
+            // Linear where the dividend is within one or two divisors:
+            // `x % d` is x on [0, d) and x - d on [d, 2d).
+            z3::expr xv = arg(0);
+            facts = facts && z3::implies(xv >= 0 && xv < d, e == xv) && z3::implies(d > 0 && xv >= d && xv < d + d, e == xv - d);
+            // (y + c) mod d, for 0 <= c < d, is (y mod d) + c or that
+            // minus d: so `(i + 1) % k` and `i % k` differ when k >= 2.
+            Term x = n.args[0];
+            Int128 offset = 0;
+            const TermNode& xn = ts.node(x);
+            if (xn.op == TermOp::Add && ts.isConst(xn.args[1])) {
+              offset = ts.constValue(xn.args[1]);
+              x = xn.args[0];
+            } else if (xn.op == TermOp::Add && ts.isConst(xn.args[0])) {
+              offset = ts.constValue(xn.args[0]);
+              x = xn.args[1];
+            }
+            std::vector<ModByVar>& same = modsByDivisor[n.args[1].index];
+            for (const ModByVar& o : same) {
+              if (o.base != x.index || o.offset == offset) continue;
+              Int128 c = offset > o.offset ? offset - o.offset : o.offset - offset;
+              if (c > Int128(1) << 62) continue;
+              const z3::expr& lo = offset > o.offset ? o.result : e;
+              const z3::expr& hi = offset > o.offset ? e : o.result;
+              z3::expr cc = ctx.int_val(toString(c).c_str());
+              facts = facts && z3::implies(d > cc, (hi == lo + cc && lo + cc < d) || (hi == lo + cc - d && lo + cc >= d));
+            }
+            same.push_back(ModByVar{x.index, offset, e});
+            side.emplace(t.index, facts);
           }
         }
         break;
