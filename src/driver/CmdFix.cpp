@@ -14,6 +14,7 @@
 
 #include "driver/Args.h"
 #include "driver/Commands.h"
+#include "driver/Fixes.h"
 #include "driver/Pipeline.h"
 
 namespace vx::driver {
@@ -26,7 +27,9 @@ const char* kFixHelp =
     "Applies the machine-applicable suggestions of the checker's diagnostics (for example\n"
     "the `wait(t);` that E6003 suggests) to each FILE in place, checks again and repeats\n"
     "while fixes apply, then prints the diagnostics that are left. A file with syntax\n"
-    "errors is left alone. A round of fixes that would add an error is not applied.\n"
+    "errors is left alone. A fix is applied only when the file checked with it alone\n"
+    "has its diagnostic gone and no new one; a round of fixes that together would add\n"
+    "an error is not applied.\n"
     "The file is replaced atomically (written beside it, then renamed).\n"
     "Exit status: 0 the files check clean (or warnings only), 1 errors remain,\n"
     "2 usage or internal error.\n"
@@ -75,12 +78,19 @@ bool conflict(uint32_t b1, uint32_t e1, uint32_t b2, uint32_t e2) {
 // overlaps: a suggestion's edits go in all together or not at all, and the
 // first of two overlapping suggestions wins (the next round sees the other
 // again, if it still applies). The same fix twice is applied once.
-std::vector<Edit> editsOf(const Checked& c) {
+// Only suggestions that, applied alone, remove their diagnostic and add
+// none (fixIsSafe) are kept.
+std::vector<Edit> editsOf(const Checked& c, const std::string& path, const std::string& text,
+                          const CheckOptions& opts) {
   std::vector<Edit> kept;
   std::set<std::tuple<uint32_t, uint32_t, std::string>> seen;
+  std::vector<std::pair<std::string, unsigned>> before = diagnosticCounts(c.sink);
   for (const diag::Diagnostic& d : c.sink.diagnostics())
     for (const diag::Suggestion& s : d.suggestions) {
       if (s.applicability != diag::Applicability::MachineApplicable) continue;
+      bool here = true;
+      for (const diag::SuggestionPart& p : s.parts()) here = here && p.span.file == c.id;
+      if (!here || !fixIsSafe(path, text, fixEdits(s), d.code(), before, opts)) continue;
       std::vector<diag::SuggestionPart> parts = s.parts();
       bool ok = true, dup = true;
       for (const diag::SuggestionPart& p : parts) {
@@ -240,7 +250,7 @@ int cmdFix(const std::vector<std::string>& args) {
     std::map<std::string, unsigned> applied;
     std::string refused;
     for (int round = 0; round < 8; ++round) {
-      std::vector<Edit> edits = editsOf(*last);
+      std::vector<Edit> edits = editsOf(*last, path, text, opts);
       if (edits.empty()) break;
       std::string next = applyEdits(text, edits);
       if (next == text) break;

@@ -1,14 +1,51 @@
 // `textDocument/codeAction`: one quick fix per suggestion of the diagnostics
 // the editor sends back (Publish.cpp put them in each diagnostic's `data`);
-// machine-applicable ones are preferred.
+// machine-applicable ones are preferred. A fix is offered only when the
+// document checked with it applied alone has that diagnostic gone and no
+// new one (driver/Fixes.h), as `vxc fix` applies them.
+#include "driver/Fixes.h"
 #include "lsp/Methods.h"
+#include "lsp/Position.h"
 
 namespace vx::lsp {
 
-json codeAction(State&, const json& params) {
+namespace {
+
+Position positionOf(const json& p) { return Position{uintField(p, "line"), uintField(p, "character")}; }
+
+}  // namespace
+
+json codeAction(State& s, const json& params) {
   std::string uri = stringField(field(params, "textDocument"), "uri");
   const json& diags = field(field(params, "context"), "diagnostics");
   if (!diags.is_array()) throw BadParams{"`context.diagnostics` is not an array"};
+  auto doc = s.docs.find(uri);
+  // What the checker reports on the document as it is, once, if a fix
+  // needs checking.
+  std::string text = doc == s.docs.end() ? std::string() : doc->second.text;
+  LineIndex index(text);
+  driver::CheckOptions opts;
+  opts.target = s.options.target;
+  std::vector<std::pair<std::string, unsigned>> before;
+  bool haveBefore = false;
+  auto safe = [&](const json& d, const json& edits) {
+    if (doc == s.docs.end()) return false;
+    if (!haveBefore) {
+      base::SourceMap sources;
+      diag::Sink sink;
+      driver::checkFile(sources, sources.add(pathOf(uri), text), sink, opts);
+      before = driver::diagnosticCounts(sink);
+      haveBefore = true;
+    }
+    std::vector<driver::FixEdit> fe;
+    for (const json& e : edits) {
+      const json& r = field(e, "range");
+      fe.push_back(driver::FixEdit{index.offset(positionOf(field(r, "start"))), index.offset(positionOf(field(r, "end"))),
+                                   e["newText"].get<std::string>()});
+    }
+    std::string code = d.contains("code") && d["code"].is_string() ? d["code"].get<std::string>() : "";
+    return driver::fixIsSafe(pathOf(uri), text, fe, code, before, opts);
+  };
   json actions = json::array();
   for (const json& d : diags) {
     if (!d.is_object() || !d.contains("data") || !d["data"].is_object() || !d["data"].contains("fixes")) continue;
@@ -31,7 +68,7 @@ json codeAction(State&, const json& params) {
           edits.push_back({{"range", m["range"]}, {"newText", m["newText"]}});
         }
       }
-      if (!whole) continue;
+      if (!whole || !safe(d, edits)) continue;
       actions.push_back({{"title", title},
                          {"kind", "quickfix"},
                          {"diagnostics", json::array({d})},
