@@ -1,11 +1,9 @@
 #include "check/Check.h"
 
 #include <cstring>
-#include <stdexcept>
 
 #include "check/Sema.h"
 #include "check/StdlibEmbed.h"
-#include "parse/Parse.h"
 
 namespace vx::check {
 
@@ -15,17 +13,13 @@ const char* preludeSource() {
   return "";
 }
 
-std::unique_ptr<hir::Program> checkTypes(base::SourceMap& sources, const ast::Module& user,
-                                         const ast::Interner& names, diag::Sink& sink,
-                                         target::TargetKind target) {
-  base::FileId preludeFile = sources.add("<prelude>", preludeSource());
-  ast::Interner preludeNames;
-  diag::Sink preludeSink;
-  ast::Module prelude = parse::parseFile(sources, preludeFile, preludeNames, preludeSink);
-  if (preludeSink.hasErrors()) throw std::runtime_error("the embedded prelude does not parse");
+std::unique_ptr<hir::Program> checkTypes(base::SourceMap& sources, const Prelude& prelude, const ast::Module& user,
+                                         const ast::Interner& names, diag::Sink& sink, target::TargetKind target) {
+  base::FileId preludeFile = sources.add("<prelude>", prelude.text);
   auto prog = std::make_unique<hir::Program>();
   Sema s(*prog, sink, target);
-  checkProgram(s, SourceUnit{&prelude, &preludeNames, true}, SourceUnit{&user, &names, false});
+  checkProgram(s, SourceUnit{&prelude.module, &prelude.names, true, preludeFile},
+               SourceUnit{&user, &names, false, user.file});
   return prog;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "ast/Ast.h"
 #include "base/Source.h"
@@ -12,13 +13,21 @@
 
 namespace vx::check {
 
-// Loads the prelude into `sources` (as `<prelude>`), then checks `user`.
-// Returns the HIR of prelude and user functions together.
-std::unique_ptr<hir::Program> checkTypes(base::SourceMap& sources, const ast::Module& user,
-                                         const ast::Interner& names, diag::Sink& sink,
-                                         target::TargetKind target);
+// The prelude (stdlib/prelude.vx), parsed: the driver parses it once per
+// process (driver::prelude()) and hands it to every check.
+struct Prelude {
+  std::string text;
+  ast::Module module;
+  ast::Interner names;
+};
 
-// The embedded prelude (stdlib/prelude.vx).
+// Adds the prelude's text to `sources` (as `<prelude>`, for its spans),
+// then checks `user` against it. Returns the HIR of prelude and user
+// functions together.
+std::unique_ptr<hir::Program> checkTypes(base::SourceMap& sources, const Prelude& prelude, const ast::Module& user,
+                                         const ast::Interner& names, diag::Sink& sink, target::TargetKind target);
+
+// The embedded prelude's text (stdlib/prelude.vx).
 const char* preludeSource();
 
 }  // namespace vx::check

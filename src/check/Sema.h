@@ -20,6 +20,7 @@ struct SourceUnit {
   const ast::Module* module;
   const ast::Interner* names;
   bool prelude;
+  base::FileId file;  // where its spans point (the prelude is parsed once, checked in many source maps)
 };
 
 struct Scope {
@@ -36,6 +37,7 @@ struct Sema {
   // Per source unit being lowered.
   const ast::Module* m = nullptr;
   const ast::Interner* names = nullptr;
+  base::FileId file;
   // Per function being checked.
   hir::FnId fn;
   std::vector<Scope> scopes;
@@ -50,7 +52,7 @@ struct Sema {
 
   hir::TypeTable& types() { return prog.types; }
   std::string name(ast::NameId id) const { return std::string(names->str(id)); }
-  base::Span span(ast::Range r) const { return m->span(r); }
+  base::Span span(ast::Range r) const { return base::Span{file, r.begin, r.end}; }
   const hir::Function& currentFn() const { return prog.fns[fn.index]; }
 };
 

@@ -154,6 +154,7 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
 void declareItems(Sema& s, const SourceUnit& unit) {
   s.m = unit.module;
   s.names = unit.names;
+  s.file = unit.file;
   // Constants first, in order: types and dimensions may name them.
   for (const auto& it : unit.module->items)
     if (it.kind == ast::ItemKind::Const) declareConst(s, it);
@@ -164,6 +165,7 @@ void declareItems(Sema& s, const SourceUnit& unit) {
 void checkBodies(Sema& s, const SourceUnit& unit) {
   s.m = unit.module;
   s.names = unit.names;
+  s.file = unit.file;
   for (const auto& it : unit.module->items) {
     if (it.kind != ast::ItemKind::Fn || !it.body.valid()) continue;
     auto found = s.fnByName.find(s.name(it.name));

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <optional>
+#include <stdexcept>
 
 #include "base/Thread.h"
 #include "check/Check.h"
@@ -49,7 +50,7 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   if (sink.errorCount() > before) return out;  // no later phase sees a broken file
   target::TargetKind target = target::targetByName(options.target).value_or(target::TargetKind::Cpu);
   start = Clock::now();
-  std::unique_ptr<hir::Program> prog = check::checkTypes(sources, module, names, sink, target);
+  std::unique_ptr<hir::Program> prog = check::checkTypes(sources, prelude(), module, names, sink, target);
   out.typeSeconds = seconds(start);
   if (options.emit == Emit::Hir) out.emitted = hir::printProgram(*prog);
   if (options.onTyped) options.onTyped(*prog);
@@ -118,6 +119,20 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
 }  // namespace
 
 void setTargetLegality(TargetLegality legality) { legalityHook() = legality; }
+
+const check::Prelude& prelude() {
+  static const check::Prelude parsed = [] {
+    check::Prelude p;
+    p.text = check::preludeSource();
+    base::SourceMap sources;
+    base::FileId file = sources.add("<prelude>", p.text);
+    diag::Sink sink;
+    p.module = parse::parseFile(sources, file, p.names, sink);
+    if (sink.hasErrors()) throw std::runtime_error("the embedded prelude does not parse");
+    return p;
+  }();
+  return parsed;
+}
 
 CheckOutput checkFile(base::SourceMap& sources, base::FileId file, diag::Sink& sink,
                       const CheckOptions& options) {

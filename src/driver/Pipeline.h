@@ -13,6 +13,7 @@
 #include "diag/Lint.h"
 #include "diag/Sink.h"
 #include "driver/Args.h"
+#include "check/Check.h"
 #include "check/Ownership.h"
 #include "hir/Hir.h"
 #include "target/Target.h"
@@ -101,5 +102,8 @@ enum class Format { Human, Json, Sarif };
 std::string renderAll(diag::Sink& sink, const base::SourceMap& sources, Format format, bool color);
 
 std::string version();
+
+// The prelude, parsed once per process (thread-safe), for every check.
+const check::Prelude& prelude();
 
 }  // namespace vx::driver

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "check/Check.h"
+#include "driver/Pipeline.h"
 #include "parse/Parse.h"
 
 using namespace vx;
@@ -31,7 +32,7 @@ std::unique_ptr<Checked> checkText(const std::string& text, const std::string& t
   ast::Module m = parse::parseFile(c->sources, id, names, c->sink);
   std::optional<vx::target::TargetKind> t = vx::target::targetByName(target);
   REQUIRE(t.has_value());
-  c->prog = check::checkTypes(c->sources, m, names, c->sink, *t);
+  c->prog = check::checkTypes(c->sources, driver::prelude(), m, names, c->sink, *t);
   return c;
 }
 }  // namespace
