@@ -120,6 +120,17 @@ struct Progress {
       seconds[current] = std::chrono::duration<double>(Clock::now() - fnStart).count();
     current.clear();
   }
+  // A function interrupted by a newer text: its analysis took at least
+  // this long, and a slow one stays slow (else the next check, finding it
+  // fast, would analyse it before publishing the others).
+  void interrupted() {
+    if (!current.empty()) {
+      double took = std::chrono::duration<double>(Clock::now() - fnStart).count();
+      double& was = seconds[current];
+      was = std::max(was, took);
+    }
+    current.clear();
+  }
   void analysing(const std::string& fn) {
     finished();
     current = fn;
@@ -169,9 +180,9 @@ bool runFront(State& s, DocCheck& dc, const CheckRequest& r, FrontRun& run,
     progress.finished();
   } catch (const check::Cancelled&) {
     // What the interrupted function took so far is a lower bound: past
-    // 300 ms it is left for a second run next time, so that a function
-    // that never finishes between keystrokes holds up no other.
-    progress.finished();
+    // 300 ms (now or before) it is left for a second run next time, so that
+    // a function that never finishes between keystrokes holds up no other.
+    progress.interrupted();
     return false;
   } catch (const std::exception& e) {
     logLine(s, std::string("internal compiler error while checking ") + r.uri + ": " + e.what());

@@ -96,6 +96,26 @@ def main():
     with lock:
         lock.wait_for(lambda: published2(2), timeout=10)
         got2 = published2(2)
+    # An edit in the slow function, then, before its new analysis has run
+    # 300 ms, an edit elsewhere: the second is published at once (the slow
+    # function, interrupted early this time, is still slow).
+    slow_line = mixed[:mixed.find("matmul_acc(wait(t))")].count("\n")
+    t2 = time.perf_counter()
+    send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+          "params": {"textDocument": {"uri": uri2, "version": 3},
+                     "contentChanges": [{"range": {"start": {"line": slow_line, "character": 0},
+                                                   "end": {"line": slow_line, "character": 0}}, "text": " "}]}})
+    with lock:
+        lock.wait_for(lambda: published2(3), timeout=10)
+        got3 = published2(3)
+    t3 = time.perf_counter()
+    send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+          "params": {"textDocument": {"uri": uri2, "version": 4},
+                     "contentChanges": [{"range": {"start": {"line": line, "character": 0},
+                                                   "end": {"line": line, "character": 0}}, "text": " "}]}})
+    with lock:
+        lock.wait_for(lambda: published2(4), timeout=10)
+        got4 = published2(4)
     # Closing it cancels the slow function's run, which `shutdown` would
     # otherwise wait for.
     send({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri2}}})
@@ -121,6 +141,14 @@ def main():
     print("beside the long function: published %.0f ms after the edit, codes %s" % ((got2[0][0] - t1) * 1000, codes))
     if "E6003" not in codes:
         sys.exit("FAIL: the other function's E6003 is missing")
+    if not got3 or got3[0][0] - t2 > 2.0:
+        sys.exit("FAIL: an edit in the slow function, its previous run interrupted at once, waited for it (%s)" %
+                 ("%.0f ms" % ((got3[0][0] - t2) * 1000) if got3 else "not published within 10 s"))
+    print("an edit in the long function: first published %.0f ms after the edit" % ((got3[0][0] - t2) * 1000))
+    if not got4 or got4[0][0] - t3 > 2.0:
+        sys.exit("FAIL: the edit right after one in the slow function waited for the slow function (%s)" %
+                 ("%.0f ms" % ((got4[0][0] - t3) * 1000) if got4 else "not published within 10 s"))
+    print("right after an edit in the long function: published %.0f ms after the edit" % ((got4[0][0] - t3) * 1000))
     if p.returncode != 0:
         sys.exit("FAIL: vxc lsp exited %d" % p.returncode)
     print("ok")
