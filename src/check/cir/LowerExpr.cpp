@@ -41,8 +41,8 @@ ast::Op arithmeticOf(ast::Op compound) {
 namespace {
 
 bool moveOnlyDeep(const hir::TypeTable& tt, hir::TypeId t) {
+  // (Only well-typed programs are lowered: no error types.)
   hir::TypeId x = tt.resolve(t);
-  if (tt.containsError(x)) return false;
   TyKind k = tt.kind(x);
   if (k == TyKind::Tensor || k == TyKind::Vec || k == TyKind::Pinned || k == TyKind::Token) return true;
   if (k != TyKind::Tuple) return false;

@@ -201,6 +201,9 @@ struct Analysis {
   }
   const hir::TypeTable& types() const { return prog.types; }
   bool reporting() const { return silent == 0 && !exhausted; }
+  // What each type is to ownership (Values.cpp, typeFlags), by TypeId:
+  // asked at every operand, so kept.
+  mutable std::vector<uint8_t> typeFlags;
 };
 
 // ---- types (Values.cpp) ----

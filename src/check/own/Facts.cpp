@@ -81,8 +81,12 @@ struct Scan {
   void liveness() {
     size_t n = body.blocks.size();
     std::vector<bool> tracked(body.locals.size(), false);
-    for (uint32_t i = 0; i < body.locals.size(); ++i)
+    bool any = false;
+    for (uint32_t i = 0; i < body.locals.size(); ++i) {
       tracked[i] = !body.locals[i].temp && !body.locals[i].param && hasRef(body.locals[i].type);
+      any = any || tracked[i];
+    }
+    if (!any) return;  // no borrow held in a variable: no loans to check
     auto usesOfPlace = [&](const cir::Place& p, std::vector<uint32_t>& u) {
       if (!p.valid()) return;
       if (tracked[p.local.index]) u.push_back(p.local.index);
@@ -265,8 +269,7 @@ struct Scan {
     auto isTok = [&](hir::TypeId t) { return tt().kind(t) == hir::TyKind::Token; };
     auto isBuf = [&](hir::TypeId t) {
       hir::TyKind k = tt().kind(t);
-      return !tt().containsError(t) &&
-             (k == hir::TyKind::Tensor || k == hir::TyKind::Vec || k == hir::TyKind::Pinned);
+      return k == hir::TyKind::Tensor || k == hir::TyKind::Vec || k == hir::TyKind::Pinned;
     };
     auto isSca = [&](hir::TypeId t) {
       hir::TyKind k = tt().kind(t);

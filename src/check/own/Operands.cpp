@@ -140,8 +140,8 @@ Value peekValue(Analysis& a, State& s, Loc l, hir::TypeId type) {
   const hir::TypeTable& tt = a.types();
   hir::TypeId r = tt.resolve(type);
   Value v;
-  v.name = locName(a, l);
   TyKind k = tt.kind(r);
+  if (hasTokens(a, r)) v.name = locName(a, l);  // (for messages about tokens only)
   if (k == TyKind::Token) {
     v.kind = Value::Kind::Token;
     auto it = s.tokens.find(l);
@@ -362,10 +362,9 @@ Value evalOperand(Analysis& a, State& s, const cir::Operand& o) {
       return peekValue(a, s, l, type);
     }
     // A move: tokens leave their locations; buffers are moved out.
-    std::string name = locName(a, l);
     Value v;
     if (hasTokens(a, type)) {
-      v = takeValue(a, s, l, type, name);
+      v = takeValue(a, s, l, type, locName(a, l));
       s.notes.emptiedAt[l].push_back(Site{o.span, s.pc});
     }
     // Buffers in it (the location itself, or components of a tuple).

@@ -112,32 +112,36 @@ Term pureValue(Analysis& a, hir::ExprId id, int depth) {
 
 }  // namespace
 
-bool isToken(const Analysis& a, hir::TypeId t) { return a.types().kind(a.types().resolve(t)) == TyKind::Token; }
+namespace {
 
-bool hasTokens(const Analysis& a, hir::TypeId t) {
+enum : uint8_t { kKnown = 1, kToken = 2, kHasTokens = 4, kMoveOnly = 8, kRef = 16, kScalar = 32 };
+
+uint8_t typeFlags(const Analysis& a, hir::TypeId t) {
   const hir::TypeTable& tt = a.types();
   hir::TypeId x = tt.resolve(t);
-  if (tt.kind(x) == TyKind::Token) return true;
-  if (tt.kind(x) != TyKind::Tuple) return false;
-  for (uint32_t i = 0; i < tt.count(x); ++i)
-    if (hasTokens(a, tt.elem(x, i))) return true;
-  return false;
-}
-
-bool isMoveOnly(const Analysis& a, hir::TypeId t) {
-  const hir::TypeTable& tt = a.types();
-  hir::TypeId x = tt.resolve(t);
-  if (tt.containsError(x)) return false;
+  if (x.index < a.typeFlags.size() && (a.typeFlags[x.index] & kKnown)) return a.typeFlags[x.index];
   TyKind k = tt.kind(x);
-  return k == TyKind::Tensor || k == TyKind::Vec || k == TyKind::Pinned;
+  uint8_t f = kKnown;
+  if (k == TyKind::Token) f |= kToken | kHasTokens;
+  if (k == TyKind::Tuple)
+    for (uint32_t i = 0; i < tt.count(x); ++i)
+      if (typeFlags(a, tt.elem(x, i)) & kHasTokens) f |= kHasTokens;
+  // (The checker runs on well-typed programs only: no error types.)
+  if (k == TyKind::Tensor || k == TyKind::Vec || k == TyKind::Pinned) f |= kMoveOnly;
+  if (k == TyKind::Ref) f |= kRef;
+  if (k == TyKind::Int || k == TyKind::Bool) f |= kScalar;
+  if (x.index >= a.typeFlags.size()) a.typeFlags.resize(x.index + 1, 0);
+  a.typeFlags[x.index] = f;
+  return f;
 }
 
-bool isRef(const Analysis& a, hir::TypeId t) { return a.types().kind(a.types().resolve(t)) == TyKind::Ref; }
+}  // namespace
 
-bool isScalar(const Analysis& a, hir::TypeId t) {
-  TyKind k = a.types().kind(a.types().resolve(t));
-  return k == TyKind::Int || k == TyKind::Bool;
-}
+bool isToken(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kToken; }
+bool hasTokens(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kHasTokens; }
+bool isMoveOnly(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kMoveOnly; }
+bool isRef(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kRef; }
+bool isScalar(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kScalar; }
 
 std::string locName(const Analysis& a, Loc l) {
   const cir::Local& local = a.body.locals[l.local];
@@ -252,8 +256,9 @@ Term scalarOp(Analysis& a, State& s, const cir::Stmt& st, Term x, Term y) {
   // An operation whose result leaves its type's range traps: the paths
   // that go on have it in range. (Linear facts only: a fact over `x * y`
   // would make every later query non-linear.)
+  static const bool noFacts = std::getenv("VX_NO_OVERFLOW_FACTS") != nullptr;
   auto inRange = [&](Term v) {
-    if (!t.linear(v)) return v;
+    if (noFacts || !t.linear(v)) return v;
     s.pc = t.mkAnd(s.pc, t.mkAnd(t.mkLe(t.intConst(r.lo), v), t.mkLe(v, t.intConst(r.hi))));
     return v;
   };
