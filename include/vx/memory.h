@@ -20,10 +20,14 @@ namespace vx::rt {
 inline constexpr size_t kVmemBytes = size_t{128} << 20;
 inline constexpr size_t kAlign = 64;  // one cache line, and an AVX-512 vector
 
-/* First-fit allocator over one reservation. The reservation is made on first
- * use with malloc, which maps pages lazily, so an invocation only touches what
- * it uses. A mutex, because the copy engine may drop the last reference to a
- * buffer. */
+/* First-fit allocator over one reservation, holding at most `capacity`
+ * bytes at once: the count the checker's E6007 bounds (docs/cpu.md). The
+ * reservation is made on first use with malloc, which maps pages lazily, so
+ * an invocation only touches what it uses. When the live buffers fit but no
+ * gap of the reservation is large enough (first fit fragments: a buffer
+ * freed between two live ones leaves a hole), the buffer is allocated on its
+ * own instead, so a program within the capacity never traps. A mutex,
+ * because the copy engine may drop the last reference to a buffer. */
 class Arena {
  public:
   explicit Arena(size_t capacity = kVmemBytes) : capacity_(capacity) {}
@@ -32,34 +36,40 @@ class Arena {
   ~Arena() { std::free(base_); }
 
   void* allocate(size_t bytes, const char* at) {
-    bytes = (bytes + kAlign - 1) / kAlign * kAlign;
-    if (bytes == 0) bytes = kAlign;
+    bytes = rounded(bytes);
     std::lock_guard<std::mutex> lock(m_);
+    if (bytes > capacity_ - used_) trap("VMEM arena exhausted (128 MiB per invocation)", at);
     if (!base_) {
       base_ = static_cast<char*>(std::aligned_alloc(kAlign, capacity_));
       if (!base_) trap("cannot reserve the VMEM arena", at);
       free_[0] = capacity_;
     }
+    used_ += bytes;
+    if (used_ > peak_) peak_ = used_;
     for (auto it = free_.begin(); it != free_.end(); ++it) {
       if (it->second < bytes) continue;
       size_t off = it->first, size = it->second;
       free_.erase(it);
       if (size > bytes) free_[off + bytes] = size - bytes;
-      used_ += bytes;
-      if (used_ > peak_) peak_ = used_;
       return base_ + off;
     }
-    trap("VMEM arena exhausted (128 MiB per invocation)", at);
+    void* own = std::aligned_alloc(kAlign, bytes);
+    if (!own) trap("cannot allocate a VMEM buffer outside the fragmented arena", at);
+    return own;
   }
 
   void release(void* p, size_t bytes) {
-    bytes = (bytes + kAlign - 1) / kAlign * kAlign;
-    if (bytes == 0) bytes = kAlign;
+    bytes = rounded(bytes);
     std::lock_guard<std::mutex> lock(m_);
-    size_t off = static_cast<size_t>(static_cast<char*>(p) - base_);
     used_ -= bytes;
+    char* c = static_cast<char*>(p);
+    if (c < base_ || c >= base_ + capacity_) {
+      std::free(p);
+      return;
+    }
+    size_t off = static_cast<size_t>(c - base_);
     auto next = free_.lower_bound(off);
-    // Coalesce with the neighbours so that the arena does not fragment.
+    // Coalesce with the neighbours so that the arena fragments less.
     if (next != free_.end() && off + bytes == next->first) {
       bytes += next->second;
       next = free_.erase(next);
@@ -77,6 +87,10 @@ class Arena {
   size_t peak() const { return peak_; }
 
  private:
+  static size_t rounded(size_t bytes) {
+    bytes = (bytes + kAlign - 1) / kAlign * kAlign;
+    return bytes == 0 ? kAlign : bytes;
+  }
   size_t capacity_;
   char* base_ = nullptr;
   std::map<size_t, size_t> free_;  // offset -> size, coalesced

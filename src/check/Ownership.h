@@ -73,7 +73,7 @@ std::string resolveLineMarkers(std::string text, const std::function<uint32_t(ui
 struct OwnershipOptions {
   unsigned timeoutMs = 20'000;          // per solver query (backstop)
   unsigned rlimitPerQuery = 2'000'000;
-  unsigned functionBudgetMs = 30'000;   // wall clock of one function's walk (backstop)
+  unsigned functionBudgetMs = 120'000;  // wall clock of one function's walk (a backstop far above the budgets)
   uint64_t rlimitPerFunction = 50'000'000;
   std::vector<std::string>* proofLog = nullptr;  // --explain-proof
   std::vector<uint32_t>* unproved = nullptr;     // out: functions reported W6900 (FnId indices)

@@ -103,6 +103,23 @@ TEST_CASE("the arena reuses and coalesces freed blocks") {
   CHECK(arena.peak() == (1 << 20));
 }
 
+TEST_CASE("live buffers within the capacity are allocated even when the arena is fragmented") {
+  vx::rt::Arena arena(1 << 20);
+  const uint64_t quarter = (1 << 18) / sizeof(float);
+  vx::rt::Buf<float> a = vx::rt::allocate<float>(arena, quarter * 2, "t");
+  vx::rt::Buf<float> b = vx::rt::allocate<float>(arena, quarter, "t");
+  a = {};  // a half-size hole before `b`, a quarter after it
+  // Three quarters are free but no gap holds them: allocated on their own.
+  vx::rt::Buf<float> c = vx::rt::zeros<float>(arena, quarter * 3, "t");
+  CHECK(c.data != nullptr);
+  CHECK(c.data[quarter * 3 - 1] == 0.0f);
+  CHECK(arena.peak() == (1 << 20));
+  c = {};
+  // Back in the reservation once a gap holds it.
+  vx::rt::Buf<float> d = vx::rt::allocate<float>(arena, quarter * 2, "t");
+  CHECK(d.data + quarter * 2 == b.data);
+}
+
 TEST_CASE("asynchronous copies land before wait returns") {
   vx::rt::Arena arena;
   std::vector<float> src = filled(6, 64 * 1024);

@@ -3,6 +3,8 @@
 // state, the order and forgetting apply each component's operation.
 // Widening is in Loops.cpp, where the facts a loop changes are known.
 #include "check/own/Components.h"
+#include <unordered_set>
+#include <vector>
 
 namespace vx::check::own {
 
@@ -214,6 +216,46 @@ State bottom(TermStore& t, const State& like) {
   return s;
 }
 
+namespace {
+
+// The top-level conjuncts of `x`, in order, without repeats.
+void conjuncts(TermStore& t, Term x, std::vector<Term>& out, std::unordered_set<uint32_t>& seen) {
+  std::vector<Term> stack{x};
+  while (!stack.empty()) {
+    Term y = stack.back();
+    stack.pop_back();
+    if (t.isTrue(y) || !seen.insert(y.index).second) continue;
+    const smt::TermNode& n = t.node(y);
+    if (n.op == smt::TermOp::And) {
+      for (size_t i = n.args.size(); i-- > 0;) stack.push_back(n.args[i]);
+    } else {
+      out.push_back(y);
+    }
+  }
+}
+
+}  // namespace
+
+// ite(c, P ∧ x, P ∧ y) as P ∧ ite(c, x, y): the same formula, but a path
+// condition that goes through a sequence of branches and loops stays a
+// conjunction of each one's own choice, instead of nesting every earlier
+// path condition in every later choice (which grows the solver's work with
+// the number of branches before the query).
+Term joinPathConditions(TermStore& t, Term c, Term a, Term b) {
+  if (a == b) return a;
+  std::vector<Term> xs, ys;
+  std::unordered_set<uint32_t> seenA, seenB;
+  conjuncts(t, a, xs, seenA);
+  conjuncts(t, b, ys, seenB);
+  std::vector<Term> common, onlyA, onlyB;
+  for (Term x : xs) (seenB.count(x.index) ? common : onlyA).push_back(x);
+  if (common.empty()) return t.mkIte(c, a, b);
+  for (Term y : ys)
+    if (!seenA.count(y.index)) onlyB.push_back(y);
+  common.push_back(t.mkIte(c, t.mkAnd(onlyA), t.mkAnd(onlyB)));
+  return t.mkAnd(common);
+}
+
 State join(TermStore& t, const State& a, const State& b, Term which) {
   if (t.isFalse(a.pc)) return b;
   if (t.isFalse(b.pc)) return a;
@@ -222,7 +264,7 @@ State join(TermStore& t, const State& a, const State& b, Term which) {
   // condition that does (a branch's). Facts then stay small, ite(which, ..),
   // instead of repeating the path conditions in every fact.
   Term c = which.valid() ? which : t.fresh("$join", smt::Sort::Bool);
-  out.pc = t.mkIte(c, a.pc, b.pc);
+  out.pc = joinPathConditions(t, c, a.pc, b.pc);
   out.scalars = ScalarFacts::join(t, c, a.scalars, b.scalars);
   out.refs = RefFacts::join(t, c, a.refs, b.refs);
   out.inflight = InFlightFacts::join(t, c, a.inflight, b.inflight);

@@ -172,6 +172,8 @@ void collect(TermStore& t, State& s, const std::function<bool(TransferId)>& keep
 // path of `a` and on none of `b` (a branch condition).
 State join(TermStore& t, const State& a, const State& b, Term which = {});
 State joinAll(TermStore& t, const std::vector<State>& states, const State& like);
+// ite(c, a, b) with the conjuncts `a` and `b` share taken out of the ite.
+Term joinPathConditions(TermStore& t, Term c, Term a, Term b);
 // The unreachable state shaped like `like` (the join's identity).
 State bottom(TermStore& t, const State& like);
 // A formula whose validity implies a ⊑ b: every concrete state of `a` is one

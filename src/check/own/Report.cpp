@@ -170,13 +170,21 @@ void report(Analysis& a, diag::Sink& sink) {
     smt::Model m;
     smt::Verdict v = a.solver.check(query, &m, show);
     if (v == smt::Verdict::Sat) {
-      // Prefer a counterexample with small numbers, as a person would pick.
-      std::vector<Term> small;
+      // Prefer a counterexample with small numbers, as a person would pick:
+      // every integer within 1 of zero if that can be, else within 4, 64.
+      std::vector<Term> ints;
       for (Term x : t.variables(query))
-        if (t.sort(x) == smt::Sort::Int)
-          small.push_back(t.mkAnd(t.mkLe(t.intConst(-64), x), t.mkLe(x, t.intConst(64))));
-      smt::Model nice;
-      if (!small.empty() && a.solver.checkCheap(t.mkAnd(query, t.mkAnd(small)), &nice, show) == smt::Verdict::Sat) m = nice;
+        if (t.sort(x) == smt::Sort::Int) ints.push_back(x);
+      for (int bound : {1, 4, 64}) {
+        if (ints.empty()) break;
+        std::vector<Term> small;
+        for (Term x : ints) small.push_back(t.mkAnd(t.mkLe(t.intConst(-bound), x), t.mkLe(x, t.intConst(bound))));
+        smt::Model nice;
+        if (a.solver.checkCheap(t.mkAnd(query, t.mkAnd(small)), &nice, show) == smt::Verdict::Sat) {
+          m = nice;
+          break;
+        }
+      }
     }
     if (v == smt::Verdict::Unsat) continue;
     if (v == smt::Verdict::Unknown) {

@@ -256,9 +256,8 @@ Term scalarOp(Analysis& a, State& s, const cir::Stmt& st, Term x, Term y) {
   // An operation whose result leaves its type's range traps: the paths
   // that go on have it in range. (Linear facts only: a fact over `x * y`
   // would make every later query non-linear.)
-  static const bool noFacts = std::getenv("VX_NO_OVERFLOW_FACTS") != nullptr;
   auto inRange = [&](Term v) {
-    if (noFacts || !t.linear(v)) return v;
+    if (!t.linear(v)) return v;
     s.pc = t.mkAnd(s.pc, t.mkAnd(t.mkLe(t.intConst(r.lo), v), t.mkLe(v, t.intConst(r.hi))));
     return v;
   };

@@ -36,6 +36,7 @@ std::string Emitter::name(mlir::Value v) const {
 std::string Emitter::fresh(mlir::Value v) {
   std::string n = "v" + std::to_string(next++);
   names[v] = n;
+  ++bound[n];
   return n;
 }
 
@@ -206,6 +207,7 @@ std::string signature(const Emitter& e, mlir::func::FuncOp f, bool names) {
 
 void emitFunction(Emitter& e, mlir::func::FuncOp f) {
   e.names.clear();
+  e.bound.clear();
   e.next = 0;
   e.checkAccesses = e.checkedTokens && f->hasAttr("vx.runtime_checks");
   e.line(signature(e, f, true) + " {");
@@ -227,12 +229,51 @@ void emitFunction(Emitter& e, mlir::func::FuncOp f) {
 
 }  // namespace
 
+namespace {
+
+// The on-chip buffers and the tokens (which hold the buffer of their copy)
+// defined by ops of `block` that no later op of the block, its terminator
+// included, uses: by the op of the block after which each is dead. VIR has no scopes (an inner `{ }` of the source is flat), so
+// a buffer returns to its arena here, after its last use, and never later
+// than the end of the source block that E6007 counted it in. A token keeps
+// the buffer its copy reads or writes (vx/copy.h, vx/cuda/runtime.h), so a
+// buffer released while its copy is in flight stays allocated until the wait.
+llvm::DenseMap<mlir::Operation*, llvm::SmallVector<mlir::Value, 2>> deadAfter(mlir::Block& block) {
+  llvm::DenseMap<mlir::Operation*, llvm::SmallVector<mlir::Value, 2>> dead;
+  for (mlir::Operation& op : block.without_terminator())
+    for (mlir::Value r : op.getResults()) {
+      if (!r.getType().isa<PinnedType, TokenType>()) continue;
+      mlir::Operation* last = &op;
+      bool escapes = false;
+      for (mlir::Operation* user : r.getUsers()) {
+        mlir::Operation* at = block.findAncestorOpInBlock(*user);
+        if (!at || at == block.getTerminator()) {
+          escapes = true;
+          break;
+        }
+        if (last->isBeforeInBlock(at)) last = at;
+      }
+      if (!escapes) dead[last].push_back(r);
+    }
+  return dead;
+}
+
+}  // namespace
+
 void emitBlock(Emitter& e, mlir::Block& block) {
+  auto dead = deadAfter(block);
   for (mlir::Operation& op : block.without_terminator()) {
     if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(op)) emitFor(e, f);
     else if (auto i = mlir::dyn_cast<mlir::scf::IfOp>(op)) emitIf(e, i);
     else if (auto w = mlir::dyn_cast<mlir::scf::WhileOp>(op)) emitWhile(e, w);
     else emitSimpleOp(e, &op);
+    auto it = dead.find(&op);
+    if (it == dead.end()) continue;
+    for (mlir::Value r : it->second) {
+      auto n = e.names.find(r);
+      if (n == e.names.end() || e.bound.lookup(n->second) != 1) continue;
+      e.line(n->second + " = {};  // last use: its buffer goes back to the arena");
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include "codegen/cpu/Cpu.h"
 #include "dialect/VxDialect.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 
@@ -16,6 +17,9 @@ struct Emitter {
   std::string out;
   int indent = 0;
   llvm::DenseMap<mlir::Value, std::string> names;
+  // How many SSA values each C++ name stands for: a buffer's name is
+  // released after its last use only when it stands for that value alone.
+  llvm::StringMap<unsigned> bound;
   unsigned next = 0;
   // Run-time token checks (vx/checked.h): every copy of the unit is
   // registered when some function needs them; that function's own accesses
@@ -37,7 +41,10 @@ struct Emitter {
   std::string name(mlir::Value v) const;
   // Gives `v` a new name (v12) and returns it.
   std::string fresh(mlir::Value v);
-  void alias(mlir::Value v, const std::string& n) { names[v] = n; }
+  void alias(mlir::Value v, const std::string& n) {
+    names[v] = n;
+    ++bound[n];
+  }
 };
 
 // The runtime namespace cppType spells buffer and token types in, for the

@@ -123,6 +123,20 @@ TEST_CASE("join is idempotent, commutative and associative on random states") {
   }
 }
 
+TEST_CASE("joined path conditions are the branch's ite, with shared conjuncts taken out") {
+  Fixture fx;
+  TermStore& t = fx.t;
+  for (int i = 0; i < kCases; ++i) {
+    Term shared = t.mkAnd(fx.pcTerm(), fx.pcTerm());
+    Term a = t.mkAnd(shared, fx.pcTerm()), b = t.mkAnd(fx.pcTerm(), shared);
+    Term c = fx.boolTerm();
+    Term j = joinPathConditions(t, c, a, b);
+    CHECK(fx.valid(t.mkEq(j, t.mkIte(c, a, b))));
+    // Nothing of `shared` is left under the ite: it is a conjunct of `j`.
+    CHECK(fx.valid(t.mkImplies(j, shared)));
+  }
+}
+
 TEST_CASE("the order agrees with join on random states") {
   Fixture fx;
   TermStore& t = fx.t;
