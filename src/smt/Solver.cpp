@@ -51,6 +51,19 @@ struct Solver::Impl {
     std::vector<Shown> shown;
   };
   std::unordered_map<uint32_t, Cached> cache;
+  // The solver keeps every conjunct it was asked about, as `g => c` with a
+  // guard literal `g` per conjunct; a query is the guards of its conjuncts
+  // as assumptions. Consecutive queries of one function share most of their
+  // path condition, which Z3 then takes in (and learns from) once. The
+  // solver starts afresh per function, so this does not grow without end.
+  std::unordered_map<uint32_t, z3::expr> guards;
+  std::unordered_set<uint32_t> sideAsserted;
+  void dropSolver() {
+    solver.reset();
+    guards.clear();
+    sideAsserted.clear();
+    rlimitSeen = 0;
+  }
   uint64_t functionRlimitUsed = 0;
   uint64_t rlimitSeen = 0;  // the solver's cumulative "rlimit count" after the last query
 
@@ -142,12 +155,16 @@ Solver::Solver(TermStore& terms, SolverLimits limits)
     : impl_(std::make_unique<Impl>()), terms_(terms), limits_(limits) {}
 Solver::~Solver() = default;
 
-void Solver::resetFunctionBudget() { impl_->functionRlimitUsed = 0; }
+void Solver::resetFunctionBudget() {
+  impl_->functionRlimitUsed = 0;
+  impl_->dropSolver();
+}
 
 void Solver::newRun(const SolverLimits& limits) {
   limits_ = limits;
   impl_->cache.clear();
   impl_->functionRlimitUsed = 0;
+  impl_->dropSolver();
   stats_ = SolverStats{};
 }
 
@@ -233,8 +250,31 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
       impl_->solver->set(p);
     }
     z3::solver& s = *impl_->solver;
-    s.push();
-    s.add(impl_->translate(terms_, formula));
+    // The formula's top-level conjuncts, each behind its guard.
+    z3::expr_vector assumptions(impl_->ctx);
+    {
+      std::vector<Term> stack{formula};
+      std::unordered_set<uint32_t> seen;
+      while (!stack.empty()) {
+        Term x = stack.back();
+        stack.pop_back();
+        if (!seen.insert(x.index).second) continue;
+        const TermNode& n = terms_.node(x);
+        if (n.op == TermOp::And) {
+          for (Term y : n.args) stack.push_back(y);
+          continue;
+        }
+        auto g = impl_->guards.find(x.index);
+        if (g == impl_->guards.end()) {
+          z3::expr lit = impl_->ctx.bool_const(("$g" + std::to_string(x.index)).c_str());
+          s.add(z3::implies(lit, impl_->translate(terms_, x)));
+          g = impl_->guards.emplace(x.index, lit).first;
+        }
+        assumptions.push_back(g->second);
+      }
+    }
+    // The facts of over-approximated terms hold of every value of their
+    // arguments (what `x % d` is for each x and d): asserted once, unguarded.
     if (!impl_->side.empty()) {
       std::vector<Term> stack{formula};
       std::unordered_set<uint32_t> seen;
@@ -243,11 +283,11 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
         stack.pop_back();
         if (!seen.insert(x.index).second) continue;
         auto it = impl_->side.find(x.index);
-        if (it != impl_->side.end()) s.add(it->second);
+        if (it != impl_->side.end() && impl_->sideAsserted.insert(x.index).second) s.add(it->second);
         for (Term y : terms_.node(x).args) stack.push_back(y);
       }
     }
-    z3::check_result r = s.check();
+    z3::check_result r = s.check(assumptions);
     // Z3 reports resources used cumulatively in the context's statistics;
     // charge the per-query limit as an upper bound when unknown.
     if (r == z3::sat) {
@@ -262,7 +302,6 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
     } else if (r == z3::unsat) {
       v = Verdict::Unsat;
     }
-    s.pop();
     // Charge what the query used: Z3's cumulative resource count.
     uint64_t used = limits_.rlimitPerQuery;
     try {
@@ -278,7 +317,7 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
     impl_->functionRlimitUsed += r == z3::unknown ? limits_.rlimitPerQuery : used;
   } catch (const z3::exception&) {
     v = Verdict::Unknown;
-    impl_->solver.reset();  // its push/pop state is unknown now
+    impl_->dropSolver();  // its state is unknown now
   }
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats_.solverSeconds += took;

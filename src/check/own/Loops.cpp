@@ -316,9 +316,15 @@ void mergeCopies(Analysis& a, State& s) {
       for (const Alt& x : tr.writes) add(writes, x, mine);
       m.anyPlace = m.anyPlace || tr.anyPlace;
       m.iterationsAgo = std::max(m.iterationsAgo, tr.iterationsAgo);
-      if (tr.members.empty())
-        m.members.push_back(Transfer::Member{tr.span, tr.origin == Origin::Havoc, copyWhat(tr)});
-      m.members.insert(m.members.end(), tr.members.begin(), tr.members.end());
+      // Each copy it stands for once: merged copies of merged copies
+      // (nested loops) would otherwise repeat their members at every level.
+      auto addMember = [&](Transfer::Member x) {
+        for (const Transfer::Member& y : m.members)
+          if (y.span.file == x.span.file && y.span.begin == x.span.begin && y.span.end == x.span.end && y.earlier == x.earlier && y.what == x.what) return;
+        m.members.push_back(std::move(x));
+      };
+      if (tr.members.empty()) addMember(Transfer::Member{tr.span, tr.origin == Origin::Havoc, copyWhat(tr)});
+      for (const Transfer::Member& x : tr.members) addMember(x);
     }
     auto finish = [&](const std::vector<Merged>& from, std::vector<Alt>& out) {
       for (const Merged& m2 : from) {
