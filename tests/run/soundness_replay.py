@@ -29,8 +29,13 @@ DMA_FAULTS = RACES + ("dma-overlaps-itself", "deadlock", "halt-with-dma-in-fligh
 HAZARDS = ("E6004", "E6005")
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+def run(cmd, timeout=300):
+    """(rc, stdout, stderr); a run past `timeout` seconds is rc 124 with a
+    message, so one slow counterexample fails its own case, not the replay."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, "", f"timed out after {timeout} s (a counterexample with too many loop trips to replay?)"
     return p.returncode, p.stdout, p.stderr
 
 
