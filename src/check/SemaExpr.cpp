@@ -69,7 +69,22 @@ hir::ExprId checkPath(Sema& s, const ast::Expr& e, base::Span at) {
         std::string name = target::info(s.target).name;
         diag::Diagnostic d = diag::UnavailableOnTarget(space, name);
         d.primary(at, "no such memory on `" + name + "`");
-        d.note("`" + space + "` exists on: " + target::targetsWith(m) + " (src/target/MemSpaces.def)");
+        // What this target has, by the names its programmers know them.
+        std::string has;
+        for (hir::MemSpace o : target::allMemSpaces()) {
+          target::MemoryInfo mi = target::memory(s.target, o);
+          if (!mi.exists) continue;
+          has += std::string(has.empty() ? "" : ", ") + "`Memory::" + target::info(o).name + "` (" + mi.what + ")";
+        }
+        d.note("`" + name + "` has " + has + "; `" + space + "` exists on: " + target::targetsWith(m));
+        // `SMEM` read as CUDA's shared memory: that is `VMEM` on the GPUs
+        // (`SMEM` is the tpu's scalar memory).
+        for (hir::MemSpace o : target::allMemSpaces()) {
+          target::MemoryInfo mi = target::memory(s.target, o);
+          if (m != hir::MemSpace::SMEM || !mi.exists || std::string(mi.what) != "shared memory") continue;
+          d.suggest(std::string("shared memory is `Memory::") + target::info(o).name + "` on `" + name + "`", at,
+                    std::string("Memory::") + target::info(o).name, diag::Applicability::MaybeIncorrect);
+        }
         s.sink.emit(std::move(d));
       }
     }

@@ -5,6 +5,20 @@
 
 namespace vx::check {
 
+namespace {
+
+// A token, or a tuple holding one: `_` would not make dropping it correct.
+bool holdsToken(const hir::TypeTable& tt, hir::TypeId t) {
+  t = tt.resolve(t);
+  if (tt.isLinear(t)) return true;
+  if (tt.kind(t) != hir::TyKind::Tuple) return false;
+  for (uint32_t i = 0; i < tt.count(t); ++i)
+    if (holdsToken(tt, tt.elem(t, i))) return true;
+  return false;
+}
+
+}  // namespace
+
 void reportUnused(Sema& s, hir::FnId fn, uint32_t firstLocal) {
   std::vector<hir::LocalId> candidates = s.prog.fns[fn.index].params;
   for (uint32_t i = firstLocal; i < s.prog.locals.size(); ++i) candidates.push_back(hir::LocalId{i});
@@ -12,11 +26,16 @@ void reportUnused(Sema& s, hir::FnId fn, uint32_t firstLocal) {
     const hir::Local& l = s.prog.local(id);
     if (l.uses > 0 || l.name.empty() || l.name[0] == '_') continue;
     if (s.types().containsError(l.type)) continue;  // already reported
-    diag::Diagnostic d = diag::UnusedVariable(l.name)
-                             .primary(l.span, "never read")
-                             .suggest("if this is intentional, prefix it with an underscore: `_" + l.name + "`",
-                                      base::Span{l.span.file, l.span.begin, l.span.begin}, "_",
-                                      diag::Applicability::MaybeIncorrect);
+    diag::Diagnostic d = diag::UnusedVariable(l.name).primary(l.span, "never read");
+    if (s.types().isLinear(l.type))
+      d.help("`" + l.name + "` is a transfer token, which must be waited: `wait(" + l.name +
+             ");` (renaming it `_" + l.name + "` would not wait the copy)");
+    else if (holdsToken(s.types(), l.type))
+      d.help("`" + l.name + "` holds transfer tokens, each of which must be waited (`wait(" + l.name +
+             ".0);`); renaming it `_" + l.name + "` would not wait the copies");
+    else
+      d.suggest("if this is intentional, prefix it with an underscore: `_" + l.name + "`", base::Span{l.span.file, l.span.begin, l.span.begin}, "_",
+                diag::Applicability::MaybeIncorrect);
     int level = s.prog.fns[fn.index].lintLevel("W0001", &d.attrSpan);
     if (level >= 0) d.attrLevel = static_cast<diag::LintLevel>(level);
     s.sink.emit(std::move(d));

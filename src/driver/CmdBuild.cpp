@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "base/Text.h"
 #include "codegen/cpu/Cpu.h"
 #include "codegen/cpu/Toolchain.h"
 #include "dialect/Vir.h"
@@ -40,7 +41,8 @@ const char* kBuildHelp =
     "                                    abi  the C entries as JSON (stdout without -o)\n"
     "                                  several at once: `--emit=mlir,cpp,obj` (-o is then the stem);\n"
     "                                  one named: `--emit=obj=k.o,mlir=k.mlir`\n"
-    "  -o OUT                          output path (default: FILE's name, in the current folder)\n"
+    "  -o OUT                          output path (default: FILE's name, in the current folder);\n"
+    "                                  `-o -`: standard output, for the text kinds (cpp, cu, mlir, vxdma, abi)\n"
     "  --target-cpu=native|NAME        cpu: build for this machine, or a named level (`x86-64-v3`);\n"
     "                                  by default objects run on any machine of the architecture\n"
     "  --entry NAME                    the function an exe runs (tpu: the kernel)\n"
@@ -61,6 +63,13 @@ std::string replaceExtension(const std::string& path, const std::string& ext) {
 // `--emit=cpp|cu`: the unit at `unitPath` and its header beside it; the
 // unit includes its header by the name the header is written under.
 int writeSource(const CpuProgram& prog, const std::string& unitPath) {
+  if (unitPath == "-") {
+    // Standard output: one self-contained unit, the header in its place.
+    std::string unit = prog.source, error;
+    std::string from = "#include \"" + prog.headerName + "\"";
+    if (size_t at = unit.find(from); at != std::string::npos) unit.replace(at, from.size(), prog.header);
+    return writeFile("-", unit, error) ? 0 : usageError(error);
+  }
   std::string hPath = replaceExtension(unitPath, ".h"), error;
   std::string unit = prog.source;
   std::string from = "#include \"" + prog.headerName + "\"", to = "#include \"" + fs::path(hPath).filename().string() + "\"";
@@ -180,6 +189,7 @@ int compiled(const cpu::CompileResult& c, const std::string& origin, const std::
 
 const cpu::Entry* findEntry(const CpuProgram& prog, const std::string& name, std::string& error) {
   std::string names;
+  std::vector<std::string> all;
   const cpu::Entry* only = nullptr;
   unsigned count = 0;
   for (const cpu::Entry& e : prog.entries) {
@@ -189,12 +199,15 @@ const cpu::Entry* findEntry(const CpuProgram& prog, const std::string& name, std
     }
     if (!e.cAbi) continue;
     names += (names.empty() ? "`" : ", `") + e.name + "`";
+    all.push_back(e.name);
     only = &e;
     ++count;
   }
   if (name.empty() && count == 1) return only;
   if (name.empty())
     error = count == 0 ? "the program has no function that can be an entry" : "choose an entry with `--entry NAME` (one of " + names + ")";
+  else if (std::string close = base::closestMatch(name, all); !close.empty())
+    error = "no function `" + name + "` to use as the entry; did you mean `" + close + "`?";
   else
     error = "no function `" + name + "` to use as the entry" + (names.empty() ? "" : "; the entries are " + names);
   return nullptr;
@@ -269,6 +282,10 @@ int buildOne(FrontOptions fo, const ParsedArgs& a, const std::string& emit, cons
                         "` needs the CUDA toolkit (nvcc), which is not installed here; `--emit=cu` writes the "
                         "CUDA source, and `vxc run --target " + fo.target + " --interpret` runs it on the CPU");
   }
+  if (output == "-" && (emit == "obj" || emit == "lib" || emit == "exe"))
+    return usageError("`-o -` writes text to standard output; `--emit=" + emit +
+                      "` is a binary file: name its path (`-o " + fs::path(fo.file).stem().string() +
+                      (emit == "obj" ? ".o" : emit == "lib" ? ".so" : "") + "`)");
   CpuProgram prog;
   if (int rc = compileToCpu(fo, prog)) return rc;
   std::string stem = fs::path(fo.file).stem().string();
@@ -367,6 +384,9 @@ int cmdBuild(const std::vector<std::string>& args) {
     std::string out = emits[0].second.empty() ? a.get("-o", "") : emits[0].second;
     return buildOne(fo, a, emits[0].first, out, targetCpu, a.has("--emit"));
   }
+  if (a.get("-o", "") == "-")
+    return usageError("`-o -` names one artifact; with several `--emit` kinds, give each its path "
+                      "(`--emit=mlir=-,obj`)");
   std::string stem = a.has("-o") ? a.get("-o", "") : fs::path(fo.file).stem().string();
   for (size_t i = 0; i < emits.size(); ++i) {
     const auto& [kind, path] = emits[i];
@@ -417,6 +437,12 @@ int buildCuda(const FrontOptions& fo, const CpuProgram& prog, const std::string&
 }
 
 bool writeFile(const std::string& path, const std::string& text, std::string& error) {
+  if (path == "-") {  // `-o -`: standard output, as every Unix tool
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    if (std::ferror(stdout)) error = "cannot write to standard output";
+    return !std::ferror(stdout);
+  }
   std::ofstream out(path, std::ios::binary);
   out << text;
   out.close();

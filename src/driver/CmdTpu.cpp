@@ -40,11 +40,8 @@ int compileToTpu(const FrontOptions& opts, const std::string& entry, codegen::tp
 int buildTpu(const FrontOptions& opts, const std::string& entry, const std::string& output) {
   codegen::tpu::Kernel k;
   if (int rc = compileToTpu(opts, entry, k)) return rc;
-  std::ofstream f(output, std::ios::binary);
-  f << tpu::print(k.program);
-  f.close();
-  if (!f) return usageError("cannot write `" + output + "`");
-  return 0;
+  std::string error;
+  return writeFile(output, tpu::print(k.program), error) ? 0 : usageError(error);
 }
 
 namespace {

@@ -26,6 +26,7 @@ const char* kHelp =
     "  build FILE           build a Vx file (`--target cpu`: C++, object, library, executable)\n"
     "  run FILE             build and run an entry on the host; print output checksums\n"
     "  lsp                  serve diagnostics to an editor (Language Server Protocol, stdio)\n"
+    "  help [COMMAND]       print this help, or COMMAND's\n"
     "\n"
     "Options:\n"
     "  -h, --help           print this help\n"
@@ -58,6 +59,8 @@ int run(const std::vector<std::string>& args) {
   // backend cannot build, as `vxc build` would.
   vx::driver::registerBackends();
   try {
+    // `vxc help CMD` is `vxc CMD --help`.
+    if (cmd == "help" && !rest.empty() && rest[0] != "help") return run({rest[0], "--help"});
     if (cmd == "-h" || cmd == "--help" || cmd == "help") {
       std::fputs(kHelp, stdout);
       return 0;

@@ -1,5 +1,6 @@
 #include "parse/Prescan.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "diag/DiagKinds.h"
@@ -38,6 +39,36 @@ size_t utf8Length(std::string_view text, size_t i) {
   return len;
 }
 
+// Why `text` is binary data rather than source, or "" when it may be source:
+// a NUL byte in its first 64 KiB, or, in its first 4 KiB, one byte in ten
+// a control character (other than tab, line feed, form feed and carriage
+// return) or not part of valid UTF-8. `at` is the first such byte.
+std::string binaryReason(std::string_view text, uint32_t& at) {
+  size_t scan = std::min<size_t>(text.size(), 64 * 1024);
+  size_t nul = text.substr(0, scan).find('\0');
+  if (nul != std::string_view::npos) {
+    at = static_cast<uint32_t>(nul);
+    return "it contains NUL bytes (a binary file?)";
+  }
+  size_t head = std::min<size_t>(text.size(), 4096), odd = 0;
+  bool first = true;
+  for (size_t i = 0; i < head;) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    size_t len = c < 0x80 ? 1 : utf8Length(text, i);
+    bool bad = c < 0x80 ? (c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r') || c == 0x7F : len == 0;
+    if (bad) {
+      if (first) at = static_cast<uint32_t>(i);
+      first = false;
+      ++odd;
+    }
+    i += len == 0 ? 1 : len;
+  }
+  if (head >= 16 && odd * 10 >= head)
+    return std::to_string(odd) + " of its first " + std::to_string(head) +
+           " bytes are control characters or invalid UTF-8 (a binary file?)";
+  return "";
+}
+
 }  // namespace
 
 PrescanResult prescan(std::string_view text, base::FileId file, diag::Sink& sink) {
@@ -49,6 +80,16 @@ PrescanResult prescan(std::string_view text, base::FileId file, diag::Sink& sink
     if (r.copy.empty()) r.copy.assign(text);
     return r.copy;
   };
+
+  // Binary data: one error, not one per byte.
+  uint32_t at = 0;
+  if (std::string why = binaryReason(text, at); !why.empty()) {
+    sink.emit(diag::LexNotSource(why)
+                  .primary(base::Span{file, at, at + 1}, "not text")
+                  .note("Vx source files are UTF-8 text; nothing after this is checked"));
+    r.fatal = true;
+    return r;
+  }
 
   // UTF-8: one diagnostic per run of invalid bytes.
   for (uint32_t i = 0; i < n;) {

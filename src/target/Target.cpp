@@ -55,11 +55,12 @@ struct MemRow {
   TargetKind target;
   MemSpace space;
   uint64_t capacity, alignment;
+  const char* what;
   const char* source;
 };
 const MemRow kMemory[] = {
 #define MEMSPACE(K, N, V, C)
-#define MEMORY(T, S, CAP, AL, SRC) {TargetKind::T, MemSpace::S, CAP, AL, SRC},
+#define MEMORY(T, S, CAP, AL, WHAT, SRC) {TargetKind::T, MemSpace::S, CAP, AL, WHAT, SRC},
 #include "target/MemSpaces.def"
 #undef MEMORY
 #undef MEMSPACE
@@ -74,7 +75,7 @@ const BuiltinInfo& info(Builtin b) { return kBuiltins[static_cast<unsigned>(b) -
 
 MemoryInfo memory(TargetKind t, MemSpace m) {
   for (const MemRow& r : kMemory)
-    if (r.target == t && r.space == m) return MemoryInfo{true, r.capacity, r.alignment, r.source};
+    if (r.target == t && r.space == m) return MemoryInfo{true, r.capacity, r.alignment, r.what, r.source};
   return MemoryInfo{};
 }
 

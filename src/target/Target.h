@@ -69,6 +69,7 @@ struct MemoryInfo {
   bool exists = false;
   uint64_t capacity = 0;  // bytes; 0 = unbounded
   uint64_t alignment = 1;
+  const char* what = "";  // what the target calls it: "shared memory"
   const char* source = "";
 };
 

@@ -8,4 +8,18 @@ contains "$ERR" "is a directory"
 [ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ] || fail "more than one line: $ERR"
 : > "$TMP/empty.vx"
 expect_status 0 "$VXC" check "$TMP/empty.vx"
+# A binary file: one error saying it is not source, not one per byte.
+head -c 3072 "$VXC" > "$TMP/binary.vx"
+expect_status 1 "$VXC" check "$TMP/binary.vx"
+contains "$ERR" "error[E0002]: this does not look like Vx source: it contains NUL bytes"
+[ "$(printf '%s\n' "$ERR" | grep -c '^error')" = 2 ] || fail "more than one error for a binary file: $ERR"
+# Control characters without a NUL byte: the same, counted.
+head -c 3072 /dev/urandom | tr -d '\000' > "$TMP/noise.vx"
+expect_status 1 "$VXC" check "$TMP/noise.vx"
+contains "$ERR" "does not look like Vx source"
+[ "$(printf '%s\n' "$ERR" | grep -c '^error')" = 2 ] || fail "more than one error for binary noise: $ERR"
+# Source with a stray control character is still checked as source.
+printf 'fn f() {\n  \001\n}\n' > "$TMP/one_bad_char.vx"
+expect_status 1 "$VXC" check "$TMP/one_bad_char.vx"
+contains "$ERR" "unknown character"
 echo ok

@@ -9,4 +9,18 @@ expect_status 2 "$VXC" chek
 contains "$ERR" "did you mean \`check\`"
 expect_status 2 "$VXC" lsp "$ROOT/examples/stream.vx"
 contains "$ERR" "takes no files"
+# `vxc help CMD` is CMD's help; `vxc help` the top level.
+expect_status 0 "$VXC" help run
+contains "$OUT" "Usage: vxc run"
+expect_status 0 "$VXC" help build
+contains "$OUT" "Usage: vxc build"
+expect_status 0 "$VXC" help
+contains "$OUT" "Commands:"
+expect_status 2 "$VXC" help chek
+contains "$ERR" "did you mean \`check\`"
+# A misspelt entry, on the cpu and the tpu.
+expect_status 2 "$VXC" run "$ROOT/examples/stream.vx" --entry straem
+contains "$ERR" "did you mean \`stream\`?"
+expect_status 2 "$VXC" run "$ROOT/examples/stream.vx" --target tpu --entry straem
+contains "$ERR" "did you mean \`stream\`?"
 echo ok

@@ -4,6 +4,7 @@
 // failures become diagnostics.
 
 #include "codegen/tpu/LowerImpl.h"
+#include "base/Text.h"
 #include "diag/DiagKinds.h"
 #include "dialect/LowerHir.h"
 #include "dialect/VirImpl.h"
@@ -305,6 +306,7 @@ std::optional<Kernel> lowerKernel(const dialect::Vir& vir, base::FileId file, co
   mlir::ModuleOp module = *vir.impl().module;
   mlir::func::FuncOp entry;
   std::string names;
+  std::vector<std::string> all;
   unsigned count = 0;
   for (auto f : module.getOps<mlir::func::FuncOp>()) {
     std::string why = entryProblem(f);
@@ -317,6 +319,7 @@ std::optional<Kernel> lowerKernel(const dialect::Vir& vir, base::FileId file, co
     }
     if (!why.empty()) continue;
     names += (names.empty() ? "`" : ", `") + f.getName().str() + "`";
+    all.push_back(f.getName().str());
     if (options.entry.empty()) entry = f;
     ++count;
   }
@@ -326,8 +329,10 @@ std::optional<Kernel> lowerKernel(const dialect::Vir& vir, base::FileId file, co
     return std::nullopt;
   }
   if (!entry) {
+    std::string close = base::closestMatch(options.entry, all);
     usageError = "no function `" + options.entry + "` to use as the entry" +
-                 (names.empty() ? "" : "; the entries are " + names);
+                 (!close.empty() ? "; did you mean `" + close + "`?"
+                  : names.empty() ? "" : "; the entries are " + names);
     return std::nullopt;
   }
   Lowering l(module, file, sink);

@@ -37,3 +37,11 @@ TEST_CASE("closest match suggests near names only") {
   CHECK(closestMatch("zzz", {"transfer_async", "wait"}).empty());
   CHECK(editDistance("kitten", "sitting") == 3);
 }
+
+TEST_CASE("two adjacent letters swapped are one edit") {
+  CHECK(editDistance("wiat", "wait") == 1);
+  CHECK(editDistance("ab", "ba") == 1);
+  CHECK(editDistance("abc", "ca") == 3);  // optimal string alignment, not full Damerau
+  CHECK(closestMatch("wiat", {"wait", "mma"}) == "wait");
+  CHECK(closestMatch("hots", {"host", "stream"}) == "host");
+}
