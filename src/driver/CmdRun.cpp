@@ -423,6 +423,12 @@ int cmdRun(const std::vector<std::string>& args) {
     if (nvcc.empty())
       return usageError("`vxc run --target " + target + "` needs the CUDA toolkit and a GPU; `--interpret` runs the "
                         "same CUDA source on the CPU");
+    // The toolkit without a GPU (a build machine): say so before building,
+    // not as a CUDA driver error from the harness.
+    if (!cpu::gpuPresent())
+      return usageError("`vxc run --target " + target + "` needs an NVIDIA GPU, and this machine has none (no "
+                        "/dev/nvidiactl, /dev/nvidia0 or /proc/driver/nvidia); `--interpret` runs the same CUDA "
+                        "source on the CPU: `vxc run --target " + target + " --interpret ...`");
   }
   if (fo.unchecked && !interpret && target != "tpu")
     return usageError("`--unchecked` is for `--target tpu` and `--interpret` test runs only");

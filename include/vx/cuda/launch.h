@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace vx::cu {
@@ -158,7 +159,20 @@ class Launch {
   }
 #if defined(__CUDACC__)
   void check(cudaError_t e, const char* what) const {
-    if (e != cudaSuccess) fail(what, cudaGetErrorString(e));
+    if (e == cudaSuccess) return;
+    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorSystemDriverMismatch ||
+        e == cudaErrorInitializationError) {
+      std::string detail = std::string(cudaGetErrorString(e)) +
+                           "; no usable GPU here: `vxc run --interpret` runs the same CUDA source on the CPU";
+      fail(what, detail.c_str());
+    }
+    if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorUnsupportedPtxVersion) {
+      std::string detail = std::string(cudaGetErrorString(e)) +
+                           "; the GPU here is not the one this was built for (`--target b200`: sm_100a, "
+                           "`--target h100`: sm_90a)";
+      fail(what, detail.c_str());
+    }
+    fail(what, cudaGetErrorString(e));
   }
 #endif
   template <typename T>

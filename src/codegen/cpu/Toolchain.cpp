@@ -167,6 +167,13 @@ std::string findNvcc() {
   return access("/usr/local/cuda/bin/nvcc", X_OK) == 0 ? "/usr/local/cuda/bin/nvcc" : "";
 }
 
+bool gpuPresent() {
+  if (const char* env = std::getenv("VXC_GPU"); env && *env) return std::string(env) != "0";
+  for (const char* node : {"/dev/nvidiactl", "/dev/nvidia0", "/proc/driver/nvidia", "/dev/dxg"})
+    if (access(node, F_OK) == 0) return true;
+  return false;
+}
+
 std::vector<std::string> cudaCompilerCommand(const std::string& nvcc, const std::string& source,
                                              const std::string& output, Artifact kind, const std::string& arch) {
   std::vector<std::string> cmd{nvcc, "-std=c++17", "-O3", "-arch=" + arch, "--expt-relaxed-constexpr",

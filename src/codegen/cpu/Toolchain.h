@@ -48,6 +48,9 @@ CompileResult runCompiler(const std::vector<std::string>& command);
 // ---- the CUDA toolchain of b200 and h100 (docs/b200.md) ----
 // nvcc: $VXC_NVCC, else on PATH, else /usr/local/cuda/bin/nvcc; empty when absent.
 std::string findNvcc();
+// Whether this machine has an NVIDIA GPU to run on: its device nodes or the
+// driver's /proc entry (WSL's /dev/dxg too). $VXC_GPU=0|1 overrides.
+bool gpuPresent();
 // `nvcc -arch=ARCH` (sm_100a, sm_90a) on a generated .cu (or a harness that
 // includes one).
 std::vector<std::string> cudaCompilerCommand(const std::string& nvcc, const std::string& source,
