@@ -13,10 +13,37 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 P=$TMP/prefix
 cmake --install "$BUILD" --prefix "$P" >"$TMP/install.log" 2>&1 || fail "install: $(cat "$TMP/install.log")"
 for f in bin/vxc bin/vxsim bin/vx-opt include/vx/runtime.h include/vx/cuda/runtime.h lib/cmake/vxc/vxcConfig.cmake \
-         lib/cmake/vxc/vxcConfigVersion.cmake share/doc/vxc/errors/E6004.md; do
+         lib/cmake/vxc/vxcConfigVersion.cmake share/doc/vxc/errors/E6004.md \
+         share/nvim/site/pack/vxc/start/vxc/plugin/vxc.lua share/nvim/site/pack/vxc/start/vxc/ftdetect/vx.vim \
+         share/nvim/site/pack/vxc/start/vxc/syntax/vx.vim share/vxc/python/pyproject.toml \
+         share/vxc/python/vx/__init__.py; do
   [ -e "$P/$f" ] || fail "the install has no $f"
 done
 "$P/bin/vxc" --version | grep -q '^vxc ' || fail "the installed vxc does not run"
+grep -q "python3 -m pip install $P/share/vxc/python" "$TMP/install.log" ||
+  fail "the install does not print the Python package's command: $(cat "$TMP/install.log")"
+# The installed Python package imports and finds the installed vxc.
+PY=
+for py in python3 /usr/bin/python3; do
+  if "$py" -c "import numpy" 2>/dev/null; then PY=$py; break; fi
+done
+if [ -n "$PY" ]; then
+  (cd "$TMP" && PYTHONPATH="$P/share/vxc/python" PATH="$P/bin:$PATH" VXC= "$PY" -c "import vx, os; print(vx.__file__)") \
+    >"$TMP/py.log" 2>&1 || fail "the installed Python package does not import: $(cat "$TMP/py.log")"
+  grep -q "$P/share/vxc/python/vx/__init__.py" "$TMP/py.log" || fail "imported another vx: $(cat "$TMP/py.log")"
+else
+  echo "SKIP: no NumPy for python3: the installed Python package is not imported"
+fi
+# Neovim, started with the installed prefix as its data folder, loads the
+# plugin by itself: `.vx` files get the filetype.
+if command -v nvim >/dev/null; then
+  echo 'fn f() {}' > "$TMP/a.vx"
+  XDG_DATA_DIRS="$P/share" HOME="$TMP" nvim --headless -u NORC -i NONE \
+    -c 'redir! > '"$TMP"'/ft.txt' -c 'echo &filetype' -c 'redir END' -c 'qa!' "$TMP/a.vx" >/dev/null 2>&1
+  grep -q vx "$TMP/ft.txt" || fail "nvim does not load the installed plugin: filetype '$(cat "$TMP/ft.txt" 2>/dev/null)'"
+else
+  echo "SKIP: no nvim: the installed Neovim plugin is not loaded"
+fi
 
 # The installed vxc compiles against PREFIX/include (the compiler's -I).
 cat >"$TMP/cxx" <<SH
