@@ -19,16 +19,30 @@ uint64_t busy(const Result& r, const std::string& unit) {
   return 0;
 }
 
+// A wait right after the copy it waits, from the same Vx line: a blocking
+// `transfer` (into on-chip memory) or `store` (out to HBM), which no ring
+// hides: nullptr for a token's `wait`.
+const char* blockingCopy(const tpu::Program& p, size_t i) {
+  if (i == 0 || p.code[i - 1].op != tpu::Op::DmaStart || !p.code[i].loc.known() ||
+      p.code[i - 1].loc.line != p.code[i].loc.line)
+    return nullptr;
+  const tpu::Operand& dst = p.code[i - 1].operands[1];
+  bool out = dst.index >= 0 && static_cast<size_t>(dst.index) < p.buffers.size() &&
+             p.buffers[dst.index].space == tpu::Space::Hbm;
+  return out ? "store" : "transfer";
+}
+
 }  // namespace
 
 std::string profileText(const tpu::Program& p, const Result& r) {
   const Profile& prof = r.profile;
   std::string out = "profile:\n";
-  char line[320];
+  char line[640];
   std::string source = p.sourceFile.empty() ? std::string("line") : p.sourceFile.substr(p.sourceFile.find_last_of('/') + 1);
   // Stalls per source line (instructions without a .loc by index).
-  uint64_t stalled = 0;
+  uint64_t stalled = 0, blockingStall = 0;
   std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>> byLine;  // (line, 0) or (0, instr+1)
+  std::map<std::pair<uint32_t, uint32_t>, const char*> blockingAt;  // the line's blocking copy, if any
   for (size_t i = 0; i < prof.stallByInstr.size() && i < p.code.size(); ++i) {
     if (!prof.waitsByInstr[i]) continue;
     stalled += prof.stallByInstr[i];
@@ -36,6 +50,10 @@ std::string profileText(const tpu::Program& p, const Result& r) {
                                                               : std::make_pair(0u, static_cast<uint32_t>(i + 1));
     byLine[key].first += prof.stallByInstr[i];
     byLine[key].second += prof.waitsByInstr[i];
+    if (const char* kind = blockingCopy(p, i)) {
+      blockingAt[key] = kind;
+      blockingStall += prof.stallByInstr[i];
+    }
   }
   std::snprintf(line, sizeof line, "  waiting for copies: %" PRIu64 " of %" PRIu64 " cycles (%.1f%%)\n", stalled,
                 r.cycles, pct(stalled, r.cycles));
@@ -47,10 +65,21 @@ std::string profileText(const tpu::Program& p, const Result& r) {
     if (v.first == 0 || shown == 5) continue;
     ++shown;
     std::string where = key.first ? source + ":" + std::to_string(key.first) : "instruction " + std::to_string(key.second - 1);
-    std::snprintf(line, sizeof line, "    %-24s %8" PRIu64 " cycles stalled in %" PRIu64 " wait%s\n", where.c_str(), v.first,
-                  v.second, v.second == 1 ? "" : "s");
+    auto blocking = blockingAt.find(key);
+    std::string what = blocking != blockingAt.end() ? std::string(" (a blocking `") + blocking->second + "`)"
+                                                    : std::string("");
+    std::snprintf(line, sizeof line, "    %-24s %8" PRIu64 " cycles stalled in %" PRIu64 " wait%s%s\n", where.c_str(),
+                  v.first, v.second, v.second == 1 ? "" : "s", what.c_str());
     out += line;
   }
+  // The blocking copy that stalls most: what the hint names.
+  std::pair<uint32_t, uint32_t> worstKey{0, 0};
+  uint64_t worst = 0;
+  for (const auto& [key, kind] : blockingAt)
+    if (byLine[key].first > worst) {
+      worst = byLine[key].first;
+      worstKey = key;
+    }
   double n = static_cast<double>(std::max<uint64_t>(prof.dmas, 1));
   double queue = static_cast<double>(prof.queueCycles) / n, moving = static_cast<double>(prof.transferCycles) / n,
          latency = static_cast<double>(prof.latencyCycles) / n;
@@ -74,6 +103,20 @@ std::string profileText(const tpu::Program& p, const Result& r) {
                   "compute-bound: the copies are hidden (the core waits %.1f%% of the time); the matrix unit is busy "
                   "%.1f%%, so the time is in compute",
                   stallPct, mxu);
+    hint = line;
+  } else if (2 * blockingStall >= stalled && worst > 0) {
+    // Most of the wait is at blocking copies: a deeper ring would not help.
+    const char* kind = blockingAt[worstKey];
+    std::string where = worstKey.first ? source + ":" + std::to_string(worstKey.first)
+                                       : "instruction " + std::to_string(worstKey.second - 1);
+    bool store = std::string(kind) == "store";
+    std::snprintf(line, sizeof line,
+                  "blocked on copies: %" PRIu64 " of the %" PRIu64 " stalled cycles (%.1f%%) are at blocking copies, "
+                  "%" PRIu64 " at the blocking `%s` at %s; %s (a deeper ring would not help: these copies are not "
+                  "in a ring)",
+                  blockingStall, stalled, pct(blockingStall, stalled), worst, kind, where.c_str(),
+                  store ? "start it with `store_async` and wait its token later, so that the next work overlaps it"
+                        : "start it with `transfer_async` earlier and wait its token just before the data is used");
     hint = line;
   } else if (hbm >= 70.0) {
     std::snprintf(line, sizeof line,

@@ -33,4 +33,30 @@ if [ -x "$VXSIM" ]; then
   contains "$OUT" "  hint: latency-bound: "
   contains "$OUT" "    ring2.vx:12 "
 fi
+# Most stall cycles at a blocking `store`: the profile names the operation
+# per line, and the hint names that store and `store_async`, not a ring.
+cat > "$TMP/stores.vx" <<'VX'
+// Every result goes out through a blocking `store`: the core waits for
+// each write-back, which a ring of reads cannot hide.
+fn write_back(x: &Vec<Tensor<f32, [128, 128]>>, w: &Tensor<f32, [128, 128]>, out: &mut Vec<Tensor<f32, [128, 128]>>) on Topology::TensorCore {
+  let wv = transfer(w, Memory::VMEM);
+  let mut inflight = transfer_async(x[0], Memory::VMEM);
+  for i in 1..x.len() {
+    let next = transfer_async(x[i], Memory::VMEM);
+    let cur = wait(inflight);
+    let mut acc = zeros::<f32, [128, 128]>(Memory::VMEM);
+    mma(&mut acc, &cur, &wv);
+    store(&acc, &mut out[i - 1]);
+    inflight = next;
+  }
+  let last = wait(inflight);
+  store(&last, &mut out[0]);
+}
+VX
+expect_status 0 "$VXC" run --target tpu "$TMP/stores.vx" --arg x=8 --arg out=8
+contains "$OUT" "    stores.vx:11 "
+contains "$OUT" "cycles stalled in 7 waits (a blocking \`store\`)"
+contains "$OUT" "  hint: blocked on copies: "
+contains "$OUT" "at the blocking \`store\` at stores.vx:11; start it with \`store_async\`"
+case "$OUT" in *"deeper ring) hides"*) fail "the hint for blocking stores suggests a deeper ring: $OUT";; esac
 echo ok
