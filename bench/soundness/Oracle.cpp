@@ -24,6 +24,7 @@
 #include "codegen/tpu/Tpu.h"
 #include "dialect/Vir.h"
 #include "driver/Pipeline.h"
+#include "driver/TpuReport.h"
 #include "sim/Sim.h"
 
 using namespace vx;
@@ -104,7 +105,7 @@ RunOutcome runOne(const dialect::Vir& vir, base::FileId file, const std::string&
     out.status = "load";
     return out;
   }
-  if (!codegen::tpu::trapMessage(*k, r).empty()) {
+  if (!driver::trapMessage(*k, r).empty()) {
     out.status = "trap";
     return out;
   }

@@ -9,6 +9,7 @@
 #include "dialect/Vir.h"
 #include "driver/Args.h"
 #include "driver/Commands.h"
+#include "driver/TpuReport.h"
 #include "driver/Npy.h"
 #include "driver/Pipeline.h"
 #include "driver/RunData.h"
@@ -116,7 +117,7 @@ int runTpu(const FrontOptions& opts, const TpuRun& run) {
   }
   if (r.status == sim::Status::Ok) {
     if (!run.quiet) {
-      std::fputs(codegen::tpu::runReport(k, r).c_str(), stdout);
+      std::fputs(runReport(k, r).c_str(), stdout);
       std::fputs(sim::profileText(k.program, r).c_str(), stdout);
     }
     for (const BufferSpec& s : specs) {
@@ -133,7 +134,7 @@ int runTpu(const FrontOptions& opts, const TpuRun& run) {
     return 0;
   }
   std::fflush(stdout);
-  if (std::string trap = codegen::tpu::trapMessage(k, r); !trap.empty()) {
+  if (std::string trap = trapMessage(k, r); !trap.empty()) {
     std::fprintf(stderr, "error: %s\n", trap.c_str());
     return 1;  // the program's own error, as a trap on the cpu target
   }

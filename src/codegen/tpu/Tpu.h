@@ -1,5 +1,6 @@
 // The tpu target: VIR -> a `.vxdma` program for vxsim (docs/tpu/lowering.md).
-// No MLIR in this header: the driver builds, runs and prints through it.
+// No MLIR in this header, and no simulator: backends emit programs; the
+// driver runs them and reports (src/driver/TpuReport.h).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,6 @@
 #include "base/Source.h"
 #include "diag/Sink.h"
 #include "dialect/Vir.h"
-#include "sim/Sim.h"
 #include "tpu/Program.h"
 
 namespace vx::codegen::tpu {
@@ -58,16 +58,5 @@ std::optional<Kernel> lowerKernel(const dialect::Vir& vir, base::FileId file, co
 // one is wrong (unknown name, bad value, a tensor).
 std::string kernelArgs(const Kernel& k, const std::vector<std::string>& kvs,
                        std::vector<std::pair<std::string, int64_t>>& out);
-
-// What `vxc run --target tpu` prints after a successful run: checksums (as
-// the cpu target: outputs in parameter order, else `acc`), `result = `, then
-// the simulator's totals (cycles, instructions, time, busy units).
-std::string runReport(const Kernel& k, const sim::Result& r);
-
-// For a run that faulted in one of the kernel's trap stubs or on a division
-// by zero: the cpu target's wording, `runtime trap: integer overflow at
-// FILE:LINE:COL`; empty for other faults (races, DMAs out of bounds), which
-// are the simulator's to report.
-std::string trapMessage(const Kernel& k, const sim::Result& r);
 
 }  // namespace vx::codegen::tpu
