@@ -386,23 +386,36 @@ VX_HD inline void startLoad(Arena& arena, int bar, void* dst, const void* src, u
 }
 
 #if defined(__CUDA_ARCH__)
-/* mbarrier.try_wait.parity until the phase of `parity` completes. */
-__device__ inline void waitParity(uint64_t* bar, uint32_t parity) {
+/* mbarrier.try_wait.parity until the phase of `parity` completes, bounded:
+ * a wait that has not completed after kWaitLimit cycles (about 10 s at the
+ * GPU's clock; no correct kernel waits that long for one copy) prints the
+ * barrier, the parity and the Vx line and traps, so a first run on hardware
+ * that would hang says why instead. */
+constexpr long long kWaitLimit = 1ll << 34;
+__device__ inline void waitParity(uint64_t* bar, uint32_t parity, int index = -1,
+                                  const char* at = "the tensor cores' commit") {
   uint32_t mbar = smemAddr(bar), done = 0;
+  long long start = clock64();
   do {
     asm volatile(
         "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
         : "=r"(done)
         : "r"(mbar), "r"(parity)
         : "memory");
+    if (!done && clock64() - start > kWaitLimit) {
+      if (threadIdx.x == 0)
+        printf("error: runtime trap: a wait on mbarrier %d for parity %u did not complete in %lld cycles (block %u) "
+               "at %s\n",
+               index, parity, kWaitLimit, blockIdx.x, at);
+      __trap();
+    }
   } while (!done);
 }
 #endif
 
 VX_HD inline void waitBarrier(Arena& arena, int bar, uint32_t parity, const char* at) {
 #if defined(__CUDA_ARCH__)
-  (void)at;
-  waitParity(arena.barrier(bar), parity);
+  waitParity(arena.barrier(bar), parity, bar, at);
 #elif defined(__CUDACC__)
   (void)arena, (void)bar, (void)parity, (void)at;
 #else
