@@ -248,6 +248,22 @@ class Keep {
   int id_ = -1;
 };
 
+/* One element written by the block. Every thread computes the same value
+ * (`v[i] += x` reads v[i] first), so one thread writes it, between two
+ * barriers: every thread has read the old value before it changes, and
+ * every thread sees the new one after. Scalar code is uniform over the
+ * block, so every thread reaches both barriers. */
+template <typename T>
+VX_HD inline void detail_store_one(T* p, T v) {
+#if defined(__CUDA_ARCH__)
+  __syncthreads();
+  if (threadIdx.x == 0) *p = v;
+  __syncthreads();
+#else
+  *p = v;
+#endif
+}
+
 /* A tensor in global memory (HBM): `n` elements at `data`. */
 template <typename T>
 struct Hbm {
@@ -266,7 +282,7 @@ struct Hbm {
   VX_HD void store(uint64_t i, T v, const char* at) const {
     check_index(i, n, at);
     touch(data + i, sizeof(T), true, at);
-    data[i] = v;
+    detail_store_one(data + i, v);
   }
 };
 
@@ -298,11 +314,10 @@ struct Buf {
     touch(data + i, sizeof(T), false, at);
     return data[i];
   }
-  /* Every thread stores the same value: a benign, uniform write. */
   VX_HD void store(uint64_t i, T v, const char* at) const {
     check_index(i, n, at);
     touch(data + i, sizeof(T), true, at);
-    data[i] = v;
+    detail_store_one(data + i, v);
   }
 };
 
@@ -352,8 +367,13 @@ VX_HD inline void copyAll(void* dst, const void* src, uint64_t bytes, const char
 
 #if defined(__CUDA_ARCH__)
 __device__ inline uint32_t smemAddr(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
-/* Generic-proxy accesses of shared memory, then async-proxy ones (TMA). */
-__device__ inline void fenceAsync() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+/* Generic-proxy accesses, then async-proxy ones (bulk copies), of shared
+ * memory and of global memory: an element written by the threads to global
+ * memory and then copied in, or overwritten by a bulk store. */
+__device__ inline void fenceAsync() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("fence.proxy.async.global;" ::: "memory");
+}
 #endif
 
 /* Starts a global (or shared) -> shared copy completing on barrier `bar`. */
@@ -447,7 +467,10 @@ VX_HD inline void startStore(void* dst, const void* src, uint64_t bytes, const c
 VX_HD inline void waitStores(const char* at) {
 #if defined(__CUDA_ARCH__)
   (void)at;
-  if (threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  if (threadIdx.x == 0) {
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    asm volatile("fence.proxy.async.global;" ::: "memory");  // what the stores wrote, to generic reads
+  }
   __syncthreads();
 #elif defined(__CUDACC__)
   (void)at;
