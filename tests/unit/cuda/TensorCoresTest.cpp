@@ -136,4 +136,40 @@ TEST_CASE("f64 operands run on the SIMT path in f32, as the cpu target computes 
   for (float g : got) CHECK(g == want);  // 0.1f * 0.3f is not tf32: no tensor core ran
 }
 
+// Two kernels of different signatures, as two entries of one program.
+VX_GLOBAL void kernelOne(Scratch s, Hbm<float> out) {
+  Invocation inv(s);
+  out.store(0, 1.0f, "one");
+  inv.finish("one");
+}
+VX_GLOBAL void kernelTwo(Scratch s, Hbm<float> out, uint64_t v) {
+  Invocation inv(s);
+  out.store(0, static_cast<float>(v), "two");
+  inv.finish("two");
+}
+
+TEST_CASE("the self-tests run once per process, whichever kernels are launched") {
+  // Launching runs both self-tests first: the tensor cores on tf32-exact
+  // values, then bulk copies in and out around non-exact operands (a
+  // failure ends the process with status 101, failing this test).
+  HostInvocation host;
+  std::vector<float> out(1, 0.0f);
+  {
+    Launch l(host, "one");
+    float* d = l.input(out.data(), out.size());
+    l.run(kernelOne, Hbm<float>{d, 1});
+    l.output(out.data(), d, 1);
+  }
+  CHECK(out[0] == 1.0f);
+  CHECK(selftest::runs() == 1);
+  {
+    Launch l(host, "two");
+    float* d = l.input(out.data(), out.size());
+    l.run(kernelTwo, Hbm<float>{d, 1}, uint64_t{7});
+    l.output(out.data(), d, 1);
+  }
+  CHECK(out[0] == 7.0f);
+  CHECK(selftest::runs() == 1);  // not once per kernel signature
+}
+
 }  // namespace
