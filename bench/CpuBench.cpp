@@ -100,5 +100,8 @@ int main(int argc, char** argv) {
   std::printf("  vx matrix unit     %8.1f GFLOP/s  (%.2f ms)  %s\n", gVx, tVx * 1e3,
               same ? "same result" : "RESULTS DIFFER");
   std::printf("RESULT blas_gflops=%.2f vx_gflops=%.2f same=%d\n", gBlas, gVx, same ? 1 : 0);
+  // Which kernel OpenBLAS chose at run time (DYNAMIC_ARCH), and its build.
+  std::printf("RESULT blas_core=%s\n", openblas_get_corename());
+  std::printf("RESULT blas_config=%s\n", openblas_get_config());
   return same ? 0 : 1;
 }

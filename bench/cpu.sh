@@ -5,7 +5,9 @@
 #     projection through narrow weights (copy and compute about balanced) and
 #     the tiled GEMM (compute-bound);
 #  2. the matrix unit's GFLOP/s (through examples/gemm.vx, and the kernel
-#     alone) as a ratio to OpenBLAS sgemm on the same shape, one thread each.
+#     alone) as a ratio to OpenBLAS sgemm on the same shape, one thread each;
+#     the example as `vxc build` builds it by default and with
+#     `--target-cpu=native`, and the kernel OpenBLAS ran.
 # Ratios come from one invocation of this script: async and sync runs
 # alternate, and each figure is the best of ROUNDS x REPEAT runs.
 #   bench/cpu.sh
@@ -28,19 +30,19 @@ VXC=$BUILD_DIR/src/driver/vxc
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# OpenBLAS 0.3.21's DYNAMIC_ARCH does not recognise every recent Xeon and then
-# runs its SSE3 (Prescott) kernels, 5x below the machine. Compare against the
-# best kernel the CPU can run instead.
-if [ -z "${OPENBLAS_CORETYPE:-}" ] && grep -qw avx512f /proc/cpuinfo; then
-  export OPENBLAS_CORETYPE=SkylakeX
-elif [ -z "${OPENBLAS_CORETYPE:-}" ] && grep -qw avx2 /proc/cpuinfo; then
-  export OPENBLAS_CORETYPE=Haswell
-fi
+# OpenBLAS picks its kernel at run time (DYNAMIC_ARCH); the figures compare
+# with what it picks on this machine by itself: OPENBLAS_CORETYPE and
+# OPENBLAS_L2_SIZE, where the environment sets them, are unset for the
+# OpenBLAS command only, and the kernel it ran is printed.
+BLAS_ENV=(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE)
 
+# As a user builds them (`vxc build`, default flags: portable objects), and
+# the GEMM also for this machine (`--target-cpu=native`).
 for ex in stream project gemm; do
   "$VXC" build "examples/$ex.vx" --emit=exe -o "$TMP/$ex.async"
   "$VXC" build "examples/$ex.vx" --emit=exe --sync-baseline -o "$TMP/$ex.sync"
 done
+"$VXC" build examples/gemm.vx --emit=exe --target-cpu=native -o "$TMP/gemm.native"
 
 # best_us EXE ARGS...: the fastest of REPEAT runs, in microseconds.
 best_us() { "$@" --repeat "$REPEAT" | sed -n 's/^time_us = //p'; }
@@ -59,7 +61,7 @@ for ex in stream project gemm; do
 done
 
 cores_before=$("$BUILD_DIR/bench/vx_bench_cpu" --parallelism | sed -n 's/^RESULT cores=//p')
-sa="" ss="" pa="" ps="" ga="" gs=""
+sa="" ss="" pa="" ps="" ga="" gs="" gn=""
 for ((r = 0; r < ROUNDS; ++r)); do
   sa=$(min "$(best_us "$TMP/stream.async" "${STREAM_ARGS[@]}")" "$sa")
   ss=$(min "$(best_us "$TMP/stream.sync" "${STREAM_ARGS[@]}")" "$ss")
@@ -67,15 +69,18 @@ for ((r = 0; r < ROUNDS; ++r)); do
   ps=$(min "$(best_us "$TMP/project.sync" "${STREAM_ARGS[@]}")" "$ps")
   ga=$(min "$(best_us "$TMP/gemm.async" "${GEMM_ARGS[@]}")" "$ga")
   gs=$(min "$(best_us "$TMP/gemm.sync" "${GEMM_ARGS[@]}")" "$gs")
+  gn=$(min "$(best_us "$TMP/gemm.native" "${GEMM_ARGS[@]}")" "${gn:-}")
 done
-blas=$("$BUILD_DIR/bench/vx_bench_cpu" "$GEMM" "$GEMM" "$GEMM" --runs "$((REPEAT * ROUNDS))")
+blas=$("${BLAS_ENV[@]}" "$BUILD_DIR/bench/vx_bench_cpu" "$GEMM" "$GEMM" "$GEMM" --runs "$((REPEAT * ROUNDS))")
+core=$(sed -n 's/^RESULT blas_core=//p' <<<"$blas")
+config=$(sed -n 's/^RESULT blas_config=//p' <<<"$blas")
 echo "$blas" >&2
 cores_after=$("$BUILD_DIR/bench/vx_bench_cpu" --parallelism | sed -n 's/^RESULT cores=//p')
 bg=$(sed -n 's/^RESULT blas_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
 kg=$(sed -n 's/^RESULT .*vx_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
 
 awk -v sa="$sa" -v ss="$ss" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v bg="$bg" -v kg="$kg" -v n="$GEMM" -v tiles="$TILES" \
-    -v core="${OPENBLAS_CORETYPE:-auto}" -v load="$(cut -d' ' -f1 /proc/loadavg)" -v cpus="$(nproc)" \
+    -v gn="$gn" -v core="$core" -v config="$config" -v load="$(cut -d' ' -f1 /proc/loadavg)" -v cpus="$(nproc)" \
     -v c0="$cores_before" -v c1="$cores_after" 'BEGIN {
   flops = 2 * n * n * n
   printf "cpu target, %d cores; two busy threads got %s cores before and %s after the runs\n", cpus, c0, c1
@@ -87,6 +92,7 @@ awk -v sa="$sa" -v ss="$ss" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v b
   printf "\n%-34s %12s %9s\n", "matrix unit, " n "^3 f32, 1 thread", "GFLOP/s", "vs BLAS"
   g = ga < gs ? ga : gs  # the faster build: the rate of the matrix unit, end to end
   printf "%-34s %12.1f %8.2fx\n", "examples/gemm.vx (wall time)", flops / g / 1000, flops / g / 1000 / bg
+  printf "%-34s %12.1f %8.2fx\n", "  the same, --target-cpu=native", flops / gn / 1000, flops / gn / 1000 / bg
   printf "%-34s %12.1f %8.2fx\n", "kernel alone (vx/gemm.h)", kg, kg / bg
   printf "%-34s %12.1f %8.2fx\n", "OpenBLAS sgemm (core " core ")", bg, 1
 }'
