@@ -2,9 +2,16 @@
  * accumulation. Cache-blocked in the usual way (Goto & van de Geijn): B is
  * packed into NR-wide column panels per KC-deep block, A into MR-tall row
  * panels per MC x KC block, and an MR x NR register-tile micro-kernel runs
- * over them. Inputs of other element types (bf16, f64) are converted to f32
- * while packing. AVX-512 or AVX2+FMA when the compiler targets them, plain
- * C++ otherwise. Header-only C++17. */
+ * over them. Inputs of other element types (bf16, f16, f64) are converted to
+ * f32 while packing. Header-only C++17.
+ *
+ * Three micro-kernels: AVX-512 (8 x 32), AVX2 + FMA (6 x 16) and plain C++
+ * (4 x 8). On x86 the first two are compiled whatever the compiler targets
+ * (GCC's and Clang's `target` attribute) and one is chosen once per process
+ * from what the CPU has, so a portable object runs at the machine's speed;
+ * an object built for AVX-512 (`--target-cpu=native` on such a machine)
+ * takes it without asking. `VX_CPU_ISA=generic|avx2|avx512` chooses a lower
+ * one (for tests and measurements; a level the CPU lacks is not taken). */
 #ifndef VX_GEMM_H
 #define VX_GEMM_H
 
@@ -15,21 +22,65 @@
 #include <cstring>
 #include <memory>
 
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#if defined(__x86_64__) || defined(__i386__)
+#define VX_GEMM_X86 1
 #include <immintrin.h>
+#else
+#define VX_GEMM_X86 0
 #endif
 
 namespace vx::rt::gemm {
 
-#if defined(__AVX512F__)
-inline constexpr int MR = 8, NR = 32;
-#elif defined(__AVX2__) && defined(__FMA__)
-inline constexpr int MR = 6, NR = 16;
-#else
-inline constexpr int MR = 4, NR = 8;
-#endif
+enum class Isa : uint8_t { Generic, Avx2, Avx512 };
+
+struct Blocking {
+  int mr, nr;
+};
+inline constexpr Blocking blocking(Isa i) {
+  switch (i) {
+    case Isa::Generic: return {4, 8};
+    case Isa::Avx2: return {6, 16};
+    case Isa::Avx512: return {8, 32};
+  }
+  return {4, 8};
+}
 inline constexpr int KC = 256;
-inline constexpr int MC = MR * 16;
+inline constexpr int kMcRows = 16;  // MC = MR * 16 rows of A per block
+inline constexpr int kMaxMR = 8;
+
+inline const char* isaName(Isa i) {
+  switch (i) {
+    case Isa::Generic: return "generic";
+    case Isa::Avx2: return "avx2";
+    case Isa::Avx512: return "avx512";
+  }
+  return "generic";
+}
+
+/* What this CPU runs best, less what VX_CPU_ISA asks to leave out. */
+inline Isa detectIsa() {
+  Isa best = Isa::Generic;
+#if defined(__AVX512F__)
+  best = Isa::Avx512;
+#elif VX_GEMM_X86 && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) best = Isa::Avx512;
+  else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) best = Isa::Avx2;
+#endif
+  if (const char* want = std::getenv("VX_CPU_ISA")) {
+    Isa asked = std::strcmp(want, "generic") == 0 ? Isa::Generic
+                : std::strcmp(want, "avx2") == 0  ? Isa::Avx2
+                                                  : Isa::Avx512;
+    if (static_cast<int>(asked) < static_cast<int>(best)) best = asked;
+  }
+  return best;
+}
+
+/* Chosen once per process. */
+inline Isa isa() {
+  static const Isa chosen = detectIsa();
+  return chosen;
+}
 
 struct AlignedFree {
   void operator()(float* p) const { std::free(p); }
@@ -47,13 +98,17 @@ inline size_t roundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
  * [k][NR] floats, zero-padded. The latched weights keep one of these. */
 struct PackedB {
   size_t K = 0, N = 0, panels = 0, capacity = 0;
+  Isa isa = Isa::Generic;  // the micro-kernel the panels are laid out for
+  size_t nr = 8;
   FloatBuf data;
-  const float* block(size_t pc) const { return data.get() + pc * panels * NR; }  // pc: first k of the block
+  const float* block(size_t pc) const { return data.get() + pc * panels * nr; }  // pc: first k of the block
 };
 
-/* Packs B into `p`, reusing its storage when it is large enough. */
+/* Packs B into `p`, reusing its storage when it is large enough, for the
+ * process's micro-kernel (or `level`: tests run each one). */
 template <typename T>
-inline void packBInto(PackedB& p, const T* B, size_t ldb, size_t K, size_t N) {
+inline void packBInto(PackedB& p, const T* B, size_t ldb, size_t K, size_t N, Isa level = isa()) {
+  const size_t NR = static_cast<size_t>(blocking(level).nr);
   size_t panels = (N + NR - 1) / NR;
   size_t need = K * panels * NR;
   if (!p.data || p.capacity < need) {
@@ -63,6 +118,8 @@ inline void packBInto(PackedB& p, const T* B, size_t ldb, size_t K, size_t N) {
   p.K = K;
   p.N = N;
   p.panels = panels;
+  p.isa = level;
+  p.nr = NR;
   for (size_t pc = 0; pc < K; pc += KC) {
     size_t kc = std::min<size_t>(KC, K - pc);
     float* out = p.data.get() + pc * p.panels * NR;
@@ -74,21 +131,21 @@ inline void packBInto(PackedB& p, const T* B, size_t ldb, size_t K, size_t N) {
         float* dst = panel + k * NR;
         size_t j = 0;
         for (; j < nr; ++j) dst[j] = static_cast<float>(row[j]);
-        for (; j < static_cast<size_t>(NR); ++j) dst[j] = 0.0f;
+        for (; j < NR; ++j) dst[j] = 0.0f;
       }
     }
   }
 }
 
 template <typename T>
-inline PackedB packB(const T* B, size_t ldb, size_t K, size_t N) {
+inline PackedB packB(const T* B, size_t ldb, size_t K, size_t N, Isa level = isa()) {
   PackedB p;
-  packBInto(p, B, ldb, K, N);
+  packBInto(p, B, ldb, K, N, level);
   return p;
 }
 
 template <typename T>
-inline void packA(const T* A, size_t lda, size_t mc, size_t kc, float* out) {
+inline void packA(const T* A, size_t lda, size_t mc, size_t kc, float* out, size_t MR) {
   for (size_t ip = 0; ip < mc; ip += MR) {
     size_t mr = std::min<size_t>(MR, mc - ip);
     float* panel = out + ip * kc;
@@ -96,14 +153,21 @@ inline void packA(const T* A, size_t lda, size_t mc, size_t kc, float* out) {
       float* dst = panel + k * MR;
       size_t i = 0;
       for (; i < mr; ++i) dst[i] = static_cast<float>(A[(ip + i) * lda + k]);
-      for (; i < static_cast<size_t>(MR); ++i) dst[i] = 0.0f;
+      for (; i < MR; ++i) dst[i] = 0.0f;
     }
   }
 }
 
-/* C[mr x nr] += Ap (MR x kc, k-major) @ Bp (kc x NR). */
-inline void micro(size_t kc, const float* Ap, const float* Bp, float* C, size_t ldc, size_t mr, size_t nr) {
-#if defined(__AVX512F__)
+/* C[mr x nr] += Ap (MR x kc, k-major) @ Bp (kc x NR), one per Isa. */
+inline void addTile(const float* tile, int NR, float* C, size_t ldc, size_t mr, size_t nr) {
+  for (size_t i = 0; i < mr; ++i)
+    for (size_t j = 0; j < nr; ++j) C[i * ldc + j] += tile[i * static_cast<size_t>(NR) + j];
+}
+
+#if VX_GEMM_X86
+__attribute__((target("avx512f"))) inline void microAvx512(size_t kc, const float* Ap, const float* Bp, float* C,
+                                                           size_t ldc, size_t mr, size_t nr) {
+  constexpr int MR = 8, NR = 32;
   __m512 c0[MR], c1[MR];
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) c0[i] = c1[i] = _mm512_setzero_ps();
@@ -130,7 +194,12 @@ inline void micro(size_t kc, const float* Ap, const float* Bp, float* C, size_t 
     _mm512_store_ps(tile + i * NR, c0[i]);
     _mm512_store_ps(tile + i * NR + 16, c1[i]);
   }
-#elif defined(__AVX2__) && defined(__FMA__)
+  addTile(tile, NR, C, ldc, mr, nr);
+}
+
+__attribute__((target("avx2,fma"))) inline void microAvx2(size_t kc, const float* Ap, const float* Bp, float* C,
+                                                          size_t ldc, size_t mr, size_t nr) {
+  constexpr int MR = 6, NR = 16;
   __m256 c0[MR], c1[MR];
 #pragma GCC unroll 6
   for (int i = 0; i < MR; ++i) c0[i] = c1[i] = _mm256_setzero_ps();
@@ -156,32 +225,52 @@ inline void micro(size_t kc, const float* Ap, const float* Bp, float* C, size_t 
     _mm256_store_ps(tile + i * NR, c0[i]);
     _mm256_store_ps(tile + i * NR + 8, c1[i]);
   }
-#else
+  addTile(tile, NR, C, ldc, mr, nr);
+}
+#endif
+
+inline void microGeneric(size_t kc, const float* Ap, const float* Bp, float* C, size_t ldc, size_t mr, size_t nr) {
+  constexpr int MR = 4, NR = 8;
   alignas(64) float tile[MR * NR] = {};
   for (size_t k = 0; k < kc; ++k)
     for (int i = 0; i < MR; ++i)
       for (int j = 0; j < NR; ++j) tile[i * NR + j] += Ap[k * MR + i] * Bp[k * NR + j];
+  addTile(tile, NR, C, ldc, mr, nr);
+}
+
+using Micro = void (*)(size_t, const float*, const float*, float*, size_t, size_t, size_t);
+inline Micro microFor(Isa i) {
+  switch (i) {
+    case Isa::Generic: return microGeneric;
+#if VX_GEMM_X86
+    case Isa::Avx2: return microAvx2;
+    case Isa::Avx512: return microAvx512;
+#else
+    case Isa::Avx2:
+    case Isa::Avx512: return microGeneric;  // never chosen off x86
 #endif
-  for (size_t i = 0; i < mr; ++i)
-    for (size_t j = 0; j < nr; ++j) C[i * ldc + j] += tile[i * NR + j];
+  }
+  return microGeneric;
 }
 
 /* C += A @ B with B already packed. */
 template <typename TA>
 inline void gemmPacked(size_t M, const TA* A, size_t lda, const PackedB& B, float* C, size_t ldc) {
   thread_local FloatBuf apack;
-  if (!apack) apack = alignedFloats(static_cast<size_t>(MC) * KC);
+  if (!apack) apack = alignedFloats(static_cast<size_t>(kMaxMR) * kMcRows * KC);
+  const Micro micro = microFor(B.isa);
+  const size_t MR = static_cast<size_t>(blocking(B.isa).mr), NR = B.nr, MC = MR * kMcRows;
   for (size_t pc = 0; pc < B.K; pc += KC) {
     size_t kc = std::min<size_t>(KC, B.K - pc);
     const float* bblock = B.block(pc);
     for (size_t ic = 0; ic < M; ic += MC) {
       size_t mc = std::min<size_t>(MC, M - ic);
-      packA(A + ic * lda + pc, lda, mc, kc, apack.get());
+      packA(A + ic * lda + pc, lda, mc, kc, apack.get(), MR);
       for (size_t jp = 0; jp < B.panels; ++jp) {
         size_t nr = std::min<size_t>(NR, B.N - jp * NR);
         const float* bp = bblock + jp * kc * NR;
         for (size_t ip = 0; ip < mc; ip += MR)
-          micro(kc, apack.get() + ip * kc, bp, C + (ic + ip) * ldc + jp * NR, ldc, std::min<size_t>(MR, mc - ip), nr);
+          micro(kc, apack.get() + ip * kc, bp, C + (ic + ip) * ldc + jp * NR, ldc, std::min(MR, mc - ip), nr);
       }
     }
   }

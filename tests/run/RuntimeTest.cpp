@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <limits>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "vx/runtime.h"
@@ -46,6 +48,37 @@ TEST_CASE("the gemm kernel equals the textbook loop on shapes that are not multi
     for (float& x : want) x += 1.0f;
     CHECK(vx_checksum(c.data(), c.size()) == vx_checksum(want.data(), want.size()));
   }
+}
+
+TEST_CASE("every micro-kernel this CPU can run equals the textbook loop") {
+  using vx::rt::gemm::Isa;
+  const size_t shapes[][3] = {{1, 1, 1}, {13, 47, 300}, {130, 70, 513}};
+  for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
+    if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
+    CAPTURE(vx::rt::gemm::isaName(level));
+    for (auto& s : shapes) {
+      size_t m = s[0], n = s[1], k = s[2];
+      std::vector<float> a = filled(0, m * k), b = filled(1, k * n), c(m * n, 0.0f);
+      vx::rt::gemm::PackedB p = vx::rt::gemm::packB(b.data(), n, k, n, level);
+      vx::rt::gemm::gemmPacked(m, a.data(), k, p, c.data(), n);
+      std::vector<float> want = naive(m, n, k, a.data(), b.data());
+      CHECK(vx_checksum(c.data(), c.size()) == vx_checksum(want.data(), want.size()));
+    }
+  }
+}
+
+TEST_CASE("a portable build runs the best micro-kernel the CPU has, chosen at run time") {
+  using vx::rt::gemm::Isa;
+  Isa want = Isa::Generic;
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f")) want = Isa::Avx512;
+  else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) want = Isa::Avx2;
+#endif
+  if (const char* env = std::getenv("VX_CPU_ISA")) {
+    MESSAGE("VX_CPU_ISA=" << env << " is set: not checking the automatic choice");
+    return;
+  }
+  CHECK(vx::rt::gemm::isaName(vx::rt::gemm::isa()) == std::string(vx::rt::gemm::isaName(want)));
 }
 
 TEST_CASE("bf16 inputs are widened while packing") {
