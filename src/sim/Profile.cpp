@@ -52,7 +52,9 @@ std::string profileText(const tpu::Program& p, const Result& r) {
     byLine[key].second += prof.waitsByInstr[i];
     if (const char* kind = blockingCopy(p, i)) {
       blockingAt[key] = kind;
-      blockingStall += prof.stallByInstr[i];
+      // Stores only: a blocking transfer in a loop is what a ring replaces
+      // (the latency hint says so); a blocking store out is not.
+      if (std::string(kind) == "store") blockingStall += prof.stallByInstr[i];
     }
   }
   std::snprintf(line, sizeof line, "  waiting for copies: %" PRIu64 " of %" PRIu64 " cycles (%.1f%%)\n", stalled,
@@ -72,11 +74,11 @@ std::string profileText(const tpu::Program& p, const Result& r) {
                   v.first, v.second, v.second == 1 ? "" : "s", what.c_str());
     out += line;
   }
-  // The blocking copy that stalls most: what the hint names.
+  // The blocking store that stalls most: what the hint names.
   std::pair<uint32_t, uint32_t> worstKey{0, 0};
   uint64_t worst = 0;
   for (const auto& [key, kind] : blockingAt)
-    if (byLine[key].first > worst) {
+    if (std::string(kind) == "store" && byLine[key].first > worst) {
       worst = byLine[key].first;
       worstKey = key;
     }
@@ -105,18 +107,14 @@ std::string profileText(const tpu::Program& p, const Result& r) {
                   stallPct, mxu);
     hint = line;
   } else if (2 * blockingStall >= stalled && worst > 0) {
-    // Most of the wait is at blocking copies: a deeper ring would not help.
-    const char* kind = blockingAt[worstKey];
+    // Most of the wait is at blocking stores: a deeper ring would not help.
     std::string where = worstKey.first ? source + ":" + std::to_string(worstKey.first)
                                        : "instruction " + std::to_string(worstKey.second - 1);
-    bool store = std::string(kind) == "store";
     std::snprintf(line, sizeof line,
-                  "blocked on copies: %" PRIu64 " of the %" PRIu64 " stalled cycles (%.1f%%) are at blocking copies, "
-                  "%" PRIu64 " at the blocking `%s` at %s; %s (a deeper ring would not help: these copies are not "
-                  "in a ring)",
-                  blockingStall, stalled, pct(blockingStall, stalled), worst, kind, where.c_str(),
-                  store ? "start it with `store_async` and wait its token later, so that the next work overlaps it"
-                        : "start it with `transfer_async` earlier and wait its token just before the data is used");
+                  "blocked on stores: %" PRIu64 " of the %" PRIu64 " stalled cycles (%.1f%%) are at blocking "
+                  "`store`s, %" PRIu64 " at the one at %s; start it with `store_async` and wait its token later, so "
+                  "that the next work overlaps it (a deeper ring of reads would not help)",
+                  blockingStall, stalled, pct(blockingStall, stalled), worst, where.c_str());
     hint = line;
   } else if (hbm >= 70.0) {
     std::snprintf(line, sizeof line,

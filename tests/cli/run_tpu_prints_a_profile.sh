@@ -56,7 +56,7 @@ VX
 expect_status 0 "$VXC" run --target tpu "$TMP/stores.vx" --arg x=8 --arg out=8
 contains "$OUT" "    stores.vx:11 "
 contains "$OUT" "cycles stalled in 7 waits (a blocking \`store\`)"
-contains "$OUT" "  hint: blocked on copies: "
-contains "$OUT" "at the blocking \`store\` at stores.vx:11; start it with \`store_async\`"
+contains "$OUT" "  hint: blocked on stores: "
+contains "$OUT" "at the one at stores.vx:11; start it with \`store_async\`"
 case "$OUT" in *"deeper ring) hides"*) fail "the hint for blocking stores suggests a deeper ring: $OUT";; esac
 echo ok
