@@ -145,15 +145,20 @@ class Launch {
   }
 
  private:
+  /* A rows x cols self-test operand, row-major, element (i, j) = f(i, j). */
+  static std::vector<float> operand(uint64_t rows, uint64_t cols, float (*f)(uint64_t, uint64_t)) {
+    std::vector<float> v(rows * cols);
+    for (uint64_t i = 0; i < rows; ++i)
+      for (uint64_t j = 0; j < cols; ++j) v[i * cols + j] = f(i, j);
+    return v;
+  }
+
   /* Once per process, before the first launch: the tensor cores compute
    * what the host does, or the run stops rather than return wrong numbers. */
   void checkTensorCores() {
     using namespace selftest;
-    std::vector<float> ha(kR * kK), hb(kK * kN), want(kR * kN, 0.0f), got(kR * kN);
-    for (uint64_t r = 0; r < kR; ++r)
-      for (uint64_t k = 0; k < kK; ++k) ha[r * kK + k] = selftest::a(r, k);
-    for (uint64_t k = 0; k < kK; ++k)
-      for (uint64_t n = 0; n < kN; ++n) hb[k * kN + n] = selftest::b(k, n);
+    std::vector<float> ha = operand(kR, kK, selftest::a), hb = operand(kK, kN, selftest::b);
+    std::vector<float> want(kR * kN, 0.0f), got(kR * kN);
     for (uint64_t r = 0; r < kR; ++r)
       for (uint64_t n = 0; n < kN; ++n)
         for (uint64_t k = 0; k < kK; ++k) want[r * kN + n] += ha[r * kK + k] * hb[k * kN + n];
@@ -190,11 +195,8 @@ class Launch {
    * out: within the bound above, or the run stops. */
   void checkBulkRoundTrip() {
     using namespace selftest;
-    std::vector<float> ha(kR * kK), hb(kK * kN), want(kR * kN, 0.0f), bound(kR * kN, 0.0f), got(kR * kN);
-    for (uint64_t r = 0; r < kR; ++r)
-      for (uint64_t k = 0; k < kK; ++k) ha[r * kK + k] = selftest::c(r, k);
-    for (uint64_t k = 0; k < kK; ++k)
-      for (uint64_t n = 0; n < kN; ++n) hb[k * kN + n] = selftest::d(k, n);
+    std::vector<float> ha = operand(kR, kK, selftest::c), hb = operand(kK, kN, selftest::d);
+    std::vector<float> want(kR * kN, 0.0f), bound(kR * kN, 0.0f), got(kR * kN);
     for (uint64_t r = 0; r < kR; ++r)
       for (uint64_t n = 0; n < kN; ++n)
         for (uint64_t k = 0; k < kK; ++k) {
