@@ -51,6 +51,7 @@ const char* kBuildHelp =
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
     "  --color=auto|always|never       colours in human output\n"
     "  --solver-rlimit=N               Z3 resource limit per query of the checker (default 2000000)\n"
+    "  --const NAME=VALUE              set `const NAME` (integer, float or bool) for this build; repeatable\n"
     "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
     "                                  `-D warnings` makes every warning an error\n";
 
@@ -133,7 +134,9 @@ int frontToVir(const FrontOptions& opts, const LowerVir& lower) {
   check.targetLegality = false;
   check.lints = opts.lints;
   check.solverRlimit = opts.solverRlimit;
+  check.consts = opts.consts;
   CheckOutput checked = checkFile(sources, id, sink, check);
+  if (!checked.usageError.empty()) return usageError(opts.file + ": " + checked.usageError);
   bool lowered = false;
   if (checked.program) {
     dialect::VirOptions vo;
@@ -222,6 +225,7 @@ std::vector<FlagSpec> withFrontFlags(std::vector<FlagSpec> own) {
                                  {"--error-format", true, {"human", "json", "sarif"}},
                                  {"--color", true, {"auto", "always", "never"}},
                                  {"--solver-rlimit", true, {}},
+                                 {"--const", true, {}},
                                  {"-D", true, {}},
                                  {"-W", true, {}},
                                  {"-A", true, {}}};
@@ -241,6 +245,8 @@ int frontOptions(const ParsedArgs& a, const std::string& command, FrontOptions& 
     fo.solverRlimit = static_cast<unsigned>(std::stoul(v));
   }
   fo.file = a.positional[0];
+  for (const auto& [flag, value] : a.ordered)
+    if (flag == "--const") fo.consts.push_back(value);
   fo.target = a.get("--target", "cpu");
   fo.syncBaseline = a.has("--sync-baseline");
   fo.unchecked = a.has("--unchecked");

@@ -24,6 +24,7 @@ const char* kCheckHelp =
     "                                  `-D warnings` makes every warning an error\n"
     "  --explain-proof                 print every solver query (SMT-LIB) and its verdict\n"
     "  --solver-rlimit=N               Z3 resource limit per query (default 2000000)\n"
+    "  --const NAME=VALUE              set `const NAME` (integer, float or bool) for this build; repeatable\n"
     "  --stats                         print phase times and solver statistics to stderr\n";
 }  // namespace
 
@@ -44,6 +45,7 @@ int cmdCheck(const std::vector<std::string>& args) {
                             {"--explain-proof", false, {}},
                             {"--solver-rlimit", true, {}},
                             {"--stats", false, {}},
+                            {"--const", true, {}},
                             {"-D", true, {}},
                             {"-W", true, {}},
                             {"-A", true, {}}});
@@ -59,6 +61,8 @@ int cmdCheck(const std::vector<std::string>& args) {
 
   CheckOptions opts;
   opts.lints = lints;
+  for (const auto& [flag, value] : a.ordered)
+    if (flag == "--const") opts.consts.push_back(value);
   if (a.get("--emit", "") == "ast") opts.emit = Emit::Ast;
   if (a.get("--emit", "") == "hir") opts.emit = Emit::Hir;
   if (a.get("--emit", "") == "checker-ir") opts.emit = Emit::CheckerIr;
@@ -89,6 +93,7 @@ int cmdCheck(const std::vector<std::string>& args) {
     base::FileId id = sources.add(path, std::move(r.text));
     lines += sources.file(id).lineCount();
     CheckOutput out = checkFile(sources, id, sink, opts);
+    if (!out.usageError.empty()) return usageError(path + ": " + out.usageError);
     parseS += out.parseSeconds;
     typeS += out.typeSeconds;
     ownS += out.ownershipSeconds;

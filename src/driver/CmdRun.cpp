@@ -34,6 +34,7 @@ const char* kRunHelp =
     "\n"
     "Options:\n"
     "  --entry NAME                    the function to run (may be left out if there is one)\n"
+    "  --const NAME=VALUE              set `const NAME` (integer, float or bool) for this run; repeatable\n"
     "  --target=cpu|tpu|b200|h100      where to run (tpu: simulated in vxsim; prints `cycles` and\n"
     "                                  the units' busy time; exit status 3 on a runtime fault;\n"
     "                                  b200, h100: built with nvcc, run on the GPU)\n"

@@ -41,6 +41,7 @@ struct FrontOptions {
   diag::LintOptions lints;  // -D/-W/-A
   unsigned solverRlimit = 2'000'000;  // --solver-rlimit
   bool quietWarnings = false;  // print only errors (the later artifacts of `--emit=a,b`)
+  std::vector<std::string> consts;  // --const NAME=VALUE (driver/Consts.h)
 };
 
 // The flags of `build` and `run` that fill FrontOptions, after `own`.

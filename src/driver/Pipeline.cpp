@@ -8,6 +8,7 @@
 #include "check/Check.h"
 #include "check/Ownership.h"
 #include "diag/Render.h"
+#include "driver/Consts.h"
 #include "hir/Hir.h"
 #include "parse/Parse.h"
 
@@ -48,6 +49,10 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   out.parseSeconds = seconds(start);
   if (options.emit == Emit::Ast) out.emitted = ast::printModule(module, names);
   if (sink.errorCount() > before) return out;  // no later phase sees a broken file
+  if (!options.consts.empty()) {
+    out.usageError = applyConstOverrides(module, names, options.consts);
+    if (!out.usageError.empty()) return out;
+  }
   target::TargetKind target = target::targetByName(options.target).value_or(target::TargetKind::Cpu);
   start = Clock::now();
   std::unique_ptr<hir::Program> prog = check::checkTypes(sources, prelude(), module, names, sink, target);

@@ -24,6 +24,9 @@ enum class Emit { None, Ast, Hir, CheckerIr };
 
 struct CheckOptions {
   Emit emit = Emit::None;
+  // `--const NAME=VALUE`: const items' values from the command line
+  // (driver/Consts.h); a bad one is CheckOutput::usageError.
+  std::vector<std::string> consts;
   std::string target = "cpu";  // cpu, tpu, b200, h100
   bool stopAfterTypes = false;  // benchmarks of the front end through type checking
   std::vector<std::string>* proofLog = nullptr;  // --explain-proof: solver queries
@@ -77,6 +80,7 @@ diag::LintOptions lintOptions(const ParsedArgs& args, std::string& error);
 
 struct CheckOutput {
   std::string emitted;  // what --emit asked for, for stdout
+  std::string usageError;  // a `--const` that does not apply: nothing was checked
   // Seconds spent per phase, for `vxc check --stats` and benchmarks.
   double parseSeconds = 0, typeSeconds = 0, ownershipSeconds = 0, legalitySeconds = 0;
   // The checked HIR, set only when every phase passed without errors: what

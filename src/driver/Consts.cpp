@@ -1,0 +1,112 @@
+#include "driver/Consts.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+
+#include "base/Text.h"
+
+namespace vx::driver {
+
+namespace {
+
+// The magnitude and sign of an integer VALUE within [lo, hi].
+bool parseInteger(const std::string& v, int64_t lo, uint64_t hi, uint64_t& magnitude, bool& negative) {
+  if (v.empty()) return false;
+  negative = v[0] == '-';
+  std::string digits = negative ? v.substr(1) : v;
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
+  errno = 0;
+  unsigned long long x = std::strtoull(digits.c_str(), nullptr, 10);
+  if (errno) return false;
+  magnitude = x;
+  if (negative) return lo < 0 && x <= static_cast<uint64_t>(-(lo + 1)) + 1;
+  return x <= hi;
+}
+
+ast::ExprId add(ast::Module& m, ast::Expr e) {
+  m.exprs.push_back(e);
+  return ast::ExprId{static_cast<uint32_t>(m.exprs.size() - 1)};
+}
+
+}  // namespace
+
+std::string applyConstOverrides(ast::Module& m, const ast::Interner& names,
+                                const std::vector<std::string>& overrides) {
+  std::set<std::string> seen;
+  for (const std::string& kv : overrides) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+      return "`--const " + kv + "`: expected NAME=VALUE (`--const BM=64`)";
+    std::string name = kv.substr(0, eq), value = kv.substr(eq + 1);
+    if (!seen.insert(name).second) return "`--const " + name + "` is given twice";
+    ast::Item* item = nullptr;
+    std::vector<std::string> consts;
+    for (ast::Item& it : m.items) {
+      std::string n(names.str(it.name));
+      if (it.kind == ast::ItemKind::Const) consts.push_back(n);
+      if (n == name) item = &it;
+    }
+    if (!item) {
+      std::string close = base::closestMatch(name, consts), list;
+      for (const std::string& c : consts) list += (list.empty() ? "`" : ", `") + c + "`";
+      return "`--const " + kv + "`: there is no `const " + name + "`" +
+             (!close.empty() ? "; did you mean `" + close + "`?"
+              : list.empty() ? " (the file has no `const` items)"
+                             : "; the consts are " + list);
+    }
+    switch (item->kind) {
+      case ast::ItemKind::Fn:
+        return "`--const " + kv + "`: `" + name + "` is a function, not a `const`; `--const` sets `const` items";
+      case ast::ItemKind::Const: break;
+    }
+    const ast::Type& t = m.type(item->constType);
+    std::string type = t.kind == ast::TypeKind::Path && m.path(t.path).segments.count == 1
+                           ? std::string(names.str(ast::NameId{m.listAt(m.path(t.path).segments, 0)}))
+                           : "";
+    const ast::Range at = m.expr(item->constValue).range;
+    ast::Expr lit;
+    lit.range = at;
+    bool negative = false, ok = true;
+    if (type == "bool") {
+      ok = value == "true" || value == "false";
+      lit.kind = ast::ExprKind::BoolLit;
+      lit.payload = value == "true" ? 1 : 0;
+    } else if (type == "i32" || type == "i64" || type == "u32" || type == "u64" || type == "usize") {
+      int64_t lo = type == "i32" ? INT32_MIN : type == "i64" ? INT64_MIN : 0;
+      uint64_t hi = type == "i32" ? INT32_MAX : type == "i64" ? INT64_MAX : type == "u32" ? UINT32_MAX : UINT64_MAX;
+      uint64_t magnitude = 0;
+      ok = parseInteger(value, lo, hi, magnitude, negative);
+      lit.kind = ast::ExprKind::IntLit;
+      lit.payload = static_cast<uint32_t>(m.ints.size());
+      m.ints.push_back(magnitude);
+    } else if (type == "f32" || type == "f64" || type == "bf16" || type == "f16") {
+      char* end = nullptr;
+      double d = std::strtod(value.c_str(), &end);
+      ok = !value.empty() && !*end && std::isfinite(d);
+      negative = ok && std::signbit(d);
+      lit.kind = ast::ExprKind::FloatLit;
+      lit.payload = static_cast<uint32_t>(m.floats.size());
+      m.floats.push_back(std::fabs(d));
+    } else {
+      return "`--const " + kv + "`: `const " + name + "` has a type `--const` cannot set (it sets integers, " +
+             "floats and `bool`)";
+    }
+    if (!ok) return "`--const " + kv + "`: `" + value + "` is not a valid `" + type + "` (the type of `const " + name + "`)";
+    ast::ExprId id = add(m, lit);
+    if (negative) {
+      ast::Expr neg;
+      neg.kind = ast::ExprKind::Unary;
+      neg.op = ast::Op::Neg;
+      neg.range = at;
+      neg.lhs = id;
+      id = add(m, neg);
+    }
+    item->constValue = id;
+  }
+  return "";
+}
+
+}  // namespace vx::driver

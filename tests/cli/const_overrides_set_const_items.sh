@@ -1,0 +1,63 @@
+# `--const NAME=VALUE` on check, build and run sets a `const` item's value,
+# in shapes and in code, on every target, and each build is checked as
+# built (an override that makes the footprint too large is E6007). Bad
+# overrides are usage errors that say which and why.
+. "$(dirname "$0")/lib.bash" "$@"
+cat > "$TMP/k.vx" <<'VX'
+const BM: usize = 8;
+const SCALE: f32 = 0.5;
+const OFF: i64 = 3;
+const ON: bool = true;
+fn f(a: &Tensor<f32, [BM, 128]>, out: &mut Tensor<f32, [BM, 128]>) on Topology::TensorCore {
+  let v = transfer(a, Memory::VMEM);
+  let y = scale(v, SCALE);
+  store(&y, out);
+}
+fn g(n: i64) -> i64 {
+  let mut r = n;
+  if ON {
+    r = n + OFF;
+  }
+  r
+}
+VX
+K=$TMP/k.vx
+expect_status 0 "$VXC" check "$K" --const BM=16 --const SCALE=-2.5 --const OFF=-7 --const ON=false
+# In code: cpu and tpu agree.
+expect_status 0 "$VXC" run "$K" --entry g --arg n=1
+contains "$OUT" "result = 4"
+expect_status 0 "$VXC" run "$K" --entry g --arg n=1 --const OFF=-7
+contains "$OUT" "result = -6"
+expect_status 0 "$VXC" run "$K" --entry g --arg n=1 --const ON=false
+contains "$OUT" "result = 1"
+expect_status 0 "$VXC" run "$K" --entry g --arg n=1 --target tpu --const OFF=40
+contains "$OUT" "result = 41"
+# In shapes: the built program has the overridden extent.
+expect_status 0 "$VXC" build "$K" --emit=mlir -o - --const BM=4
+contains "$OUT" "4x128"
+expect_status 0 "$VXC" build "$K" --emit=mlir -o -
+contains "$OUT" "8x128"
+a=$("$VXC" run "$K" --entry f | grep '^checksum')
+b=$("$VXC" run "$K" --entry f --const SCALE=1.5 | grep '^checksum')
+[ "$a" != "$b" ] || fail "--const SCALE did not change the result"
+# Checked as built: 512 rows x 128 f32 = 256 KiB is more than b200's shared memory.
+expect_status 0 "$VXC" check "$K" --target b200
+expect_status 1 "$VXC" check "$K" --target b200 --const BM=512
+contains "$ERR" "error[E6007]"
+# Usage errors.
+expect_status 2 "$VXC" check "$K" --const BN=16
+contains "$ERR" "there is no \`const BN\`; did you mean \`BM\`?"
+expect_status 2 "$VXC" build "$K" --const f=1
+contains "$ERR" "\`f\` is a function, not a \`const\`"
+expect_status 2 "$VXC" run "$K" --entry g --const BM=-1
+contains "$ERR" "\`-1\` is not a valid \`usize\` (the type of \`const BM\`)"
+expect_status 2 "$VXC" check "$K" --const ON=2
+contains "$ERR" "\`2\` is not a valid \`bool\`"
+expect_status 2 "$VXC" check "$K" --const OFF=9223372036854775808
+contains "$ERR" "is not a valid \`i64\`"
+expect_status 0 "$VXC" check "$K" --const OFF=-9223372036854775807
+expect_status 2 "$VXC" check "$K" --const BM
+contains "$ERR" "expected NAME=VALUE"
+expect_status 2 "$VXC" check "$K" --const BM=1 --const BM=2
+contains "$ERR" "is given twice"
+echo ok
