@@ -108,6 +108,23 @@ class BadCallsAreErrors(unittest.TestCase):
         with self.assertRaisesRegex(vx.VxError, "E6004"):
             vx.compile(bad)
 
+    def test_consts_set_const_items_for_the_build(self):
+        path = os.path.join(TMP, "consts.vx")
+        with open(path, "w") as f:
+            f.write("const R: usize = 8;\nconst S: f32 = 0.5;\n"
+                    "fn f(a: &Tensor<f32, [R, 64]>, out: &mut Tensor<f32, [R, 64]>) on Topology::TensorCore {\n"
+                    "  let v = transfer(a, Memory::VMEM);\n  let y = scale(v, S);\n  store(&y, out);\n}\n")
+        a = np.arange(4 * 64, dtype=np.float32).reshape(4, 64)
+        for target in ("cpu", "tpu"):
+            k = vx.compile(path, target=target, consts={"R": 4, "S": 2.0})
+            out = np.zeros((4, 64), np.float32)
+            k.f(a, out)
+            np.testing.assert_array_equal(out, a * 2)
+        with self.assertRaisesRegex(vx.VxError, "there is no `const Q`; did you mean `R`"):
+            vx.compile(path, consts={"Q": 4})
+        with self.assertRaisesRegex(vx.VxError, "a const is set to an int, a float or a bool"):
+            vx.compile(path, consts={"R": "four"})
+
     def test_unknown_target(self):
         with self.assertRaisesRegex(vx.VxError, "unknown target 'gpu'"):
             vx.compile(example("stream_out"), target="gpu")

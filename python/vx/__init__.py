@@ -49,25 +49,39 @@ def _run(args):
     return p.stdout
 
 
-def compile(path, target="cpu", vxc=None):
+def _const_flags(consts):
+    """{"BM": 64, "ON": True} -> ["--const", "BM=64", "--const", "ON=true"]."""
+    flags = []
+    for name, value in (consts or {}).items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        elif not isinstance(value, (int, float)):
+            raise VxError("consts[%r] is %r: a const is set to an int, a float or a bool" % (name, value))
+        flags += ["--const", "%s=%s" % (name, value)]
+    return flags
+
+
+def compile(path, target="cpu", vxc=None, consts=None):
     """Checks and builds the Vx file for `target`; returns a Kernel whose
-    attributes are its functions."""
+    attributes are its functions. `consts` sets `const` items for this build
+    ({"BM": 64}), as `--const NAME=VALUE` does."""
     if target not in _TARGETS:
         raise VxError("unknown target %r (%s)" % (target, ", ".join(_TARGETS)))
-    return Kernel(os.path.abspath(path), target, vxc or find_vxc())
+    return Kernel(os.path.abspath(path), target, vxc or find_vxc(), _const_flags(consts))
 
 
 class Kernel:
-    def __init__(self, path, target, vxc):
+    def __init__(self, path, target, vxc, const_flags=()):
         self.path, self.target, self._vxc = path, target, vxc
+        self._consts = list(const_flags)
         abi_target = "cpu" if target == "tpu" else target
-        abi = json.loads(_run([vxc, "build", "--emit=abi", "--target", abi_target, path]))
+        abi = json.loads(_run([vxc, "build", "--emit=abi", "--target", abi_target, path] + self._consts))
         self.functions = {f["name"]: f for f in abi["functions"]}
         self._dir = tempfile.mkdtemp(prefix="vx-py-")
         self._lib = None
         if target == "cpu":
             so = os.path.join(self._dir, "lib" + os.path.splitext(os.path.basename(path))[0] + ".so")
-            _run([vxc, "build", "--emit=lib", path, "-o", so])
+            _run([vxc, "build", "--emit=lib", path, "-o", so] + self._consts)
             self._lib = ctypes.CDLL(so)
 
     def __del__(self):
@@ -142,7 +156,7 @@ class Kernel:
 
     def _call_run(self, fn, arrays):
         work = tempfile.mkdtemp(dir=self._dir)
-        cmd = [self._vxc, "run", "--target", self.target, "--entry", fn["name"], "--output", work]
+        cmd = [self._vxc, "run", "--target", self.target, "--entry", fn["name"], "--output", work] + self._consts
         if self.target in ("b200", "h100"):
             cmd.append("--interpret")
         for i, (p, a) in enumerate(zip(fn["params"], arrays)):
