@@ -79,12 +79,13 @@ hir::ExprId checkPath(Sema& s, const ast::Expr& e, base::Span at) {
         d.note("`" + name + "` has " + has + "; `" + space + "` exists on: " + target::targetsWith(m));
         // `SMEM` read as CUDA's shared memory: that is `VMEM` on the GPUs
         // (`SMEM` is the tpu's scalar memory).
-        for (hir::MemSpace o : target::allMemSpaces()) {
-          target::MemoryInfo mi = target::memory(s.target, o);
-          if (m != hir::MemSpace::SMEM || !mi.exists || std::string(mi.what) != "shared memory") continue;
-          d.suggest(std::string("shared memory is `Memory::") + target::info(o).name + "` on `" + name + "`", at,
-                    std::string("Memory::") + target::info(o).name, diag::Applicability::MaybeIncorrect);
-        }
+        if (m == hir::MemSpace::SMEM)
+          for (hir::MemSpace o : target::allMemSpaces()) {
+            target::MemoryInfo mi = target::memory(s.target, o);
+            if (!mi.exists || std::string(mi.what) != "shared memory") continue;
+            d.suggest(std::string("shared memory is `Memory::") + target::info(o).name + "` on `" + name + "`", at,
+                      std::string("Memory::") + target::info(o).name, diag::Applicability::MaybeIncorrect);
+          }
         s.sink.emit(std::move(d));
       }
     }

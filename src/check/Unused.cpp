@@ -34,8 +34,8 @@ void reportUnused(Sema& s, hir::FnId fn, uint32_t firstLocal) {
       d.help("`" + l.name + "` holds transfer tokens, each of which must be waited (`wait(" + l.name +
              ".0);`); renaming it `_" + l.name + "` would not wait the copies");
     else
-      d.suggest("if this is intentional, prefix it with an underscore: `_" + l.name + "`", base::Span{l.span.file, l.span.begin, l.span.begin}, "_",
-                diag::Applicability::MaybeIncorrect);
+      d.suggest("if this is intentional, prefix it with an underscore: `_" + l.name + "`",
+                base::Span{l.span.file, l.span.begin, l.span.begin}, "_", diag::Applicability::MaybeIncorrect);
     int level = s.prog.fns[fn.index].lintLevel("W0001", &d.attrSpan);
     if (level >= 0) d.attrLevel = static_cast<diag::LintLevel>(level);
     s.sink.emit(std::move(d));

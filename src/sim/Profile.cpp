@@ -20,16 +20,17 @@ uint64_t busy(const Result& r, const std::string& unit) {
 }
 
 // A wait right after the copy it waits, from the same Vx line: a blocking
-// `transfer` (into on-chip memory) or `store` (out to HBM), which no ring
-// hides: nullptr for a token's `wait`.
-const char* blockingCopy(const tpu::Program& p, size_t i) {
+// `transfer` (into on-chip memory) or `store` (out to HBM); None for a
+// token's `wait`.
+enum class Blocking { None, Transfer, Store };
+Blocking blockingCopy(const tpu::Program& p, size_t i) {
   if (i == 0 || p.code[i - 1].op != tpu::Op::DmaStart || !p.code[i].loc.known() ||
       p.code[i - 1].loc.line != p.code[i].loc.line)
-    return nullptr;
+    return Blocking::None;
   const tpu::Operand& dst = p.code[i - 1].operands[1];
   bool out = dst.index >= 0 && static_cast<size_t>(dst.index) < p.buffers.size() &&
              p.buffers[dst.index].space == tpu::Space::Hbm;
-  return out ? "store" : "transfer";
+  return out ? Blocking::Store : Blocking::Transfer;
 }
 
 }  // namespace
@@ -42,7 +43,10 @@ std::string profileText(const tpu::Program& p, const Result& r) {
   // Stalls per source line (instructions without a .loc by index).
   uint64_t stalled = 0, blockingStall = 0;
   std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>> byLine;  // (line, 0) or (0, instr+1)
-  std::map<std::pair<uint32_t, uint32_t>, const char*> blockingAt;  // the line's blocking copy, if any
+  std::map<std::pair<uint32_t, uint32_t>, Blocking> blockingAt;  // the line's blocking copy, if any
+  auto whereOf = [&](std::pair<uint32_t, uint32_t> key) {
+    return key.first ? source + ":" + std::to_string(key.first) : "instruction " + std::to_string(key.second - 1);
+  };
   for (size_t i = 0; i < prof.stallByInstr.size() && i < p.code.size(); ++i) {
     if (!prof.waitsByInstr[i]) continue;
     stalled += prof.stallByInstr[i];
@@ -50,11 +54,11 @@ std::string profileText(const tpu::Program& p, const Result& r) {
                                                               : std::make_pair(0u, static_cast<uint32_t>(i + 1));
     byLine[key].first += prof.stallByInstr[i];
     byLine[key].second += prof.waitsByInstr[i];
-    if (const char* kind = blockingCopy(p, i)) {
+    if (Blocking kind = blockingCopy(p, i); kind != Blocking::None) {
       blockingAt[key] = kind;
       // Stores only: a blocking transfer in a loop is what a ring replaces
       // (the latency hint says so); a blocking store out is not.
-      if (std::string(kind) == "store") blockingStall += prof.stallByInstr[i];
+      if (kind == Blocking::Store) blockingStall += prof.stallByInstr[i];
     }
   }
   std::snprintf(line, sizeof line, "  waiting for copies: %" PRIu64 " of %" PRIu64 " cycles (%.1f%%)\n", stalled,
@@ -66,10 +70,11 @@ std::string profileText(const tpu::Program& p, const Result& r) {
   for (const auto& [key, v] : rows) {
     if (v.first == 0 || shown == 5) continue;
     ++shown;
-    std::string where = key.first ? source + ":" + std::to_string(key.first) : "instruction " + std::to_string(key.second - 1);
+    std::string where = whereOf(key);
     auto blocking = blockingAt.find(key);
-    std::string what = blocking != blockingAt.end() ? std::string(" (a blocking `") + blocking->second + "`)"
-                                                    : std::string("");
+    std::string what = blocking == blockingAt.end()               ? ""
+                       : blocking->second == Blocking::Store ? " (a blocking `store`)"
+                                                             : " (a blocking `transfer`)";
     std::snprintf(line, sizeof line, "    %-24s %8" PRIu64 " cycles stalled in %" PRIu64 " wait%s%s\n", where.c_str(),
                   v.first, v.second, v.second == 1 ? "" : "s", what.c_str());
     out += line;
@@ -78,7 +83,7 @@ std::string profileText(const tpu::Program& p, const Result& r) {
   std::pair<uint32_t, uint32_t> worstKey{0, 0};
   uint64_t worst = 0;
   for (const auto& [key, kind] : blockingAt)
-    if (std::string(kind) == "store" && byLine[key].first > worst) {
+    if (kind == Blocking::Store && byLine[key].first > worst) {
       worst = byLine[key].first;
       worstKey = key;
     }
@@ -108,8 +113,7 @@ std::string profileText(const tpu::Program& p, const Result& r) {
     hint = line;
   } else if (2 * blockingStall >= stalled && worst > 0) {
     // Most of the wait is at blocking stores: a deeper ring would not help.
-    std::string where = worstKey.first ? source + ":" + std::to_string(worstKey.first)
-                                       : "instruction " + std::to_string(worstKey.second - 1);
+    std::string where = whereOf(worstKey);
     std::snprintf(line, sizeof line,
                   "blocked on stores: %" PRIu64 " of the %" PRIu64 " stalled cycles (%.1f%%) are at blocking "
                   "`store`s, %" PRIu64 " at the one at %s; start it with `store_async` and wait its token later, so "
