@@ -33,7 +33,15 @@ genericArg
   | INT                                             # intArg
   ;
 shape    : LBRACK (shapeDim (COMMA shapeDim)* COMMA?)? RBRACK ;
-shapeDim : INT | IDENT ;
+// A dimension: an integer, a `const` or generic name, or arithmetic over them
+// (`2 * BM`), folded by the checker (src/check/SemaTypes.cpp).
+shapeDim
+  : lhs=shapeDim op=(STAR | SLASH | PERCENT) rhs=shapeDim  # dimMulDiv
+  | lhs=shapeDim op=(PLUS | MINUS) rhs=shapeDim            # dimAddSub
+  | LPAREN shapeDim RPAREN                                 # dimParen
+  | INT                                                    # dimInt
+  | IDENT                                                  # dimName
+  ;
 
 block : LBRACE stmt* tail=expr? RBRACE ;
 

@@ -87,8 +87,10 @@ struct Type {
   TypeKind kind = TypeKind::Error;
   bool mut = false;  // Ref
   Range range;
-  TypeId inner;      // Ref
-  List list;         // Tuple elements, Shape dims (TypeIds of IntArg or Path)
+  Op op = Op::None;  // DimBinary
+  TypeId inner;      // Ref; DimBinary's left operand
+  TypeId rhs;        // DimBinary's right operand
+  List list;         // Tuple elements, Shape dims (TypeIds of IntArg, Path or DimBinary)
   PathId path;       // Path
   uint64_t value = 0;  // IntArg
 };

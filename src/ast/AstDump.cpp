@@ -41,6 +41,10 @@ struct Dumper {
     out << "(type " << typeKindName(t.kind) << ' ' << t.mut << ' ' << t.value << ' ';
     r(t.range);
     if (t.inner.valid()) type(t.inner);
+    if (t.kind == TypeKind::DimBinary) {
+      out << opSpelling(t.op) << ' ';
+      type(t.rhs);
+    }
     if (t.kind == TypeKind::Path) path(t.path);
     if (t.kind == TypeKind::Tuple || t.kind == TypeKind::Shape) list(t.list, &Dumper::typeAt);
     out << ')';

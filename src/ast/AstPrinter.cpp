@@ -55,6 +55,7 @@ struct Printer {
       }
       case TypeKind::Path: return path(t.path);
       case TypeKind::IntArg: return std::to_string(t.value);
+      case TypeKind::DimBinary: return "(" + type(t.inner) + " " + opSpelling(t.op) + " " + type(t.rhs) + ")";
     }
     return "?";
   }

@@ -1,5 +1,5 @@
 // Public entry of the semantic checks: AST -> typed HIR, with name and type
-// diagnostics (E0100-E0207, W0001). The ownership checker builds on the HIR.
+// diagnostics (E0100-E0208, W0001). The ownership checker builds on the HIR.
 #pragma once
 
 #include <memory>

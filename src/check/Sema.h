@@ -33,6 +33,8 @@ struct Sema {
   target::TargetKind target;
   std::unordered_map<std::string, hir::FnId> fnByName;
   std::unordered_map<std::string, hir::ConstId> constByName;
+  // The folded value of each integer `const` (by ConstId index) that has one.
+  std::unordered_map<uint32_t, __int128> constValues;
 
   // Per source unit being lowered.
   const ast::Module* m = nullptr;
@@ -67,6 +69,20 @@ void checkBodies(Sema& s, const SourceUnit& unit);
 // ---- types (SemaTypes.cpp) ----
 // Lowers a written type; reports E0100/E0203/E0204 and returns the error type.
 hir::TypeId lowerType(Sema& s, ast::TypeId t);
+
+// ---- compile-time integers (SemaConsts.cpp) ----
+struct ConstFold {
+  enum class Status : uint8_t { Ok, NotConstant, Failed } status = Status::Ok;
+  __int128 value = 0;
+  base::Span at;    // the operation that failed
+  std::string why;  // "divides by zero", ...
+};
+// Folds an integer expression of a `const` initialiser exactly.
+ConstFold foldConstInt(Sema& s, hir::ExprId e);
+// Reports E0208 for a fold that failed (overflow, division by zero).
+void reportConstFold(Sema& s, const ConstFold& f);
+// A written dimension (`2 * BM`, `BN`) as a type, or the error type after E0100/E0208.
+hir::TypeId lowerDimExpr(Sema& s, ast::TypeId dim);
 
 // ---- expressions (SemaExpr.cpp) ----
 // `expected` may be invalid (no expectation). The result's type is unified

@@ -45,7 +45,13 @@ void declareConst(Sema& s, const ast::Item& it) {
   c.value = checkExpr(s, it.constValue, c.type);
   c.type = s.types().zonk(c.type, true);
   s.prog.consts.push_back(c);
-  s.constByName[name] = hir::ConstId{static_cast<uint32_t>(s.prog.consts.size() - 1)};
+  auto id = hir::ConstId{static_cast<uint32_t>(s.prog.consts.size() - 1)};
+  s.constByName[name] = id;
+  if (s.types().isInteger(c.type) && !s.types().containsError(s.prog.expr(c.value).type)) {
+    ConstFold f = foldConstInt(s, c.value);
+    if (f.status == ConstFold::Status::Ok) s.constValues[id.index] = f.value;
+    reportConstFold(s, f);
+  }
 }
 
 void declareFn(Sema& s, const ast::Item& it, bool prelude) {

@@ -96,17 +96,9 @@ TypeId lowerDim(Sema& s, ast::TypeId id) {
     std::string n = s.name(ast::NameId{s.m->listAt(p.segments, 0)});
     for (const auto& [gn, gv] : s.generics)
       if (gn == n) return gv;
-    auto it = s.constByName.find(n);
-    if (it != s.constByName.end()) {
-      const hir::Const& c = s.prog.consts[it->second.index];
-      const hir::Expr& v = s.prog.expr(c.value);
-      if (v.kind == hir::ExprKind::Int) return s.types().dim(v.value);
-    }
-    s.sink.emit(diag::UnknownValue(n)
-                    .primary(s.span(t.range), "not a constant dimension")
-                    .help("a dimension is an integer literal, a `const` of integer type, or a generic parameter"));
-    return s.types().error();
+    return lowerDimExpr(s, id);
   }
+  if (t.kind == ast::TypeKind::DimBinary) return lowerDimExpr(s, id);
   return lowerType(s, id);
 }
 
@@ -130,6 +122,7 @@ TypeId lowerType(Sema& s, ast::TypeId id) {
       return tt.shape(dims);
     }
     case ast::TypeKind::IntArg: return tt.dim(t.value);
+    case ast::TypeKind::DimBinary: return lowerDimExpr(s, id);
     case ast::TypeKind::Path: break;
   }
   const ast::Path& p = s.m->path(t.path);

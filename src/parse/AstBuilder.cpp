@@ -193,23 +193,51 @@ TypeId AstBuilder::genericArg(P::GenericArgContext* ctx) {
     auto* s = static_cast<P::ShapeArgContext*>(ctx)->shape();
     t.kind = TypeKind::Shape;
     std::vector<uint32_t> dims;
-    for (auto* d : s->shapeDim()) {
-      Type dim;
-      dim.range = range(d);
-      if (d->INT()) {
-        dim.kind = TypeKind::IntArg;
-        dim.value = intValue(d->INT());
-      } else {
-        dim.kind = TypeKind::Path;
-        std::vector<antlr4::tree::TerminalNode*> ids{d->IDENT()};
-        dim.path = path(d, ids, nullptr);
-      }
-      m_.types.push_back(dim);
-      dims.push_back(static_cast<uint32_t>(m_.types.size() - 1));
-    }
+    for (auto* d : s->shapeDim()) dims.push_back(shapeDim(d, 1).index);
     t.list = pushList(dims);
   }
   m_.types.push_back(t);
+  return TypeId{static_cast<uint32_t>(m_.types.size() - 1)};
+}
+
+namespace {
+Op binaryOp(size_t tokenType);
+}  // namespace
+
+TypeId AstBuilder::shapeDim(P::ShapeDimContext* ctx, uint32_t depth) {
+  Type dim;
+  dim.range = range(ctx);
+  if (depth > maxDepth_) {
+    if (!depthReported_)
+      sink_.emit(diag::NestingTooDeep("shape dimension", maxDepth_)
+                     .primary(m_.span(dim.range), "this dimension is too deep")
+                     .help("name parts of it with `const` items"));
+    depthReported_ = true;
+    m_.types.push_back(dim);
+    return TypeId{static_cast<uint32_t>(m_.types.size() - 1)};
+  }
+  if (auto* p = as<P::DimParenContext*>(ctx)) return shapeDim(p->shapeDim(), depth + 1);
+  if (auto* i = as<P::DimIntContext*>(ctx)) {
+    ExprId e = intLiteral(i->INT()->getSymbol(), range(i->INT()));
+    dim.kind = TypeKind::IntArg;
+    dim.value = m_.expr(e).kind == ExprKind::IntLit ? m_.ints[m_.expr(e).payload] : 0;
+  } else if (auto* n = as<P::DimNameContext*>(ctx)) {
+    dim.kind = TypeKind::Path;
+    std::vector<antlr4::tree::TerminalNode*> ids{n->IDENT()};
+    dim.path = path(n, ids, nullptr);
+  } else {
+    auto binary = [&](auto* b) {
+      dim.kind = TypeKind::DimBinary;
+      dim.op = binaryOp(b->op->getType());
+      dim.inner = shapeDim(b->lhs, depth + 1);
+      dim.rhs = shapeDim(b->rhs, depth + 1);
+    };
+    if (auto* b = as<P::DimMulDivContext*>(ctx))
+      binary(b);
+    else
+      binary(static_cast<P::DimAddSubContext*>(ctx));
+  }
+  m_.types.push_back(dim);
   return TypeId{static_cast<uint32_t>(m_.types.size() - 1)};
 }
 

@@ -36,6 +36,7 @@ class AstBuilder {
   ast::PathId path(antlr4::ParserRuleContext* ctx, const std::vector<antlr4::tree::TerminalNode*>& idents,
                    P::GenericArgsContext* generics);
   ast::TypeId genericArg(P::GenericArgContext* ctx);
+  ast::TypeId shapeDim(P::ShapeDimContext* ctx, uint32_t depth);
   ast::BlockId block(P::BlockContext* ctx);
   ast::StmtId stmt(P::StmtContext* ctx);
   ast::StmtId ifChain(P::IfChainContext* ctx);

@@ -278,27 +278,7 @@ class Parser {
     ++pos_;
     std::vector<uint32_t> dims;
     while (la() != L::RBRACK) {
-      const RawToken& d = toks_[pos_];
-      Type dim;
-      dim.range = range(d);
-      if (d.type == L::INT) {
-        ++pos_;
-        dim.kind = TypeKind::IntArg;
-        dim.value = intValue(d);
-      } else if (d.type == L::IDENT) {
-        ++pos_;
-        dim.kind = TypeKind::Path;
-        Path p;
-        p.range = dim.range;
-        p.rangesBegin = static_cast<uint32_t>(m_.ranges.size());
-        m_.ranges.push_back(dim.range);
-        p.segments = pushList({name(d).index});
-        m_.paths.push_back(p);
-        dim.path = PathId{static_cast<uint32_t>(m_.paths.size() - 1)};
-      } else {
-        throw GiveBack{};
-      }
-      dims.push_back(addType(dim).index);
+      dims.push_back(shapeDim(1).index);
       if (!accept(L::COMMA)) break;
     }
     expect(L::RBRACK);
@@ -306,6 +286,65 @@ class Parser {
     t.list = pushList(dims);
     t.range = Range{b, prevEnd()};
     return addType(t);
+  }
+
+  // A shape dimension by precedence climbing: `*`, `/`, `%` bind tighter than
+  // `+` and `-`, all left-associative, as grammar/VxParser.g4's `shapeDim`.
+  TypeId shapeDim(int minPrec) {
+    Guard g(recursion_);
+    uint32_t b = begin();
+    TypeId lhs = dimAtom();
+    for (;;) {
+      Op op = Op::None;
+      int prec = 0;
+      switch (la()) {
+        case L::STAR: op = Op::Mul, prec = 2; break;
+        case L::SLASH: op = Op::Div, prec = 2; break;
+        case L::PERCENT: op = Op::Rem, prec = 2; break;
+        case L::PLUS: op = Op::Add, prec = 1; break;
+        case L::MINUS: op = Op::Sub, prec = 1; break;
+        default: return lhs;
+      }
+      if (prec < minPrec) return lhs;
+      ++pos_;
+      Type dim;
+      dim.kind = TypeKind::DimBinary;
+      dim.op = op;
+      dim.inner = lhs;
+      dim.rhs = shapeDim(prec + 1);
+      dim.range = Range{b, prevEnd()};
+      lhs = addType(dim);
+    }
+  }
+
+  TypeId dimAtom() {
+    const RawToken& d = toks_[pos_];
+    Type dim;
+    dim.range = range(d);
+    if (d.type == L::LPAREN) {
+      ++pos_;
+      TypeId inner = shapeDim(1);
+      expect(L::RPAREN);
+      return inner;
+    }
+    if (d.type == L::INT) {
+      ++pos_;
+      dim.kind = TypeKind::IntArg;
+      dim.value = intValue(d);
+    } else if (d.type == L::IDENT) {
+      ++pos_;
+      dim.kind = TypeKind::Path;
+      Path p;
+      p.range = dim.range;
+      p.rangesBegin = static_cast<uint32_t>(m_.ranges.size());
+      m_.ranges.push_back(dim.range);
+      p.segments = pushList({name(d).index});
+      m_.paths.push_back(p);
+      dim.path = PathId{static_cast<uint32_t>(m_.paths.size() - 1)};
+    } else {
+      throw GiveBack{};
+    }
+    return addType(dim);
   }
 
   // --- blocks and statements ---

@@ -37,6 +37,27 @@ expect_status 0 "$VXC" build "$K" --emit=mlir -o - --const BM=4
 contains "$OUT" "4x128"
 expect_status 0 "$VXC" build "$K" --emit=mlir -o -
 contains "$OUT" "8x128"
+# Constants computed from an overridden one follow it, in shapes too.
+cat > "$TMP/arith.vx" <<'VX'
+const BM: usize = 8;
+const BK: usize = BM / 2;
+fn h(a: &Tensor<f32, [2 * BM, BK + 4]>, out: &mut Tensor<f32, [2 * BM, BK + 4]>) on Topology::TensorCore {
+  let v = transfer(a, Memory::VMEM);
+  let y = scale(v, 2.0);
+  store(&y, out);
+}
+VX
+expect_status 0 "$VXC" build "$TMP/arith.vx" --emit=mlir -o -
+contains "$OUT" "16x8"
+expect_status 0 "$VXC" build "$TMP/arith.vx" --emit=mlir -o - --const BM=32
+contains "$OUT" "64x20"
+for t in cpu tpu; do
+  expect_status 0 "$VXC" run "$TMP/arith.vx" --entry h --target $t --const BM=16
+  contains "$OUT" "checksum"
+done
+expect_status 0 "$VXC" run "$TMP/arith.vx" --entry h --target b200 --interpret --const BM=16
+expect_status 1 "$VXC" check "$TMP/arith.vx" --const BM=18446744073709551615
+contains "$ERR" "error[E0208]: this dimension computes"
 a=$("$VXC" run "$K" --entry f | grep '^checksum')
 b=$("$VXC" run "$K" --entry f --const SCALE=1.5 | grep '^checksum')
 [ "$a" != "$b" ] || fail "--const SCALE did not change the result"

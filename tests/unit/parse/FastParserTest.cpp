@@ -190,3 +190,46 @@ TEST_CASE("expressions deeper than the limit are reported the same way on both p
   CHECK(fast.diagnostics == ref.diagnostics);
   CHECK(fast.ast == ref.ast);
 }
+
+TEST_CASE("shape dimensions with arithmetic parse the same on both paths, with precedence") {
+  // Each parses on the fast path and agrees with ANTLR node for node.
+  for (const char* s : {"fn f(a: &Tensor<f32, [2 * BM, BK]>) {}",
+                        "fn f(a: &Tensor<f32, [1 + 2 * 3, (1 + 2) * 3, 8 - 2 - 1, A % B / C]>) {}",
+                        "fn f(a: &Tensor<f32, [((BM)), BM * (BK + 1) - 2,]>) {}",
+                        "fn f() { let x: Tensor<f32, [N / 2 + N % 2]> = g(); }"}) {
+    INFO(s);
+    Result fast = parseWith(s, true), ref = parseWith(s, false);
+    CHECK(fast.stats.antlrChunks == 0);
+    CHECK(fast.ast == ref.ast);
+    CHECK(fast.diagnostics == ref.diagnostics);
+    CHECK(ref.diagnostics.empty());
+  }
+  // `*` binds tighter than `+`; `-` is left-associative.
+  Result r = parseWith("fn f(a: &Tensor<f32, [1 + 2 * 3, 8 - 2 - 1]>) {}", false);
+  INFO(r.ast);
+  CHECK(r.ast.find("(type DimBinary 0 0 @22-31 (type IntArg 0 1 @22-23 )+ (type DimBinary 0 0 @26-31") !=
+        std::string::npos);
+  CHECK(r.ast.find("(type DimBinary 0 0 @33-42 (type DimBinary 0 0 @33-38 (type IntArg 0 8 @33-34 )- ") !=
+        std::string::npos);
+  // Not arithmetic: a syntax error on both paths.
+  for (const char* s : {"fn f(a: &Tensor<f32, [2 * ]>) {}", "fn f(a: &Tensor<f32, [a < b]>) {}",
+                        "fn f(a: &Tensor<f32, [-2]>) {}", "fn f(a: &Tensor<f32, [(2]>) {}"}) {
+    INFO(s);
+    Result fast = parseWith(s, true), ref = parseWith(s, false);
+    CHECK(!ref.diagnostics.empty());
+    CHECK(fast.ast == ref.ast);
+    CHECK(fast.diagnostics == ref.diagnostics);
+  }
+}
+
+TEST_CASE("shape dimensions deeper than the limit are reported the same way on both paths") {
+  std::string chain = "fn f(a: &Tensor<f32, [";
+  for (int i = 0; i < 3000; ++i) chain += "(";
+  chain += "1";
+  for (int i = 0; i < 3000; ++i) chain += ")";
+  chain += "]>) {}\n";
+  Result fast = parseWith(chain, true), ref = parseWith(chain, false);
+  CHECK(ref.diagnostics.find("E0003") != std::string::npos);
+  CHECK(fast.diagnostics == ref.diagnostics);
+  CHECK(fast.ast == ref.ast);
+}
