@@ -38,6 +38,10 @@ fragment INT_SUFFIX   : 'i32' | 'i64' | 'u32' | 'u64' | 'usize' ;
 
 IDENT : [a-zA-Z_] [a-zA-Z0-9_]* ;
 
+// Only attributes take strings (`#[cfg(target = "b200")]`): one line, with
+// `\"` and `\\` as the only escapes. An unterminated one is E0002.
+STRING : '"' ( ~["\\\r\n] | '\\' ["\\] )* '"' ;
+
 ARROW    : '->';
 PATHSEP  : '::';
 DOTDOT   : '..';

@@ -8,11 +8,14 @@ file : item* EOF ;
 item
   : attribute* EXTERN? FN name=IDENT genericParams? LPAREN paramList? RPAREN
     (ARROW retType=type)? (ON topology=typePath)? (body=block | SEMI)   # fnItem
-  | CONST name=IDENT COLON type ASSIGN expr SEMI                         # constItem
+  | attribute* CONST name=IDENT COLON type ASSIGN expr SEMI              # constItem
   ;
 
-// `#[allow(unproved)]`: lint levels of one function (docs/diagnostics.md).
-attribute : HASH LBRACK level=IDENT LPAREN IDENT (COMMA IDENT)* COMMA? RPAREN RBRACK ;
+// `#[allow(unproved)]`: lint levels of one function (docs/diagnostics.md);
+// `#[cfg(target = "b200")]`: the item exists only in builds for that target
+// (docs/language/syntax.md). The arguments are Rust's meta items.
+attribute : HASH LBRACK level=IDENT LPAREN meta (COMMA meta)* COMMA? RPAREN RBRACK ;
+meta      : IDENT (ASSIGN STRING | LPAREN (meta (COMMA meta)* COMMA?)? RPAREN)? ;
 
 genericParams : LT genericParam (COMMA genericParam)* COMMA? GT ;
 genericParam  : IDENT (COLON IDENT)? ;

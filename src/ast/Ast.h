@@ -138,10 +138,24 @@ struct Param {
 
 enum class ItemKind : uint8_t { Fn, Const };
 // `#[level(name, ...)]` before a `fn`.
+// One argument of an attribute, as Rust's meta items: a word (`unproved`),
+// a name with a string (`target = "b200"`) or a name with a list
+// (`not(target = "cpu")`).
+struct Meta {
+  enum class Kind : uint8_t { Word, Value, List };
+  Kind kind = Kind::Word;
+  NameId name;
+  Range nameRange;
+  Range range;
+  std::string value;  // Value: the string's contents, escapes decoded
+  Range valueRange;
+  std::vector<Meta> args;  // List
+};
+
 struct Attr {
   NameId level;
   Range levelRange;
-  std::vector<std::pair<NameId, Range>> names;
+  std::vector<Meta> args;
   Range range;
 };
 

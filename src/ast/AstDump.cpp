@@ -31,6 +31,18 @@ struct Dumper {
     if (p.hasGenerics) list(p.genericArgs, &Dumper::typeAt);
     out << ')';
   }
+  void meta(const Meta& mt) {
+    out << "(meta " << static_cast<int>(mt.kind) << ' ';
+    n(mt.name);
+    r(mt.nameRange);
+    r(mt.range);
+    if (mt.kind == Meta::Kind::Value) {
+      out << '"' << mt.value << '"';
+      r(mt.valueRange);
+    }
+    for (const Meta& a : mt.args) meta(a);
+    out << ')';
+  }
   void typeAt(uint32_t i) { type(TypeId{i}); }
   void type(TypeId id) {
     if (!id.valid()) {
@@ -123,10 +135,7 @@ struct Dumper {
         out << "(attr ";
         n(a.level);
         r(a.levelRange);
-        for (const auto& [nm, rg] : a.names) {
-          n(nm);
-          r(rg);
-        }
+        for (const Meta& mt : a.args) meta(mt);
         r(a.range);
         out << ')';
       }

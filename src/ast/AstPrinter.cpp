@@ -38,6 +38,28 @@ struct Printer {
     return s;
   }
 
+  std::string meta(const Meta& mt) {
+    std::string s = name(mt.name);
+    switch (mt.kind) {
+      case Meta::Kind::Word: break;
+      case Meta::Kind::Value: s += " = \"" + mt.value + "\""; break;
+      case Meta::Kind::List: {
+        s += "(";
+        for (size_t i = 0; i < mt.args.size(); ++i) s += (i ? ", " : "") + meta(mt.args[i]);
+        s += ")";
+        break;
+      }
+    }
+    return s;
+  }
+  void attrs(const Item& it) {
+    for (const Attr& a : it.attrs) {
+      out += " #[" + name(a.level) + "(";
+      for (size_t i = 0; i < a.args.size(); ++i) out += (i ? ", " : "") + meta(a.args[i]);
+      out += ")]";
+    }
+  }
+
   std::string type(TypeId id) {
     if (!id.valid()) return "void";
     const Type& t = m.type(id);
@@ -167,17 +189,15 @@ struct Printer {
 
   void item(const Item& it) {
     if (it.kind == ItemKind::Const) {
-      out += "  (const " + name(it.name) + " " + range(it.range) + " : " + type(it.constType) +
+      out += "  (const " + name(it.name) + " " + range(it.range);
+      attrs(it);
+      out += " : " + type(it.constType) +
              " " + expr(it.constValue) + ")\n";
       return;
     }
     out += std::string("  (") + (it.isExtern ? "extern fn " : "fn ") + name(it.name) + " " +
            range(it.range);
-    for (const Attr& a : it.attrs) {
-      out += " #[" + name(a.level) + "(";
-      for (size_t i = 0; i < a.names.size(); ++i) out += (i ? ", " : "") + name(a.names[i].first);
-      out += ")]";
-    }
+    attrs(it);
     if (!it.generics.empty()) {
       out += " <";
       for (size_t i = 0; i < it.generics.size(); ++i) {

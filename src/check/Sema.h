@@ -70,6 +70,11 @@ void checkBodies(Sema& s, const SourceUnit& unit);
 // Lowers a written type; reports E0100/E0203/E0204 and returns the error type.
 hir::TypeId lowerType(Sema& s, ast::TypeId t);
 
+// ---- `#[cfg]` (SemaCfg.cpp) ----
+// False when a `#[cfg(...)]` of the item is false for s.target; reports
+// malformed predicates (E0001) and unknown names (E0100).
+bool itemActive(Sema& s, const ast::Item& it);
+
 // ---- compile-time integers (SemaConsts.cpp) ----
 struct ConstFold {
   enum class Status : uint8_t { Ok, NotConstant, Failed } status = Status::Ok;

@@ -1,5 +1,6 @@
 // Items: declaring functions and constants (signatures first, so bodies can
 // call functions declared later), then checking bodies.
+#include "base/Text.h"
 #include "check/Sema.h"
 #include "diag/Lint.h"
 #include "check/Words.h"
@@ -32,7 +33,30 @@ bool checkDuplicate(Sema& s, const std::string& name, base::Span at) {
   return true;
 }
 
+void reportUnknownAttribute(Sema& s, const ast::Attr& at) {
+  std::string level = s.name(at.level);
+  diag::Diagnostic d = diag::UnknownAttribute(level);
+  d.primary(s.span(at.levelRange), "not an attribute");
+  std::string close = base::closestMatch(level, {"allow", "warn", "deny", "cfg"});
+  if (!close.empty())
+    d.suggest("an attribute with a similar name exists: `" + close + "`", s.span(at.levelRange), close,
+              diag::Applicability::MaybeIncorrect);
+  else
+    d.help("the attributes are `#[allow(..)]`, `#[warn(..)]`, `#[deny(..)]` and `#[cfg(..)]`");
+  s.sink.emit(std::move(d));
+}
+
 void declareConst(Sema& s, const ast::Item& it) {
+  for (const ast::Attr& at : it.attrs) {
+    std::string level = s.name(at.level);
+    if (level == "cfg") continue;
+    if (diag::levelByName(level))
+      s.sink.emit(diag::MisplacedAttribute(level)
+                      .primary(s.span(at.range), "not allowed on a `const`")
+                      .help("lint levels are set on the function that uses the constant"));
+    else
+      reportUnknownAttribute(s, at);
+  }
   std::string name = s.name(it.name);
   base::Span at = s.span(it.nameRange);
   if (checkDuplicate(s, name, at)) return;
@@ -64,20 +88,21 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
   f.fromPrelude = prelude;
   for (const ast::Attr& at : it.attrs) {
     std::string level = s.name(at.level);
+    if (level == "cfg") continue;  // decided by itemActive
     std::optional<diag::LintLevel> lv = diag::levelByName(level);
     if (!lv) {
-      s.sink.emit(diag::UnknownAttribute(level)
-                      .primary(s.span(at.levelRange), "not an attribute")
-                      .help("the attributes are `#[allow(..)]`, `#[warn(..)]` and `#[deny(..)]`"));
+      reportUnknownAttribute(s, at);
       continue;
     }
-    for (const auto& [nm, rg] : at.names) {
-      std::string lint = s.name(nm);
+    for (const ast::Meta& mt : at.args) {
+      std::string lint = s.name(mt.name);
       std::optional<diag::Lint> l = diag::lintByName(lint);
-      if (!l) {
+      if (!l || mt.kind != ast::Meta::Kind::Word) {
         std::string all;
         for (const std::string& n : diag::lintNames()) all += (all.empty() ? "`" : ", `") + n + "`";
-        s.sink.emit(diag::UnknownLint(lint).primary(s.span(rg), "not a lint").help("the lints are " + all));
+        s.sink.emit(diag::UnknownLint(s.name(mt.name) + (mt.kind == ast::Meta::Kind::Word ? "" : "(..)"))
+                        .primary(s.span(mt.range), "not a lint")
+                        .help("the lints are " + all + (mt.kind == ast::Meta::Kind::Word ? "" : ", each written alone")));
         continue;
       }
       f.lints.push_back(hir::Function::LintAttr{diag::lintCode(*l), static_cast<uint8_t>(*lv), s.span(at.range)});
@@ -163,9 +188,9 @@ void declareItems(Sema& s, const SourceUnit& unit) {
   s.file = unit.file;
   // Constants first, in order: types and dimensions may name them.
   for (const auto& it : unit.module->items)
-    if (it.kind == ast::ItemKind::Const) declareConst(s, it);
+    if (it.kind == ast::ItemKind::Const && itemActive(s, it)) declareConst(s, it);
   for (const auto& it : unit.module->items)
-    if (it.kind == ast::ItemKind::Fn) declareFn(s, it, unit.prelude);
+    if (it.kind == ast::ItemKind::Fn && itemActive(s, it)) declareFn(s, it, unit.prelude);
 }
 
 void checkBodies(Sema& s, const SourceUnit& unit) {

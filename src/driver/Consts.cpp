@@ -42,14 +42,16 @@ std::string applyConstOverrides(ast::Module& m, const ast::Interner& names,
       return "`--const " + kv + "`: expected NAME=VALUE (`--const BM=64`)";
     std::string name = kv.substr(0, eq), value = kv.substr(eq + 1);
     if (!seen.insert(name).second) return "`--const " + name + "` is given twice";
-    ast::Item* item = nullptr;
+    // Every item of that name: `#[cfg]` variants of one constant are all set,
+    // and the checker keeps the one of the target being built.
+    std::vector<ast::Item*> items;
     std::vector<std::string> consts;
     for (ast::Item& it : m.items) {
       std::string n(names.str(it.name));
       if (it.kind == ast::ItemKind::Const) consts.push_back(n);
-      if (n == name) item = &it;
+      if (n == name) items.push_back(&it);
     }
-    if (!item) {
+    if (items.empty()) {
       std::string close = base::closestMatch(name, consts), list;
       for (const std::string& c : consts) list += (list.empty() ? "`" : ", `") + c + "`";
       return "`--const " + kv + "`: there is no `const " + name + "`" +
@@ -57,54 +59,56 @@ std::string applyConstOverrides(ast::Module& m, const ast::Interner& names,
               : list.empty() ? " (the file has no `const` items)"
                              : "; the consts are " + list);
     }
-    switch (item->kind) {
-      case ast::ItemKind::Fn:
-        return "`--const " + kv + "`: `" + name + "` is a function, not a `const`; `--const` sets `const` items";
-      case ast::ItemKind::Const: break;
+    for (ast::Item* item : items) {
+      switch (item->kind) {
+        case ast::ItemKind::Fn:
+          return "`--const " + kv + "`: `" + name + "` is a function, not a `const`; `--const` sets `const` items";
+        case ast::ItemKind::Const: break;
+      }
+      const ast::Type& t = m.type(item->constType);
+      std::string type = t.kind == ast::TypeKind::Path && m.path(t.path).segments.count == 1
+                             ? std::string(names.str(ast::NameId{m.listAt(m.path(t.path).segments, 0)}))
+                             : "";
+      const ast::Range at = m.expr(item->constValue).range;
+      ast::Expr lit;
+      lit.range = at;
+      bool negative = false, ok = true;
+      if (type == "bool") {
+        ok = value == "true" || value == "false";
+        lit.kind = ast::ExprKind::BoolLit;
+        lit.payload = value == "true" ? 1 : 0;
+      } else if (type == "i32" || type == "i64" || type == "u32" || type == "u64" || type == "usize") {
+        int64_t lo = type == "i32" ? INT32_MIN : type == "i64" ? INT64_MIN : 0;
+        uint64_t hi = type == "i32" ? INT32_MAX : type == "i64" ? INT64_MAX : type == "u32" ? UINT32_MAX : UINT64_MAX;
+        uint64_t magnitude = 0;
+        ok = parseInteger(value, lo, hi, magnitude, negative);
+        lit.kind = ast::ExprKind::IntLit;
+        lit.payload = static_cast<uint32_t>(m.ints.size());
+        m.ints.push_back(magnitude);
+      } else if (type == "f32" || type == "f64" || type == "bf16" || type == "f16") {
+        char* end = nullptr;
+        double d = std::strtod(value.c_str(), &end);
+        ok = !value.empty() && !*end && std::isfinite(d);
+        negative = ok && std::signbit(d);
+        lit.kind = ast::ExprKind::FloatLit;
+        lit.payload = static_cast<uint32_t>(m.floats.size());
+        m.floats.push_back(std::fabs(d));
+      } else {
+        return "`--const " + kv + "`: `const " + name + "` has a type `--const` cannot set (it sets integers, " +
+               "floats and `bool`)";
+      }
+      if (!ok) return "`--const " + kv + "`: `" + value + "` is not a valid `" + type + "` (the type of `const " + name + "`)";
+      ast::ExprId id = add(m, lit);
+      if (negative) {
+        ast::Expr neg;
+        neg.kind = ast::ExprKind::Unary;
+        neg.op = ast::Op::Neg;
+        neg.range = at;
+        neg.lhs = id;
+        id = add(m, neg);
+      }
+      item->constValue = id;
     }
-    const ast::Type& t = m.type(item->constType);
-    std::string type = t.kind == ast::TypeKind::Path && m.path(t.path).segments.count == 1
-                           ? std::string(names.str(ast::NameId{m.listAt(m.path(t.path).segments, 0)}))
-                           : "";
-    const ast::Range at = m.expr(item->constValue).range;
-    ast::Expr lit;
-    lit.range = at;
-    bool negative = false, ok = true;
-    if (type == "bool") {
-      ok = value == "true" || value == "false";
-      lit.kind = ast::ExprKind::BoolLit;
-      lit.payload = value == "true" ? 1 : 0;
-    } else if (type == "i32" || type == "i64" || type == "u32" || type == "u64" || type == "usize") {
-      int64_t lo = type == "i32" ? INT32_MIN : type == "i64" ? INT64_MIN : 0;
-      uint64_t hi = type == "i32" ? INT32_MAX : type == "i64" ? INT64_MAX : type == "u32" ? UINT32_MAX : UINT64_MAX;
-      uint64_t magnitude = 0;
-      ok = parseInteger(value, lo, hi, magnitude, negative);
-      lit.kind = ast::ExprKind::IntLit;
-      lit.payload = static_cast<uint32_t>(m.ints.size());
-      m.ints.push_back(magnitude);
-    } else if (type == "f32" || type == "f64" || type == "bf16" || type == "f16") {
-      char* end = nullptr;
-      double d = std::strtod(value.c_str(), &end);
-      ok = !value.empty() && !*end && std::isfinite(d);
-      negative = ok && std::signbit(d);
-      lit.kind = ast::ExprKind::FloatLit;
-      lit.payload = static_cast<uint32_t>(m.floats.size());
-      m.floats.push_back(std::fabs(d));
-    } else {
-      return "`--const " + kv + "`: `const " + name + "` has a type `--const` cannot set (it sets integers, " +
-             "floats and `bool`)";
-    }
-    if (!ok) return "`--const " + kv + "`: `" + value + "` is not a valid `" + type + "` (the type of `const " + name + "`)";
-    ast::ExprId id = add(m, lit);
-    if (negative) {
-      ast::Expr neg;
-      neg.kind = ast::ExprKind::Unary;
-      neg.op = ast::Op::Neg;
-      neg.range = at;
-      neg.lhs = id;
-      id = add(m, neg);
-    }
-    item->constValue = id;
   }
   return "";
 }

@@ -54,7 +54,18 @@ void AstBuilder::buildFile(P::FileContext* file, uint32_t base) {
 void AstBuilder::item(P::ItemContext* ctx) {
   Item it;
   it.range = range(ctx);
+  auto attrs = [&](const std::vector<P::AttributeContext*>& list) {
+    for (auto* a : list) {
+      Attr at;
+      at.level = name(a->level);
+      at.levelRange = range(a->level);
+      for (auto* mt : a->meta()) at.args.push_back(meta(mt));
+      at.range = range(a);
+      it.attrs.push_back(std::move(at));
+    }
+  };
   if (auto* c = as<P::ConstItemContext*>(ctx)) {
+    attrs(c->attribute());
     it.kind = ItemKind::Const;
     it.name = name(c->name);
     it.nameRange = range(c->name);
@@ -65,15 +76,7 @@ void AstBuilder::item(P::ItemContext* ctx) {
   }
   auto* f = static_cast<P::FnItemContext*>(ctx);
   it.kind = ItemKind::Fn;
-  for (auto* a : f->attribute()) {
-    Attr at;
-    at.level = name(a->level);
-    at.levelRange = range(a->level);
-    auto ids = a->IDENT();
-    for (size_t i = 1; i < ids.size(); ++i) at.names.emplace_back(name(ids[i]), range(ids[i]));
-    at.range = range(a);
-    it.attrs.push_back(std::move(at));
-  }
+  attrs(f->attribute());
   it.isExtern = f->EXTERN() != nullptr;
   it.name = name(f->name);
   it.nameRange = range(f->name);
@@ -203,6 +206,22 @@ TypeId AstBuilder::genericArg(P::GenericArgContext* ctx) {
 namespace {
 Op binaryOp(size_t tokenType);
 }  // namespace
+
+Meta AstBuilder::meta(P::MetaContext* ctx) {
+  Meta mt;
+  mt.name = name(ctx->IDENT());
+  mt.nameRange = range(ctx->IDENT());
+  mt.range = range(ctx);
+  if (ctx->STRING()) {
+    mt.kind = Meta::Kind::Value;
+    mt.value = readStringLiteral(ctx->STRING()->getText());
+    mt.valueRange = range(ctx->STRING());
+  } else if (ctx->LPAREN()) {
+    mt.kind = Meta::Kind::List;
+    for (auto* a : ctx->meta()) mt.args.push_back(meta(a));
+  }
+  return mt;
+}
 
 TypeId AstBuilder::shapeDim(P::ShapeDimContext* ctx, uint32_t depth) {
   Type dim;

@@ -37,6 +37,7 @@ class AstBuilder {
                    P::GenericArgsContext* generics);
   ast::TypeId genericArg(P::GenericArgContext* ctx);
   ast::TypeId shapeDim(P::ShapeDimContext* ctx, uint32_t depth);
+  ast::Meta meta(P::MetaContext* ctx);
   ast::BlockId block(P::BlockContext* ctx);
   ast::StmtId stmt(P::StmtContext* ctx);
   ast::StmtId ifChain(P::IfChainContext* ctx);

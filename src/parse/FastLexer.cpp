@@ -236,6 +236,22 @@ RawToken FastLexer::nextRaw() {
         len = 2;
       }
       break;
+    case '"': {
+      // STRING: '"' (~["\\\r\n] | '\\' ["\\])* '"'; otherwise the quote alone is ERROR_CHAR.
+      size_t p = pos_ + 1;
+      while (p < n && text_[p] != '"' && text_[p] != '\r' && text_[p] != '\n') {
+        if (text_[p] == '\\') {
+          if (p + 1 >= n || (text_[p + 1] != '"' && text_[p + 1] != '\\')) break;
+          ++p;
+        }
+        ++p;
+      }
+      if (p < n && text_[p] == '"') {
+        type = VxLexer::STRING;
+        len = p + 1 - pos_;
+      }
+      break;
+    }
     default: break;
   }
   pos_ += len;

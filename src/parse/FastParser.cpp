@@ -93,9 +93,52 @@ class Parser {
   }
 
   // --- items ---
+  // `word`, `name = "value"` or `name(meta, ...)` (grammar/VxParser.g4's `meta`).
+  Meta meta() {
+    Guard g(recursion_);
+    Meta mt;
+    uint32_t b = begin();
+    const RawToken& n = expect(L::IDENT);
+    mt.name = name(n);
+    mt.nameRange = range(n);
+    if (accept(L::ASSIGN)) {
+      const RawToken& v = expect(L::STRING);
+      mt.kind = Meta::Kind::Value;
+      mt.value = readStringLiteral(text(v));
+      mt.valueRange = range(v);
+    } else if (accept(L::LPAREN)) {
+      mt.kind = Meta::Kind::List;
+      while (la() != L::RPAREN) {
+        mt.args.push_back(meta());
+        if (!accept(L::COMMA)) break;
+      }
+      expect(L::RPAREN);
+    }
+    mt.range = Range{b, prevEnd()};
+    return mt;
+  }
+
   void item() {
     Item it;
     uint32_t b = begin();
+    while (la() == L::HASH) {
+      Attr at;
+      uint32_t ab = begin();
+      expect(L::HASH);
+      expect(L::LBRACK);
+      const RawToken& lv = expect(L::IDENT);
+      at.level = name(lv);
+      at.levelRange = range(lv);
+      expect(L::LPAREN);
+      do {
+        if (la() == L::RPAREN && !at.args.empty()) break;
+        at.args.push_back(meta());
+      } while (accept(L::COMMA));
+      expect(L::RPAREN);
+      expect(L::RBRACK);
+      at.range = Range{ab, prevEnd()};
+      it.attrs.push_back(std::move(at));
+    }
     if (accept(L::CONST)) {
       it.kind = ItemKind::Const;
       const RawToken& n = expect(L::IDENT);
@@ -111,25 +154,6 @@ class Parser {
       return;
     }
     it.kind = ItemKind::Fn;
-    while (la() == L::HASH) {
-      Attr at;
-      uint32_t ab = begin();
-      expect(L::HASH);
-      expect(L::LBRACK);
-      const RawToken& lv = expect(L::IDENT);
-      at.level = name(lv);
-      at.levelRange = range(lv);
-      expect(L::LPAREN);
-      do {
-        if (la() == L::RPAREN && !at.names.empty()) break;
-        const RawToken& nm = expect(L::IDENT);
-        at.names.emplace_back(name(nm), range(nm));
-      } while (accept(L::COMMA));
-      expect(L::RPAREN);
-      expect(L::RBRACK);
-      at.range = Range{ab, prevEnd()};
-      it.attrs.push_back(std::move(at));
-    }
     it.isExtern = accept(L::EXTERN);
     expect(L::FN);
     const RawToken& n = expect(L::IDENT);

@@ -64,4 +64,13 @@ bool readFloatLiteral(std::string_view s, double& value, LitSuffix& suffix) {
   return !(errno == ERANGE && (value > 1.0 || value < -1.0));
 }
 
+std::string readStringLiteral(std::string_view text) {
+  std::string out;
+  for (size_t i = 1; i + 1 < text.size(); ++i) {
+    if (text[i] == '\\' && i + 2 < text.size()) ++i;
+    out += text[i];
+  }
+  return out;
+}
+
 }  // namespace vx::parse

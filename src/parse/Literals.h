@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "ast/Ast.h"
@@ -15,5 +16,7 @@ namespace vx::parse {
 bool readIntLiteral(std::string_view text, uint64_t& value, ast::LitSuffix& suffix);
 // False when the value overflows a 64-bit float.
 bool readFloatLiteral(std::string_view text, double& value, ast::LitSuffix& suffix);
+// The contents of a STRING token (quotes removed, `\"` and `\\` decoded).
+std::string readStringLiteral(std::string_view text);
 
 }  // namespace vx::parse

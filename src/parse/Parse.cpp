@@ -61,6 +61,18 @@ unsigned reportBadChars(const std::vector<RawToken>& all, std::string_view origi
       ++n;
       continue;
     }
+    if (c == '"') {
+      // A quote no STRING token took: the string does not end on its line.
+      sink.emit(diag::LexUnterminatedString()
+                    .primary(base::Span{file, off, off + 1}, "this string does not end on its line")
+                    .help("close it with `\"`; inside a string, write `\\\"` for a quote and `\\\\` for a backslash"));
+      ++n;
+      // What follows on its line was meant as the string: one error for it.
+      uint32_t lineEnd = off;
+      while (lineEnd < original.size() && original[lineEnd] != '\n' && original[lineEnd] != '\r') ++lineEnd;
+      while (i + 1 < all.size() && base + all[i + 1].start < lineEnd) ++i;
+      continue;
+    }
     // Extend over the adjacent ASCII bad characters.
     uint32_t end = off + 1;
     unsigned run = 1;

@@ -79,9 +79,20 @@ TEST_CASE("both lexers agree on numbers, operators and edge cases") {
     same(s);
 }
 
+TEST_CASE("both lexers agree on strings, terminated or not") {
+  for (const char* s : {"\"b200\"", "\"\"", "x = \"a\\\"b\" y", "\"a\\\\\"", "\"a\\q\"", "\"open", "\"a\nb\"",
+                        "\"a\\", "\"a\\\"", "\"\x01\x01\"", "\"one\" \"two\"", "\"\\\"\\\\\\\"\"", "\"\r\""})
+    same(s);
+  // STRING is one token with its quotes.
+  auto t = lexForTesting("#[cfg(target = \"b200\")]", false);
+  bool found = false;
+  for (const auto& x : t) found = found || (x.start == 15 && x.stop == 20);
+  CHECK(found);
+}
+
 TEST_CASE("both lexers agree on random input") {
   uint32_t state = 7;
-  const std::string alphabet = "abfnix019_.:;,(){}[]<>=!&|+-*/%ex \n\t/*";
+  const std::string alphabet = "abfnix019_.:;,(){}[]<>=!&|+-*/%ex \n\t/*\"\\";
   int compared = 0;
   for (int n = 0; n < 600; ++n) {
     std::string text;
