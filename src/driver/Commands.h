@@ -12,6 +12,7 @@ int cmdFix(const std::vector<std::string>& args);
 int cmdExplain(const std::vector<std::string>& args);
 int cmdTestUi(const std::vector<std::string>& args);
 int cmdLsp(const std::vector<std::string>& args);
+int cmdTune(const std::vector<std::string>& args);  // CmdTune.cpp
 
 }  // namespace vx::driver
 

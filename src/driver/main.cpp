@@ -25,6 +25,7 @@ const char* kHelp =
     "  test-ui DIR...       run UI (golden) tests: .vx files with //~ expectations\n"
     "  build FILE           build a Vx file (`--target cpu`: C++, object, library, executable)\n"
     "  run FILE             build and run an entry on the host; print output checksums\n"
+    "  tune FILE            run every combination of `--const` values the checker accepts; print the fastest\n"
     "  lsp                  serve diagnostics to an editor (Language Server Protocol, stdio)\n"
     "  help [COMMAND]       print this help, or COMMAND's\n"
     "\n"
@@ -76,8 +77,9 @@ int run(const std::vector<std::string>& args) {
     if (cmd == "build") return vx::driver::cmdBuild(rest);
     if (cmd == "run") return vx::driver::cmdRun(rest);
     if (cmd == "lsp") return vx::driver::cmdLsp(rest);
+    if (cmd == "tune") return vx::driver::cmdTune(rest);
     std::string close = vx::base::closestMatch(
-        cmd, {"check", "fix", "explain", "test-ui", "build", "run", "lsp", "help"});
+        cmd, {"check", "fix", "explain", "test-ui", "build", "run", "tune", "lsp", "help"});
     return vx::driver::usageError("unknown command `" + cmd + "`" +
                                   (close.empty() ? "" : "; did you mean `" + close + "`?") +
                                   "\n  (see `vxc --help`)");
