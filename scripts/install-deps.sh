@@ -14,6 +14,18 @@ $SUDO apt-get install -y -q --no-install-recommends \
   python3-numpy python3-venv python3-setuptools python3-wheel python3-pip \
   clang-14 libclang-rt-14-dev ccache libopenblas-dev neovim
 
+# ml_dtypes, for bf16 arrays in the Python package (NumPy has no bf16; JAX
+# uses this package), as a wheel from PyPI that the package's test installs
+# into its virtual environment. 0.5.1 is the newest that takes Debian 12's
+# NumPy 1.24. A failed download leaves the bf16 tests skipped, visibly.
+WHEELS=/opt/vxc/wheels
+if ! ls "$WHEELS"/ml_dtypes-0.5.1-*.whl >/dev/null 2>&1; then
+  $SUDO mkdir -p "$WHEELS"
+  if ! $SUDO /usr/bin/python3 -m pip download -q --no-deps --only-binary=:all: -d "$WHEELS" ml_dtypes==0.5.1; then
+    echo "warning: could not download ml_dtypes from PyPI; the Python package's bf16 tests will be skipped" >&2
+  fi
+fi
+
 # cuobjdump and nvdisasm, for the SASS test of the b200/h100 targets
 # (tests/run/cuda_build.sh), from NVIDIA's wheels on PyPI: the CUDA toolkit on
 # these machines comes without them. Only where nvcc is installed; a failed

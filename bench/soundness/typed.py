@@ -308,6 +308,24 @@ class Kernel:
             self.emit(depth, f"wait({tok});", "W")
         elif form == "finish":
             self.emit(depth, f"finish({tok});", "W")
+        elif form == "unary":
+            # On-chip compute reads its operand through the borrow (compute.md).
+            v = self.fresh("u")
+            fn = self.r.choice(["exp", "tanh", "abs", "neg"])
+            self.emit(depth, f"let {v} = {fn}({x}); mma(acc, &{v}, w);", "C")
+        elif form == "binary":
+            # Operators read both sides, auto-borrowed or written `&`.
+            v = self.fresh("b")
+            op = self.r.choice(["+", "-", "*", "/"])
+            self.emit(depth, f"let {v} = {x} {op} w; mma(acc, &{v}, w);", "C")
+        elif form == "into":
+            v = self.fresh("y")
+            self.emit(depth, f"let mut {v} = zeros::<f32, [8, 8]>({VMEM}); copy_into(&mut {v}, {x}); "
+                             f"mma(acc, &{v}, w);", "C")
+        elif form == "reduce":
+            # A column broadcast back over the slot it was reduced from.
+            v = self.fresh("r")
+            self.emit(depth, f"let {v} = row_max({x}); let {v}d = {x} - {v}; mma(acc, &{v}d, w);", "C")
         elif form == "rec":
             self.emit(depth, f"rec_wait({self.usize(str(self.r.randint(0, 3)), depth)}, {tok});", "W")
         elif form == "or":
@@ -323,7 +341,8 @@ class Kernel:
     def compute(self, slot, depth, at="i"):
         """A read of `slots[slot]` by the matrix unit, one way or another
         (`at`: the output tile a store writes)."""
-        form = self.pick(("mma", 10), ("helper", 2), ("rec", 1), ("pair", 2), ("store", 2))
+        form = self.pick(("mma", 10), ("helper", 2), ("rec", 1), ("pair", 2), ("store", 2), ("unary", 1),
+                         ("binary", 1), ("into", 1), ("reduce", 1))
         if form == "pair":
             a = self.slot_ref(slot, depth, tag="C")
             self.emit(depth, f"read_pair(({a}, w), acc, w);", "C")

@@ -1,8 +1,12 @@
-/* Elementwise ops on VMEM buffers: `+ - *`, relu, scale. Each result is a new
+/* Elementwise ops on VMEM buffers: `+ - *`, relu, scale, and on-chip compute. Each result is a new
  * buffer of the arena (the operands may still be borrowed elsewhere).
  * Header-only C++17. */
 #ifndef VX_ELEMENTWISE_H
 #define VX_ELEMENTWISE_H
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include "vx/memory.h"
 
@@ -57,6 +61,128 @@ template <typename T>
 inline Buf<T> scale(Arena& arena, const Buf<T>& x, float s, const char* at) {
   Buf<T> r = allocate<T>(arena, x.n, at);
   for (uint64_t i = 0; i < x.n; ++i) r.data[i] = static_cast<T>(static_cast<float>(x.data[i]) * s);
+  return r;
+}
+
+/* ---- on-chip compute (compute.md) ----
+ * The unary functions of src/target/Unary.def (one functor each, named as
+ * the row), fills, copies and row reductions. Each computes in f32 (f64 for
+ * f64 buffers) and rounds to the element type; `_into` forms, `fill` and
+ * `copy_into` write an existing buffer and allocate nothing. */
+namespace fn {
+struct exp {
+  template <typename V>
+  static V f(V x) { return std::exp(x); }
+};
+struct log {
+  template <typename V>
+  static V f(V x) { return std::log(x); }
+};
+struct sqrt {
+  template <typename V>
+  static V f(V x) { return std::sqrt(x); }
+};
+struct rsqrt {
+  template <typename V>
+  static V f(V x) { return V(1) / std::sqrt(x); }
+};
+struct tanh {
+  template <typename V>
+  static V f(V x) { return std::tanh(x); }
+};
+struct abs {
+  template <typename V>
+  static V f(V x) { return std::fabs(x); }
+};
+struct neg {
+  template <typename V>
+  static V f(V x) { return -x; }
+};
+}  // namespace fn
+
+template <typename T>
+using compute_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+template <typename F, typename T>
+inline Buf<T> unary(Arena& arena, const Buf<T>& x, const char* at) {
+  Buf<T> r = allocate<T>(arena, x.n, at);
+  for (uint64_t i = 0; i < x.n; ++i) r.data[i] = static_cast<T>(F::f(static_cast<compute_t<T>>(x.data[i])));
+  return r;
+}
+
+template <typename F, typename T>
+inline void unary_into(const Buf<T>& y, const Buf<T>& x, const char*) {
+  for (uint64_t i = 0; i < x.n; ++i) y.data[i] = static_cast<T>(F::f(static_cast<compute_t<T>>(x.data[i])));
+}
+
+template <typename T>
+inline void fill(const Buf<T>& y, float v, const char*) {
+  const T t = static_cast<T>(v);
+  for (uint64_t i = 0; i < y.n; ++i) y.data[i] = t;
+}
+
+template <typename T>
+inline void copy_into(const Buf<T>& y, const Buf<T>& x, const char*) {
+  for (uint64_t i = 0; i < x.n; ++i) y.data[i] = x.data[i];
+}
+
+/* `a op b` where a side is the [R, C] result's shape (mode 0), its column
+ * [R, 1] (mode 1: element r of every row's columns) or its row [1, C]
+ * (mode 2): NumPy broadcasting limited to those two shapes. */
+namespace fn2 {
+struct add {
+  template <typename V>
+  V operator()(V x, V y) const { return x + y; }
+};
+struct sub {
+  template <typename V>
+  V operator()(V x, V y) const { return x - y; }
+};
+struct mul {
+  template <typename V>
+  V operator()(V x, V y) const { return x * y; }
+};
+struct div {
+  template <typename V>
+  V operator()(V x, V y) const { return x / y; }
+};
+}  // namespace fn2
+
+template <typename T, typename F>
+inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const Buf<T>& b, int mb, uint64_t rows,
+                        uint64_t cols, const char* at) {
+  Buf<T> r = allocate<T>(arena, rows * cols, at);
+  auto index = [cols](int m, uint64_t i) { return m == 0 ? i : m == 1 ? i / cols : i % cols; };
+  for (uint64_t i = 0; i < rows * cols; ++i)
+    r.data[i] = static_cast<T>(f(static_cast<compute_t<T>>(a.data[index(ma, i)]),
+                                 static_cast<compute_t<T>>(b.data[index(mb, i)])));
+  return r;
+}
+
+/* The max of each row (NaN if any element is), as a column. */
+template <typename T>
+inline Buf<T> row_max(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  Buf<T> r = allocate<T>(arena, rows, at);
+  for (uint64_t i = 0; i < rows; ++i) {
+    compute_t<T> m = -std::numeric_limits<compute_t<T>>::infinity();
+    for (uint64_t j = 0; j < cols; ++j) {
+      compute_t<T> v = static_cast<compute_t<T>>(x.data[i * cols + j]);
+      if (std::isnan(v) || v > m) m = v;
+    }
+    r.data[i] = static_cast<T>(m);
+  }
+  return r;
+}
+
+/* The sum of each row, columns in ascending order, in f32 (f64 for f64). */
+template <typename T>
+inline Buf<T> row_sum(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  Buf<T> r = allocate<T>(arena, rows, at);
+  for (uint64_t i = 0; i < rows; ++i) {
+    compute_t<T> s = 0;
+    for (uint64_t j = 0; j < cols; ++j) s += static_cast<compute_t<T>>(x.data[i * cols + j]);
+    r.data[i] = static_cast<T>(s);
+  }
   return r;
 }
 

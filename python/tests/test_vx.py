@@ -9,6 +9,11 @@ import numpy as np
 
 import vx
 
+try:
+    import ml_dtypes
+except ImportError:  # the bf16 tests say they are skipped
+    ml_dtypes = None
+
 REPO = os.environ.get("VX_REPO", os.path.join(os.path.dirname(__file__), "..", ".."))
 TMP = tempfile.mkdtemp(prefix="vx-py-test-")
 
@@ -132,3 +137,125 @@ class BadCallsAreErrors(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+BF16_KERNEL = """
+fn sums(a: &Tensor<bf16, [8, 16]>, s: &mut Tensor<bf16, [8, 1]>, e: &mut Tensor<bf16, [8, 16]>) on Topology::TensorCore {
+  let x = transfer(a, Memory::VMEM);
+  let r = row_sum(&x);
+  store(&r, s);
+  let y = exp(&x);
+  store(&y, e);
+}
+"""
+
+
+@unittest.skipIf(ml_dtypes is None, "ml_dtypes is not installed: bf16 arrays cannot be made (scripts/install-deps.sh fetches it)")
+class Bf16ArraysThroughMlDtypes(unittest.TestCase):
+    def check(self, target):
+        path = os.path.join(TMP, "bf16.vx")
+        with open(path, "w") as f:
+            f.write(BF16_KERNEL)
+        k = vx.compile(path, target=target)
+        rng = np.random.default_rng(5)
+        # Multiples of 1/8 in [-1, 1]: exact in bf16, and so are their row sums.
+        a = (rng.integers(-8, 9, size=(8, 16)) / 8).astype(ml_dtypes.bfloat16)
+        s = np.zeros((8, 1), ml_dtypes.bfloat16)
+        e = np.zeros((8, 16), ml_dtypes.bfloat16)
+        k.sums(a, s, e)
+        np.testing.assert_array_equal(s.astype(np.float32), a.astype(np.float32).sum(axis=1, keepdims=True))
+        want = np.exp(a.astype(np.float32)).astype(ml_dtypes.bfloat16).astype(np.float32)
+        np.testing.assert_allclose(e.astype(np.float32), want, rtol=2 ** -8, err_msg=target)
+        # f32 inputs are rounded to bf16 on the way in; a written array must be bf16 already.
+        k.sums(a.astype(np.float32), s, e)
+        with self.assertRaises(TypeError):
+            k.sums(a, np.zeros((8, 1), np.float32), e)
+
+    def test_bf16_on_cpu(self):
+        self.check("cpu")
+
+    def test_bf16_on_tpu(self):
+        self.check("tpu")
+
+    def test_bf16_on_b200_interpreted(self):
+        self.check("b200")
+
+
+class Bf16WithoutMlDtypes(unittest.TestCase):
+    def test_a_bf16_parameter_names_ml_dtypes(self):
+        path = os.path.join(TMP, "bf16_missing.vx")
+        with open(path, "w") as f:
+            f.write(BF16_KERNEL)
+        k = vx.compile(path, target="cpu")
+        real = vx._bf16
+        vx._bf16 = lambda: None
+        try:
+            with self.assertRaises(vx.VxError) as e:
+                k.sums(np.zeros((8, 16), np.float32), np.zeros((8, 1), np.float32), np.zeros((8, 16), np.float32))
+            self.assertIn("ml_dtypes", str(e.exception))
+        finally:
+            vx._bf16 = real
+
+
+def numpy_softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class SoftmaxAgreesWithNumPy(unittest.TestCase):
+    """examples/softmax.vx at several tile shapes, set with `consts=`."""
+
+    def check(self, target, bm, n, blocks):
+        path = os.path.join(REPO, "examples", "softmax.vx")
+        k = vx.compile(path, target=target, consts={"BM": bm, "N": n})
+        rng = np.random.default_rng(bm * 1000 + n)
+        x = (rng.standard_normal((blocks, bm, n)) * 4).astype(np.float32)
+        out = np.zeros_like(x)
+        k.softmax(x, out)
+        np.testing.assert_allclose(out, numpy_softmax(x), rtol=2e-6, atol=1e-8, err_msg="%s %dx%d" % (target, bm, n))
+        np.testing.assert_allclose(out.sum(axis=-1), 1.0, rtol=1e-5)
+
+    def test_softmax_on_cpu(self):
+        for bm, n, blocks in ((8, 128, 3), (16, 64, 2), (1, 256, 5)):
+            self.check("cpu", bm, n, blocks)
+
+    def test_softmax_on_tpu(self):
+        for bm, n, blocks in ((8, 128, 3), (32, 32, 1)):
+            self.check("tpu", bm, n, blocks)
+
+    def test_softmax_on_b200_interpreted(self):
+        self.check("b200", 8, 64, 2)
+
+
+def numpy_rmsnorm(x, w, eps=1e-6):
+    x64 = x.astype(np.float64)
+    return (x64 / np.sqrt((x64 * x64).mean(axis=-1, keepdims=True) + eps) * w.astype(np.float64)).astype(np.float32)
+
+
+class RmsNormAgreesWithNumPy(unittest.TestCase):
+    """examples/rmsnorm.vx at several tile shapes, set with `consts=`."""
+
+    def check(self, target, bm, n, blocks):
+        path = os.path.join(REPO, "examples", "rmsnorm.vx")
+        k = vx.compile(path, target=target, consts={"BM": bm, "N": n})
+        rng = np.random.default_rng(bm * 7 + n)
+        x = (rng.standard_normal((blocks, bm, n)) * 3).astype(np.float32)
+        w = rng.uniform(0.5, 1.5, size=(1, n)).astype(np.float32)
+        out = np.zeros_like(x)
+        k.rmsnorm(x, w, out)
+        np.testing.assert_allclose(out, numpy_rmsnorm(x, w), rtol=1e-5, atol=1e-6, err_msg="%s %dx%d" % (target, bm, n))
+
+    def test_rmsnorm_on_cpu(self):
+        for bm, n, blocks in ((8, 128, 3), (16, 64, 2), (1, 32, 4)):
+            self.check("cpu", bm, n, blocks)
+
+    def test_rmsnorm_on_tpu(self):
+        for bm, n, blocks in ((8, 128, 2), (32, 64, 1)):
+            self.check("tpu", bm, n, blocks)
+
+    def test_rmsnorm_on_b200_and_h100_interpreted(self):
+        self.check("b200", 8, 64, 2)
+        self.check("h100", 4, 32, 2)
+
+    def test_softmax_on_h100_interpreted(self):
+        SoftmaxAgreesWithNumPy.check(self, "h100", 4, 32, 2)

@@ -5,6 +5,9 @@
     out = np.zeros((128, 128), np.float32)
     k.stream_out(tiles, w, out)                        # `&mut` arrays are written
 
+bf16 tensors take `ml_dtypes.bfloat16` arrays (NumPy has none; install
+ml_dtypes, as JAX uses); f16 ones take `np.float16`.
+
 cpu builds a shared library with `vxc build --emit=lib` and calls its C
 entries through ctypes, on the arrays' own memory. tpu runs the kernel on
 vxsim and b200/h100 under vxc's CUDA interpreter, both through `vxc run
@@ -22,6 +25,28 @@ import numpy as np
 __all__ = ["compile", "Kernel", "VxError", "find_vxc"]
 
 _DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
+
+
+def _bf16():
+    """NumPy has no bf16: the `ml_dtypes` package's (as JAX uses), if installed."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        return None
+    return ml_dtypes.bfloat16
+
+
+def _dtype(p):
+    if p["type"] == "bf16":
+        bf = _bf16()
+        if bf is None:
+            raise VxError("`%s` is a bf16 tensor, and NumPy has no bf16: install ml_dtypes "
+                          "(`pip install ml_dtypes`, as JAX uses) and pass `ml_dtypes.bfloat16` arrays" % p["name"])
+        return bf
+    dtype = _DTYPES.get(p["type"])
+    if dtype is None:
+        raise VxError("`%s`: %s tensors cannot be passed from NumPy in this version" % (p["name"], p["type"]))
+    return dtype
 _SCALARS = {
     "i32": ctypes.c_int32, "i64": ctypes.c_int64, "u32": ctypes.c_uint32, "u64": ctypes.c_uint64,
     "usize": ctypes.c_uint64, "f32": ctypes.c_float, "f64": ctypes.c_double, "bool": ctypes.c_bool,
@@ -111,9 +136,7 @@ class Kernel:
                     raise TypeError("`%s` is a scalar `%s`, not an array" % (p["name"], p["type"]))
                 out.append(a)
                 continue
-            dtype = _DTYPES.get(p["type"])
-            if dtype is None:
-                raise VxError("`%s`: %s tensors cannot be passed from NumPy in this version" % (p["name"], p["type"]))
+            dtype = _dtype(p)
             shape = tuple(p["shape"])
             if p["mut"]:
                 if not isinstance(a, np.ndarray) or a.dtype != dtype or not a.flags.c_contiguous or not a.flags.writeable:
@@ -165,7 +188,8 @@ class Kernel:
                 cmd += ["--arg", "%s=%s" % (p["name"], v)]
             else:
                 f = os.path.join(work, "in%d.npy" % i)
-                np.save(f, a)
+                # .npy has no bf16: as f32, which vxc rounds back exactly.
+                np.save(f, a.astype(np.float32) if p["type"] == "bf16" else a)
                 cmd += ["--input", "%s=%s" % (p["name"], f)]
         stdout = _run(cmd + [self.path])
         for p, a in zip(fn["params"], arrays):

@@ -38,6 +38,7 @@ struct Sema {
 
   // Per source unit being lowered.
   const ast::Module* m = nullptr;
+  bool inPrelude = false;
   const ast::Interner* names = nullptr;
   base::FileId file;
   // Per function being checked.

@@ -291,6 +291,35 @@ bool isCompare(ast::Op op) {
          op == ast::Op::Le || op == ast::Op::Ge;
 }
 
+// The full type when `a op b` broadcasts one side: both VMEM tensors of one
+// element type, 2-D, one `[R, C]` and the other `[R, 1]` or `[1, C]` (with
+// R, C > 1 where they differ); else invalid.
+TypeId broadcastOf(hir::TypeTable& tt, TypeId a, TypeId b) {
+  auto dims = [&](TypeId p, TypeId& elem, uint64_t& r, uint64_t& c) {
+    p = tt.resolve(p);
+    if (tt.kind(p) != TyKind::Pinned) return false;
+    TypeId mem = tt.resolve(tt.get(p).b), ten = tt.resolve(tt.get(p).a);
+    if (tt.kind(mem) != TyKind::Mem || static_cast<hir::MemSpace>(tt.get(mem).sub) != hir::MemSpace::VMEM ||
+        tt.kind(ten) != TyKind::Tensor)
+      return false;
+    TypeId shape = tt.resolve(tt.get(ten).b);
+    if (tt.kind(shape) != TyKind::Shape || tt.count(shape) != 2) return false;
+    TypeId d0 = tt.resolve(tt.elem(shape, 0)), d1 = tt.resolve(tt.elem(shape, 1));
+    if (tt.kind(d0) != TyKind::Dim || tt.kind(d1) != TyKind::Dim) return false;
+    elem = tt.resolve(tt.get(ten).a);
+    r = tt.get(d0).value;
+    c = tt.get(d1).value;
+    return true;
+  };
+  TypeId ea, eb;
+  uint64_t ra = 0, ca = 0, rb = 0, cb = 0;
+  if (!dims(a, ea, ra, ca) || !dims(b, eb, rb, cb) || ea != eb || (ra == rb && ca == cb)) return {};
+  auto fits = [](uint64_t r, uint64_t c, uint64_t R, uint64_t C) { return (r == R && c == 1) || (r == 1 && c == C); };
+  if (fits(rb, cb, ra, ca)) return tt.resolve(a);
+  if (fits(ra, ca, rb, cb)) return tt.resolve(b);
+  return {};
+}
+
 hir::ExprId checkBinary(Sema& s, const ast::Expr& e, base::Span at) {
   hir::TypeTable& tt = s.types();
   hir::Expr he;
@@ -308,9 +337,30 @@ hir::ExprId checkBinary(Sema& s, const ast::Expr& e, base::Span at) {
   TypeId ta = s.prog.expr(he.a).type, tb = s.prog.expr(he.b).type;
   if (tt.containsError(ta) || tt.containsError(tb)) return errorExpr(s, at);
   TypeId ra = derefAll(tt, ta);
-  // Elementwise `+ - *` on two on-chip tensors of one shape.
-  if (tt.kind(ra) == TyKind::Pinned && (e.op == ast::Op::Add || e.op == ast::Op::Sub || e.op == ast::Op::Mul)) {
+  // Elementwise `+ - * /` on two on-chip tensors of one shape. The operands
+  // are read, not consumed (compute.md): a place is borrowed for the
+  // operation, as a call's `&` argument, so `a * b - a` uses `a` twice; a
+  // temporary (`exp(&x) + y`) is consumed as any value.
+  if (tt.kind(ra) == TyKind::Pinned &&
+      (e.op == ast::Op::Add || e.op == ast::Op::Sub || e.op == ast::Op::Mul || e.op == ast::Op::Div)) {
+    for (hir::ExprId* side : {&he.a, &he.b}) {
+      const hir::Expr& x = s.prog.expr(*side);
+      if (tt.kind(tt.resolve(x.type)) != TyKind::Pinned || !isPlace(s.prog, *side)) continue;
+      hir::Expr b;
+      b.kind = ExprKind::Borrow;
+      b.autoBorrow = true;
+      b.span = x.span;
+      b.a = *side;
+      b.type = tt.ref(x.type, false);
+      *side = s.prog.add(b);
+    }
     TypeId rb = derefAll(tt, tb);
+    // NumPy broadcasting, limited to a column `[R, 1]` or a row `[1, C]`
+    // against `[R, C]` (compute.md): the result has the full shape.
+    if (TypeId full = broadcastOf(tt, ra, rb); full.valid()) {
+      he.type = full;
+      return s.prog.add(he);
+    }
     if (!unify(s, ra, rb, s.prog.expr(he.b).span, {}, he.b)) return errorExpr(s, at);
     TypeId vmem = tt.mem(hir::MemSpace::VMEM);
     if (!unify(s, tt.pinned(tt.get(ra).a, vmem), ra, s.prog.expr(he.a).span,

@@ -16,6 +16,9 @@ bool checkDuplicate(Sema& s, const std::string& name, base::Span at) {
   base::Span previous;
   bool dup = false;
   if (auto it = s.fnByName.find(name); it != s.fnByName.end()) {
+    // The user's file may shadow a builtin of the prelude, as Rust's
+    // prelude: its own `fn fill` is the `fill` it calls.
+    if (!s.inPrelude && s.prog.fns[it->second.index].fromPrelude) return false;
     dup = true;
     previous = s.prog.fns[it->second.index].nameSpan;
   } else if (auto ct = s.constByName.find(name); ct != s.constByName.end()) {
@@ -186,6 +189,7 @@ void declareItems(Sema& s, const SourceUnit& unit) {
   s.m = unit.module;
   s.names = unit.names;
   s.file = unit.file;
+  s.inPrelude = unit.prelude;
   // Constants first, in order: types and dimensions may name them.
   for (const auto& it : unit.module->items)
     if (it.kind == ast::ItemKind::Const && itemActive(s, it)) declareConst(s, it);

@@ -68,6 +68,37 @@ Vals lowerBuiltin(Lower& l, const hir::Expr& call, const hir::Function& fn) {
     case hir::Builtin::Scale:
       if (!need(2)) return {};
       return one(l.b.create<ScaleOp>(at, r, args[0], args[1]));
+    case hir::Builtin::Exp:
+    case hir::Builtin::Log:
+    case hir::Builtin::Sqrt:
+    case hir::Builtin::Rsqrt:
+    case hir::Builtin::Tanh:
+    case hir::Builtin::Abs:
+    case hir::Builtin::Neg:
+      if (!need(1)) return {};
+      return one(l.b.create<UnaryOp>(at, r, target::info(*target::unaryOf(fn.builtin)).name, args[0]));
+    case hir::Builtin::ExpInto:
+    case hir::Builtin::LogInto:
+    case hir::Builtin::SqrtInto:
+    case hir::Builtin::RsqrtInto:
+    case hir::Builtin::TanhInto:
+    case hir::Builtin::AbsInto:
+    case hir::Builtin::NegInto:
+      if (!need(2)) return {};
+      l.b.create<UnaryIntoOp>(at, target::info(*target::unaryOf(fn.builtin)).name, args[0], args[1]);
+      return {};
+    case hir::Builtin::Fill:
+      if (!need(2)) return {};
+      l.b.create<FillOp>(at, args[0], args[1]);
+      return {};
+    case hir::Builtin::CopyInto:
+      if (!need(2)) return {};
+      l.b.create<CopyIntoOp>(at, args[0], args[1]);
+      return {};
+    case hir::Builtin::RowMax:
+    case hir::Builtin::RowSum:
+      if (!need(1)) return {};
+      return one(l.b.create<RowReduceOp>(at, r, fn.builtin == hir::Builtin::RowMax ? "max" : "sum", args[0]));
   }
   unsupported(l, call.span, fn.name, "not a builtin this lowering knows");
   return {};

@@ -111,6 +111,13 @@ mlir::Value lowerBinary(Lower& l, const hir::Expr& e, mlir::Location at) {
   if (a.getType().isa<PinnedType>()) {
     mlir::Type r = lowerOne(l, e.type, e.span);
     if (!r) return {};
+    if (a.getType() != r || b.getType() != r || e.op == ast::Op::Div)
+      return l.b.create<BroadcastOp>(at, r,
+                                     e.op == ast::Op::Add   ? "add"
+                                     : e.op == ast::Op::Sub ? "sub"
+                                     : e.op == ast::Op::Mul ? "mul"
+                                                            : "div",
+                                     a, b);
     switch (e.op) {
       case ast::Op::Add: return l.b.create<AddOp>(at, r, a, b);
       case ast::Op::Sub: return l.b.create<SubOp>(at, r, a, b);

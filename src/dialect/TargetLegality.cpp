@@ -30,6 +30,11 @@ target::Builtin builtinOf(mlir::Operation* op) {
   if (mlir::isa<MmaOp>(op)) return B::Mma;
   if (mlir::isa<ReluOp>(op)) return B::Relu;
   if (mlir::isa<ScaleOp>(op)) return B::Scale;
+  if (auto u = mlir::dyn_cast<UnaryOp>(op)) return target::info(*target::unaryByName(u.getFn().str())).builtin;
+  if (auto u = mlir::dyn_cast<UnaryIntoOp>(op)) return target::info(*target::unaryByName(u.getFn().str())).into;
+  if (mlir::isa<FillOp>(op)) return B::Fill;
+  if (mlir::isa<CopyIntoOp>(op)) return B::CopyInto;
+  if (auto r = mlir::dyn_cast<RowReduceOp>(op)) return r.getKind() == "max" ? B::RowMax : B::RowSum;
   return B::None;
 }
 

@@ -283,4 +283,51 @@ def Vx_ScaleOp : Vx_Op<"scale", [AllTypesMatch<["x", "result"]>]> {
   let hasVerifier = 1;
 }
 
+// ---- on-chip compute (compute.md): reads borrow, `_into` forms write ----
+
+def Vx_BroadcastOp : Vx_Op<"broadcast"> {
+  let summary = "elementwise lhs op rhs (add, sub, mul, div), each side the [R, C] result's shape, its column [R, 1] or its row [1, C]";
+  let arguments = (ins StrAttr:$op, Vx_PinnedType:$lhs, Vx_PinnedType:$rhs);
+  let results = (outs Vx_PinnedType:$result);
+  let assemblyFormat = "$op $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Vx_UnaryOp : Vx_Op<"unary", [AllTypesMatch<["x", "result"]>]> {
+  let summary = "elementwise fn(x) into a new buffer; fn is a row of src/target/Unary.def";
+  let arguments = (ins StrAttr:$fn, Vx_PinnedType:$x);
+  let results = (outs Vx_PinnedType:$result);
+  let assemblyFormat = "$fn $x attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Vx_UnaryIntoOp : Vx_Op<"unary_into", [AllTypesMatch<["dst", "x"]>]> {
+  let summary = "dst = fn(x) elementwise; allocates nothing";
+  let arguments = (ins StrAttr:$fn, Vx_PinnedType:$dst, Vx_PinnedType:$x);
+  let assemblyFormat = "$fn $dst `,` $x attr-dict `:` qualified(type($dst))";
+  let hasVerifier = 1;
+}
+
+def Vx_FillOp : Vx_Op<"fill"> {
+  let summary = "sets every element of dst to value";
+  let arguments = (ins Vx_PinnedType:$dst, F32:$value);
+  let assemblyFormat = "$dst `,` $value attr-dict `:` qualified(type($dst))";
+  let hasVerifier = 1;
+}
+
+def Vx_CopyIntoOp : Vx_Op<"copy_into", [AllTypesMatch<["dst", "x"]>]> {
+  let summary = "dst = x between on-chip buffers of one type";
+  let arguments = (ins Vx_PinnedType:$dst, Vx_PinnedType:$x);
+  let assemblyFormat = "$dst `,` $x attr-dict `:` qualified(type($dst))";
+  let hasVerifier = 1;
+}
+
+def Vx_RowReduceOp : Vx_Op<"row_reduce"> {
+  let summary = "the max or sum of each row of x [R, C], as a column [R, 1]";
+  let arguments = (ins StrAttr:$kind, Vx_PinnedType:$x);
+  let results = (outs Vx_PinnedType:$result);
+  let assemblyFormat = "$kind $x attr-dict `:` qualified(type($x)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 #endif  // VX_OPS_TD

@@ -1,6 +1,7 @@
 // Op verifiers: the invariants the language's types guarantee, checked again
 // on VIR so that hand-written IR (lit tests) and passes cannot break them.
 #include "dialect/VxDialect.h"
+#include "target/Target.h"
 
 namespace vx::dialect {
 
@@ -169,5 +170,49 @@ mlir::LogicalResult SubOp::verify() { return verifyElementwise(*this); }
 mlir::LogicalResult MulOp::verify() { return verifyElementwise(*this); }
 mlir::LogicalResult ReluOp::verify() { return verifyElementwise(*this); }
 mlir::LogicalResult ScaleOp::verify() { return verifyElementwise(*this); }
+
+namespace {
+mlir::LogicalResult needUnaryFn(mlir::Operation* op, llvm::StringRef fn) {
+  if (!target::unaryByName(std::string_view(fn.data(), fn.size())))
+    return op->emitOpError("`") << fn << "` is not a unary function of src/target/Unary.def";
+  return mlir::success();
+}
+}  // namespace
+
+mlir::LogicalResult BroadcastOp::verify() {
+  if (getOp() != "add" && getOp() != "sub" && getOp() != "mul" && getOp() != "div")
+    return emitOpError("op must be add, sub, mul or div");
+  for (auto [v, n] : {std::pair{getLhs(), "lhs"}, {getRhs(), "rhs"}, {getResult(), "result"}})
+    if (failed(needRank(*this, v.getType(), 2, n)) || failed(needVmem(*this, v.getType(), n))) return mlir::failure();
+  Shaped r = shaped(getResult().getType());
+  for (mlir::Value v : {getLhs(), getRhs()}) {
+    Shaped x = shaped(v.getType());
+    bool ok = x.elem == r.elem && ((x.shape[0] == r.shape[0] && (x.shape[1] == r.shape[1] || x.shape[1] == 1)) ||
+                                   (x.shape[0] == 1 && x.shape[1] == r.shape[1]));
+    if (!ok) return emitOpError("each operand must be the result's shape, its column [R, 1] or its row [1, C]");
+  }
+  return mlir::success();
+}
+
+mlir::LogicalResult UnaryOp::verify() {
+  if (failed(needUnaryFn(*this, getFn()))) return mlir::failure();
+  return verifyElementwise(*this);
+}
+mlir::LogicalResult UnaryIntoOp::verify() {
+  if (failed(needUnaryFn(*this, getFn()))) return mlir::failure();
+  return needVmem(*this, getDst().getType(), "dst");
+}
+mlir::LogicalResult FillOp::verify() { return needVmem(*this, getDst().getType(), "dst"); }
+mlir::LogicalResult CopyIntoOp::verify() { return needVmem(*this, getDst().getType(), "dst"); }
+mlir::LogicalResult RowReduceOp::verify() {
+  if (getKind() != "max" && getKind() != "sum") return emitOpError("kind must be `max` or `sum`");
+  if (failed(needRank(*this, getX().getType(), 2, "x")) || failed(needVmem(*this, getX().getType(), "x")) ||
+      failed(needVmem(*this, getResult().getType(), "result")))
+    return mlir::failure();
+  Shaped x = shaped(getX().getType()), r = shaped(getResult().getType());
+  if (r.elem != x.elem || r.shape.size() != 2 || r.shape[0] != x.shape[0] || r.shape[1] != 1)
+    return emitOpError("the result must be x's rows as one column: [R, 1] of x's element type");
+  return mlir::success();
+}
 
 }  // namespace vx::dialect

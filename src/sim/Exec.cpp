@@ -119,7 +119,30 @@ void Machine::interpret() {
       case Op::VecRelu:
       case Op::VecScale:
       case Op::VecCopy:
-      case Op::VecZero: sync(); vector(pc, d); ++pc; break;
+      case Op::VecZero:
+      case Op::VecFill:
+      case Op::VecAbs:
+      case Op::VecNeg:
+      case Op::VecExp:
+      case Op::VecLog:
+      case Op::VecSqrt:
+      case Op::VecRsqrt:
+      case Op::VecTanh:
+      case Op::VecRowMax:
+      case Op::VecRowSum:
+      case Op::VecAddCol:
+      case Op::VecSubCol:
+      case Op::VecMulCol:
+      case Op::VecRsubCol:
+      case Op::VecAddRow:
+      case Op::VecSubRow:
+      case Op::VecMulRow:
+      case Op::VecRsubRow:
+      case Op::VecDiv:
+      case Op::VecDivCol:
+      case Op::VecRdivCol:
+      case Op::VecDivRow:
+      case Op::VecRdivRow: sync(); vector(pc, d); ++pc; break;
       case Op::Count_: sync(); fault(FaultKind::OutOfBounds, pc, "invalid opcode");
     }
   }

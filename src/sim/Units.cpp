@@ -298,30 +298,79 @@ void Machine::matrix(uint32_t pc, const Dec& d) {
 void Machine::vector(uint32_t pc, const Dec& d) {
   const int64_t rows = d.rows, cols = d.cols;
   const auto n = static_cast<size_t>(rows * cols);
-  if (d.op == Op::VecZero) {
+  if (d.op == Op::VecZero || d.op == Op::VecFill) {
     // Check the destination before sizing the scratch from the dims.
     resolve(pc, 0, d.m[0], rows * cols * tpu::dtypeBytes(mem_[d.m[0].buf].dtype), true);
-    scratchA_.assign(n, 0.0f);
+    scratchA_.assign(n, d.op == Op::VecFill ? d.f : 0.0f);
   } else {
     loadTile(pc, 1, d.m[1], rows, cols, scratchA_);
   }
   float* a = scratchA_.data();
-  if (d.op == Op::VecAdd || d.op == Op::VecSub || d.op == Op::VecMul || d.op == Op::VecMax) {
+  if (d.op == Op::VecAdd || d.op == Op::VecSub || d.op == Op::VecMul || d.op == Op::VecMax || d.op == Op::VecDiv) {
     loadTile(pc, 2, d.m[2], rows, cols, scratchB_);
     const float* b = scratchB_.data();
     if (d.op == Op::VecAdd) for (size_t i = 0; i < n; ++i) a[i] += b[i];
     else if (d.op == Op::VecSub) for (size_t i = 0; i < n; ++i) a[i] -= b[i];
     else if (d.op == Op::VecMul) for (size_t i = 0; i < n; ++i) a[i] *= b[i];
+    else if (d.op == Op::VecDiv) for (size_t i = 0; i < n; ++i) a[i] /= b[i];
     else for (size_t i = 0; i < n; ++i) a[i] = std::fmax(a[i], b[i]);
+  } else if (d.op == Op::VecAddCol || d.op == Op::VecSubCol || d.op == Op::VecMulCol || d.op == Op::VecRsubCol ||
+             d.op == Op::VecAddRow || d.op == Op::VecSubRow || d.op == Op::VecMulRow || d.op == Op::VecRsubRow ||
+             d.op == Op::VecDivCol || d.op == Op::VecRdivCol || d.op == Op::VecDivRow || d.op == Op::VecRdivRow) {
+    const bool col = d.op == Op::VecAddCol || d.op == Op::VecSubCol || d.op == Op::VecMulCol || d.op == Op::VecRsubCol ||
+                     d.op == Op::VecDivCol || d.op == Op::VecRdivCol;
+    loadTile(pc, 2, d.m[2], col ? rows : 1, col ? 1 : cols, scratchB_);
+    const float* b = scratchB_.data();
+    for (size_t i = 0; i < n; ++i) {
+      const float y = b[col ? i / static_cast<size_t>(cols) : i % static_cast<size_t>(cols)];
+      switch (d.op) {
+        case Op::VecAddCol: case Op::VecAddRow: a[i] += y; break;
+        case Op::VecSubCol: case Op::VecSubRow: a[i] -= y; break;
+        case Op::VecMulCol: case Op::VecMulRow: a[i] *= y; break;
+        case Op::VecDivCol: case Op::VecDivRow: a[i] /= y; break;
+        case Op::VecRdivCol: case Op::VecRdivRow: a[i] = y / a[i]; break;
+        default: a[i] = y - a[i]; break;  // rsub
+      }
+    }
   } else if (d.op == Op::VecRelu) {
     for (size_t i = 0; i < n; ++i) a[i] = a[i] > 0.0f ? a[i] : 0.0f;
   } else if (d.op == Op::VecScale) {
     for (size_t i = 0; i < n; ++i) a[i] *= d.f;
-  }  // VecCopy and VecZero store the loaded or zeroed tile as is.
-  storeTile(pc, 0, d.m[0], rows, cols, scratchA_.data());
+  } else if (d.op == Op::VecAbs) {
+    for (size_t i = 0; i < n; ++i) a[i] = std::fabs(a[i]);
+  } else if (d.op == Op::VecNeg) {
+    for (size_t i = 0; i < n; ++i) a[i] = -a[i];
+  } else if (d.op == Op::VecExp) {
+    for (size_t i = 0; i < n; ++i) a[i] = std::exp(a[i]);
+  } else if (d.op == Op::VecLog) {
+    for (size_t i = 0; i < n; ++i) a[i] = std::log(a[i]);
+  } else if (d.op == Op::VecSqrt) {
+    for (size_t i = 0; i < n; ++i) a[i] = std::sqrt(a[i]);
+  } else if (d.op == Op::VecRsqrt) {
+    for (size_t i = 0; i < n; ++i) a[i] = 1.0f / std::sqrt(a[i]);
+  } else if (d.op == Op::VecTanh) {
+    for (size_t i = 0; i < n; ++i) a[i] = std::tanh(a[i]);
+  }  // VecCopy, VecZero and VecFill store the loaded or filled tile as is.
+  const bool reduce = d.op == Op::VecRowMax || d.op == Op::VecRowSum;
+  if (reduce) {
+    // One column: the row's max (NaN if any element is) or its sum in f32.
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* row = a + r * cols;
+      float v = d.op == Op::VecRowMax ? -INFINITY : 0.0f;
+      for (int64_t c = 0; c < cols; ++c)
+        v = d.op == Op::VecRowSum ? v + row[c] : (std::isnan(row[c]) || row[c] > v) ? row[c] : v;
+      a[r] = v;
+    }
+  }
+  storeTile(pc, 0, d.m[0], rows, reduce ? 1 : cols, scratchA_.data());
   // A vector register holds sublanes x lanes 32-bit elements, twice as many bf16.
   const uint64_t perReg = cfg_.vpuSublanes * cfg_.vpuLanes * (4 / tpu::dtypeBytes(mem_[d.m[0].buf].dtype));
-  busyUnit(kTrackVector, EventKind::Vector, pc, ceilDiv(n, perReg) + cfg_.vpuLatency);
+  const bool transcendental = d.op == Op::VecExp || d.op == Op::VecLog || d.op == Op::VecSqrt ||
+                              d.op == Op::VecRsqrt || d.op == Op::VecTanh || d.op == Op::VecDiv ||
+                              d.op == Op::VecDivCol || d.op == Op::VecRdivCol || d.op == Op::VecDivRow ||
+                              d.op == Op::VecRdivRow;
+  busyUnit(kTrackVector, EventKind::Vector, pc,
+           (transcendental ? 2 : 1) * ceilDiv(n, perReg) + (reduce ? 2 : 1) * cfg_.vpuLatency);
 }
 
 }  // namespace vx::sim

@@ -51,6 +51,12 @@ const BuiltinInfo kBuiltins[] = {
 #undef T
 };
 
+const UnaryInfo kUnary[] = {
+#define UNARY(K, N, F, TR) {UnaryFn::K, N, F, TR, Builtin::K, Builtin::K##Into},
+#include "target/Unary.def"
+#undef UNARY
+};
+
 struct MemRow {
   TargetKind target;
   MemSpace space;
@@ -72,6 +78,25 @@ const TargetInfo& info(TargetKind t) { return kTargets[static_cast<unsigned>(t)]
 const MemSpaceInfo& info(MemSpace m) { return kSpaces[static_cast<unsigned>(m)]; }
 const ScalarInfo& info(ScalarKind s) { return kScalars[static_cast<unsigned>(s)]; }
 const BuiltinInfo& info(Builtin b) { return kBuiltins[static_cast<unsigned>(b) - 1]; }
+const UnaryInfo& info(UnaryFn f) { return kUnary[static_cast<unsigned>(f)]; }
+
+std::vector<UnaryFn> allUnaryFns() {
+  std::vector<UnaryFn> out;
+  for (const UnaryInfo& u : kUnary) out.push_back(u.fn);
+  return out;
+}
+
+std::optional<UnaryFn> unaryByName(std::string_view name) {
+  for (const UnaryInfo& u : kUnary)
+    if (name == u.name) return u.fn;
+  return std::nullopt;
+}
+
+std::optional<UnaryFn> unaryOf(Builtin b) {
+  for (const UnaryInfo& u : kUnary)
+    if (b == u.builtin || b == u.into) return u.fn;
+  return std::nullopt;
+}
 
 MemoryInfo memory(TargetKind t, MemSpace m) {
   for (const MemRow& r : kMemory)

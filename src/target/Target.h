@@ -44,6 +44,25 @@ enum class Builtin : uint8_t {
 #undef BUILTIN
 };
 
+// The elementwise unary functions (Unary.def).
+enum class UnaryFn : uint8_t {
+#define UNARY(K, N, F, TR) K,
+#include "target/Unary.def"
+#undef UNARY
+};
+struct UnaryInfo {
+  UnaryFn fn;
+  const char* name;     // "exp"
+  const char* formula;  // "e^x"
+  bool transcendental;
+  Builtin builtin, into;  // `exp`, `exp_into`
+};
+const UnaryInfo& info(UnaryFn f);
+std::vector<UnaryFn> allUnaryFns();
+std::optional<UnaryFn> unaryByName(std::string_view name);  // "exp"
+// The function of `exp` or `exp_into`; nothing for other builtins.
+std::optional<UnaryFn> unaryOf(Builtin b);
+
 enum class ArgEffect : uint8_t { None, Space, Scalar, Read, Write, Move, DmaSrc, DmaDst, Consume };
 enum class ResultKind : uint8_t { Void, Buffer, Token, Payload, Same };
 enum class Sync : uint8_t { Blocking, ToTransfer, ToTransferInto, ToStore };

@@ -17,6 +17,16 @@ PY=/usr/bin/python3
 cp -r "$REPO/python" "$TMP/src"
 "$TMP/venv/bin/pip" install --quiet --no-index --no-build-isolation --no-deps "$TMP/src" >"$TMP/pip.log" 2>&1 ||
   fail "pip install: $(cat "$TMP/pip.log")"
+# ml_dtypes, for bf16 arrays: the wheel scripts/install-deps.sh fetched from
+# PyPI (nothing is downloaded here). Without it the bf16 tests are skipped,
+# and say so.
+WHEELS=${VXC_WHEELS:-/opt/vxc/wheels}
+if ls "$WHEELS"/ml_dtypes-*.whl >/dev/null 2>&1; then
+  "$TMP/venv/bin/pip" install --quiet --no-index --no-deps "$WHEELS"/ml_dtypes-*.whl >"$TMP/pip.log" 2>&1 ||
+    fail "pip install ml_dtypes: $(cat "$TMP/pip.log")"
+else
+  echo "note: no ml_dtypes wheel in $WHEELS: the bf16 tests are skipped (scripts/install-deps.sh fetches it)"
+fi
 cd "$TMP"
 where=$("$TMP/venv/bin/python" -c 'import vx; print(vx.__file__)') || fail "the installed package does not import"
 case "$where" in "$TMP/venv/"*) ;; *) fail "vx was imported from $where, not from the installed copy" ;; esac

@@ -569,6 +569,142 @@ VX_HD inline Buf<T> scale(Arena& arena, const Buf<T>& x, float s, const char* at
   return map(arena, x, static_cast<const Buf<T>*>(nullptr), at, ScaleF{s});
 }
 
+/* ---- on-chip compute (compute.md): the functors of src/target/Unary.def's
+ * rows, fills, copies and row reductions, each thread a strided share (rows,
+ * for the reductions) ---- */
+namespace fn {
+struct exp {
+  VX_HD static float f(float x) { return expf(x); }
+  VX_HD static double f(double x) { return ::exp(x); }
+};
+struct log {
+  VX_HD static float f(float x) { return logf(x); }
+  VX_HD static double f(double x) { return ::log(x); }
+};
+struct sqrt {
+  VX_HD static float f(float x) { return sqrtf(x); }
+  VX_HD static double f(double x) { return ::sqrt(x); }
+};
+struct rsqrt {
+  VX_HD static float f(float x) { return 1.0f / sqrtf(x); }
+  VX_HD static double f(double x) { return 1.0 / ::sqrt(x); }
+};
+struct tanh {
+  VX_HD static float f(float x) { return tanhf(x); }
+  VX_HD static double f(double x) { return ::tanh(x); }
+};
+struct abs {
+  VX_HD static float f(float x) { return fabsf(x); }
+  VX_HD static double f(double x) { return ::fabs(x); }
+};
+struct neg {
+  VX_HD static float f(float x) { return -x; }
+  VX_HD static double f(double x) { return -x; }
+};
+}  // namespace fn
+template <typename F>
+struct UnaryF {
+  template <typename T>
+  VX_HD T operator()(T x, T) const { return static_cast<T>(F::f(static_cast<float>(x))); }
+  VX_HD double operator()(double x, double) const { return F::f(x); }
+};
+
+template <typename F, typename T>
+VX_HD inline Buf<T> unary(Arena& arena, const Buf<T>& x, const char* at) {
+  return map(arena, x, static_cast<const Buf<T>*>(nullptr), at, UnaryF<F>{});
+}
+template <typename F, typename T>
+VX_HD inline void unary_into(const Buf<T>& y, const Buf<T>& x, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  touch(y.data, y.n * sizeof(T), true, at);
+  for (uint64_t i = lane(); i < x.n; i += lanes()) y.data[i] = UnaryF<F>{}(x.data[i], x.data[i]);
+  sync();
+}
+template <typename T>
+VX_HD inline void fill(const Buf<T>& y, float v, const char* at) {
+  sync();
+  touch(y.data, y.n * sizeof(T), true, at);
+  for (uint64_t i = lane(); i < y.n; i += lanes()) y.data[i] = static_cast<T>(v);
+  sync();
+}
+template <typename T>
+VX_HD inline void copy_into(const Buf<T>& y, const Buf<T>& x, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  touch(y.data, y.n * sizeof(T), true, at);
+  for (uint64_t i = lane(); i < x.n; i += lanes()) y.data[i] = x.data[i];
+  sync();
+}
+/* `a op b` with a side the result's shape (mode 0), its column [R, 1]
+ * (mode 1) or its row [1, C] (mode 2). */
+struct DivF {
+  template <typename T>
+  VX_HD T operator()(T x, T y) const { return static_cast<T>(static_cast<float>(x) / static_cast<float>(y)); }
+  VX_HD double operator()(double x, double y) const { return x / y; }
+};
+namespace fn2 {
+using add = AddF;
+using sub = SubF;
+using mul = MulF;
+using div = DivF;
+}  // namespace fn2
+template <typename T, typename F>
+VX_HD inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const Buf<T>& b, int mb, uint64_t rows,
+                              uint64_t cols, const char* at) {
+  sync();
+  touch(a.data, a.n * sizeof(T), false, at);
+  touch(b.data, b.n * sizeof(T), false, at);
+  Buf<T> r = allocate<T>(arena, rows * cols, at);
+  for (uint64_t i = lane(); i < rows * cols; i += lanes()) {
+    uint64_t ia = ma == 0 ? i : ma == 1 ? i / cols : i % cols;
+    uint64_t ib = mb == 0 ? i : mb == 1 ? i / cols : i % cols;
+    r.data[i] = f(a.data[ia], b.data[ib]);
+  }
+  sync();
+  return r;
+}
+
+template <typename T>
+struct Wide {
+  using type = float;
+};
+template <>
+struct Wide<double> {
+  using type = double;
+};
+/* One thread per row: the row's max (NaN if any element is) or its sum in
+ * ascending column order, so every target adds in the same order. */
+template <typename T>
+VX_HD inline Buf<T> row_max(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  Buf<T> r = allocate<T>(arena, rows, at);
+  for (uint64_t i = lane(); i < rows; i += lanes()) {
+    typename Wide<T>::type m = -INFINITY;
+    for (uint64_t j = 0; j < cols; ++j) {
+      typename Wide<T>::type v = static_cast<typename Wide<T>::type>(x.data[i * cols + j]);
+      if (v != v || v > m) m = v;
+    }
+    r.data[i] = static_cast<T>(m);
+  }
+  sync();
+  return r;
+}
+template <typename T>
+VX_HD inline Buf<T> row_sum(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  Buf<T> r = allocate<T>(arena, rows, at);
+  for (uint64_t i = lane(); i < rows; i += lanes()) {
+    typename Wide<T>::type s = 0;
+    for (uint64_t j = 0; j < cols; ++j) s += static_cast<typename Wide<T>::type>(x.data[i * cols + j]);
+    r.data[i] = static_cast<T>(s);
+  }
+  sync();
+  return r;
+}
+
 template <typename T>
 VX_HD inline Buf<T> zeros(Arena& arena, uint64_t n, const char* at) {
   sync();

@@ -246,6 +246,9 @@ Term alias(TermStore& t, const Place& x, const Place& y);
 // Checks an access to `places` against the copies in flight (E6004-E6006)
 // and live borrows (E6008). `via`: the reference local it goes through.
 void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via);
+// An operand an operation reads through (`&x + &y`: the places `&x` points
+// to), checked as a builtin's Read argument; nothing for other operands.
+void readThrough(Analysis& a, State& s, const cir::Operand& o, const Value& v);
 // The accesses a callee makes (from its summary) at a call: a copy handed
 // to it conflicts only where `stillLive` (the callee has not waited it).
 void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,

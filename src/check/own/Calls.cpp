@@ -79,6 +79,13 @@ void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
 
 }  // namespace
 
+void readThrough(Analysis& a, State& s, const cir::Operand& o, const Value& v) {
+  if (o.kind == cir::OperandKind::Const || !isRef(a, operandType(a, o)) || v.kind != Value::Kind::Ref) return;
+  base::Span at = o.span;
+  if (o.place.proj.count == 0 && a.body.local(o.place.local).temp) at = a.body.local(o.place.local).span;
+  access(a, s, pointsTo(a, s, v.ref), AccessHow::Read, at, viaOf(a, o));
+}
+
 Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
   const hir::Function& f = a.prog.fn(st.fn);
   bool builtin = f.builtin != hir::Builtin::None;

@@ -109,6 +109,10 @@ Value evalRvalue(Analysis& a, State& s, const cir::Stmt& st) {
     case RvKind::Binary: {
       Value x = evalOperand(a, s, st.a);
       Value y = evalOperand(a, s, st.b);
+      // Elementwise tensor operations read their operands: through a
+      // reference, the places it points to, once both are evaluated.
+      readThrough(a, s, st.a, x);
+      readThrough(a, s, st.b, y);
       if (x.kind == Value::Kind::Scalar && y.kind == Value::Kind::Scalar) return Value::ofScalar(scalarOp(a, s, st, x.scalar, y.scalar));
       if (isScalar(a, st.type)) return Value::ofScalar(freshValue(a, st.type, "$v"));
       return Value{};

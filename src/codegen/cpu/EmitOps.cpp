@@ -207,6 +207,29 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
   if (mlir::isa<MulOp>(op)) return rt + "mul(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
   if (mlir::isa<ReluOp>(op)) return rt + "relu(vx_inv.arena, " + x(0) + ", " + at + ")";
   if (mlir::isa<ScaleOp>(op)) return rt + "scale(vx_inv.arena, " + x(0) + ", (float)" + x(1) + ", " + at + ")";
+  if (auto b = mlir::dyn_cast<BroadcastOp>(op)) {
+    mlir::Type r = b.getResult().getType();
+    auto mode = [&](mlir::Type t) {
+      if (t == r) return "0";
+      auto ps = t.cast<PinnedType>().getShape(), rs = r.cast<PinnedType>().getShape();
+      return ps[0] == rs[0] && ps[1] == 1 ? "1" : "2";
+    };
+    return rt + "broadcast(vx_inv.arena, " + rt + "fn2::" + b.getOp().str() + "{}, " + x(0) + ", " +
+           mode(b.getLhs().getType()) + ", " + x(1) + ", " + mode(b.getRhs().getType()) + ", " + shapeDim(r, 0) +
+           ", " + shapeDim(r, 1) + ", " + at + ")";
+  }
+  // On-chip compute: the runtimes' functors are named after Unary.def's rows.
+  if (auto u = mlir::dyn_cast<UnaryOp>(op))
+    return rt + "unary<" + rt + "fn::" + u.getFn().str() + ">(vx_inv.arena, " + x(0) + ", " + at + ")";
+  if (auto u = mlir::dyn_cast<UnaryIntoOp>(op))
+    return rt + "unary_into<" + rt + "fn::" + u.getFn().str() + ">(" + x(0) + ", " + x(1) + ", " + at + ")";
+  if (mlir::isa<FillOp>(op)) return rt + "fill(" + x(0) + ", (float)" + x(1) + ", " + at + ")";
+  if (mlir::isa<CopyIntoOp>(op)) return rt + "copy_into(" + x(0) + ", " + x(1) + ", " + at + ")";
+  if (auto r = mlir::dyn_cast<RowReduceOp>(op)) {
+    mlir::Type t = op->getOperand(0).getType();
+    return rt + "row_" + r.getKind().str() + "(vx_inv.arena, " + x(0) + ", " + shapeDim(t, 0) + ", " + shapeDim(t, 1) +
+           ", " + at + ")";
+  }
   return {};
 }
 
@@ -215,10 +238,13 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
 // The buffers an op reads (false) and writes (true), for run-time checks.
 std::vector<std::pair<unsigned, bool>> bufferAccesses(mlir::Operation* op) {
   if (mlir::isa<MmaOp>(op)) return {{0, true}, {1, false}, {2, false}};
-  if (mlir::isa<MatmulAccOp, LoadWeightsOp, TransferOp, ReluOp, ScaleOp, LoadElemOp>(op)) return {{0, false}};
+  if (mlir::isa<MatmulAccOp, LoadWeightsOp, TransferOp, ReluOp, ScaleOp, LoadElemOp, UnaryOp, RowReduceOp>(op))
+    return {{0, false}};
+  if (mlir::isa<UnaryIntoOp, CopyIntoOp>(op)) return {{0, true}, {1, false}};
+  if (mlir::isa<FillOp>(op)) return {{0, true}};
   if (mlir::isa<StoreAccOp>(op)) return {{0, true}};
   if (mlir::isa<StoreOp, TransferIntoOp>(op)) return {{0, false}, {1, true}};
-  if (mlir::isa<AddOp, SubOp, MulOp>(op)) return {{0, false}, {1, false}};
+  if (mlir::isa<AddOp, SubOp, MulOp, BroadcastOp>(op)) return {{0, false}, {1, false}};
   if (mlir::isa<StoreElemOp>(op)) return {{1, true}};
   return {};
 }

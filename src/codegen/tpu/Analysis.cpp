@@ -22,7 +22,12 @@ bool definesFirst(Op op) {
     case Op::Nop: case Op::StSmem: case Op::Jmp: case Op::Bnz: case Op::Bz: case Op::Beq: case Op::Bne:
     case Op::Blt: case Op::Bge: case Op::Halt: case Op::DmaStart: case Op::DmaWait: case Op::MxuLatch:
     case Op::MxuMatmul: case Op::MxuPop: case Op::VecAdd: case Op::VecSub: case Op::VecMul: case Op::VecMax:
-    case Op::VecRelu: case Op::VecScale: case Op::VecCopy: case Op::VecZero: case Op::Count_:
+    case Op::VecRelu: case Op::VecScale: case Op::VecCopy: case Op::VecZero: case Op::VecFill: case Op::VecAbs:
+    case Op::VecNeg: case Op::VecExp: case Op::VecLog: case Op::VecSqrt: case Op::VecRsqrt: case Op::VecTanh:
+    case Op::VecRowMax: case Op::VecRowSum: case Op::VecAddCol: case Op::VecSubCol: case Op::VecMulCol:
+    case Op::VecRsubCol: case Op::VecAddRow: case Op::VecSubRow: case Op::VecMulRow: case Op::VecRsubRow:
+    case Op::VecDiv: case Op::VecDivCol: case Op::VecRdivCol: case Op::VecDivRow: case Op::VecRdivRow:
+    case Op::Count_:
       return false;
   }
   return false;

@@ -411,6 +411,100 @@ void lowerElementwise(Lowering& l, mlir::Operation* op) {
   l.define(op->getResult(0), dst);
 }
 
+Op unaryOpcode(target::UnaryFn f) {
+  switch (f) {
+    case target::UnaryFn::Exp: return Op::VecExp;
+    case target::UnaryFn::Log: return Op::VecLog;
+    case target::UnaryFn::Sqrt: return Op::VecSqrt;
+    case target::UnaryFn::Rsqrt: return Op::VecRsqrt;
+    case target::UnaryFn::Tanh: return Op::VecTanh;
+    case target::UnaryFn::Abs: return Op::VecAbs;
+    case target::UnaryFn::Neg: return Op::VecNeg;
+  }
+  return Op::Nop;
+}
+
+// 0: the [R, C] result's own shape; 1: its column [R, 1]; 2: its row [1, C].
+int broadcastMode(mlir::Type operand, mlir::Type result) {
+  if (operand == result) return 0;
+  llvm::ArrayRef<int64_t> o = shapeOf(operand), r = shapeOf(result);
+  return o[0] == r[0] && o[1] == 1 ? 1 : 2;
+}
+
+// `a op b` with one side broadcast: the broadcast side is the instruction's
+// b; `+` and `*` commute exactly, `-` with a broadcast left side is `rsub`.
+void lowerBroadcast(Lowering& l, BroadcastOp op) {
+  mlir::Location at = op->getLoc();
+  mlir::Type t = op.getResult().getType();
+  Val lhs = l.lookup(op.getLhs()), rhs = l.lookup(op.getRhs());
+  if (l.failed || !dimsFit(l, t, at) || !needVmem(l, lhs, at) || !needVmem(l, rhs, at)) return;
+  auto [r, c] = tileDims(t);
+  int ml = broadcastMode(op.getLhs().getType(), t), mr = broadcastMode(op.getRhs().getType(), t);
+  bool swap = mr == 0 && ml != 0;  // the left side is the broadcast one
+  const Val& full = swap ? rhs : lhs;
+  const Val& part = swap ? lhs : rhs;
+  int mode = swap ? ml : mr;  // 0: `/` of two whole tiles
+  bool col = mode == 1;
+  std::string k = op.getOp().str();
+  Op o = mode == 0    ? Op::VecDiv
+         : k == "add" ? (col ? Op::VecAddCol : Op::VecAddRow)
+         : k == "mul" ? (col ? Op::VecMulCol : Op::VecMulRow)
+         : k == "div" ? (swap ? (col ? Op::VecRdivCol : Op::VecRdivRow) : (col ? Op::VecDivCol : Op::VecDivRow))
+         : swap       ? (col ? Op::VecRsubCol : Op::VecRsubRow)
+                      : (col ? Op::VecSubCol : Op::VecSubRow);
+  Val dst = newBuffer(l, t, at, "broadcast " + k);
+  if (l.failed) return;
+  l.emit(o, {l.memOp(dst, OperandKind::Tile), l.memOp(full, OperandKind::Tile), l.memOp(part, OperandKind::Tile),
+             Dims(r, c)});
+  uses(l, {&lhs, &rhs});
+  born(l, dst.pseudo, {dst.site});
+  l.define(op.getResult(), dst);
+}
+
+// On-chip compute (compute.md): each builtin is one vector instruction.
+// Reads are uses of the operand's buffer; `_into` forms, `fill` and
+// `copy_into` write an existing buffer, so they define none.
+void lowerCompute(Lowering& l, mlir::Operation* op) {
+  mlir::Location at = op->getLoc();
+  std::vector<Val> in;
+  for (mlir::Value v : op->getOperands()) in.push_back(l.lookup(v));
+  if (l.failed) return;
+  for (const Val& v : in)
+    if (v.kind == Val::Kind::Place && !needVmem(l, v, at)) return;
+  mlir::Type src = op->getOperand(0).getType();  // the [R, C] processed: x, or the `_into` destination
+  if (!dimsFit(l, src, at)) return;
+  auto [r, c] = tileDims(src);
+  auto fresh = [&](Op o, const std::string& what) {
+    Val dst = newBuffer(l, op->getResult(0).getType(), at, what);
+    if (l.failed) return;
+    l.emit(o, {l.memOp(dst, OperandKind::Tile), l.memOp(in[0], OperandKind::Tile), Dims(r, c)});
+    uses(l, {&in[0]});
+    born(l, dst.pseudo, {dst.site});
+    l.define(op->getResult(0), dst);
+  };
+  if (auto u = mlir::dyn_cast<UnaryOp>(op))
+    return fresh(unaryOpcode(*target::unaryByName(u.getFn().str())), u.getFn().str());
+  if (auto rr = mlir::dyn_cast<RowReduceOp>(op))
+    return fresh(rr.getKind() == "max" ? Op::VecRowMax : Op::VecRowSum, "row_" + rr.getKind().str());
+  if (auto u = mlir::dyn_cast<UnaryIntoOp>(op)) {
+    l.emit(unaryOpcode(*target::unaryByName(u.getFn().str())),
+           {l.memOp(in[0], OperandKind::Tile), l.memOp(in[1], OperandKind::Tile), Dims(r, c)});
+    uses(l, {&in[0], &in[1]});
+    return;
+  }
+  if (mlir::isa<CopyIntoOp>(op)) {
+    l.emit(Op::VecCopy, {l.memOp(in[0], OperandKind::Tile), l.memOp(in[1], OperandKind::Tile), Dims(r, c)});
+    uses(l, {&in[0], &in[1]});
+    return;
+  }
+  // fill
+  if (in[1].kind != Val::Kind::Float || !in[1].isConst)
+    return l.fail(at, "fill with a value known only at run time",
+                  "`vec.fill` takes its value as an immediate; the tpu target has no scalar float unit");
+  l.emit(Op::VecFill, {l.memOp(in[0], OperandKind::Tile), Flt(static_cast<float>(in[1].f)), Dims(r, c)});
+  uses(l, {&in[0]});
+}
+
 }  // namespace
 
 bool tensorInfo(Lowering& l, mlir::Type t, mlir::Location at, isa::DType& dtype, int64_t& bytes) {
@@ -485,6 +579,8 @@ void lowerVxOp(Lowering& l, mlir::Operation* op) {
   if (auto r = mlir::dyn_cast<ReadyOp>(op)) return lowerReady(l, r);
   if (mlir::isa<LoadWeightsOp, MatmulAccOp, StoreAccOp, MmaOp>(op)) return lowerMatrix(l, op);
   if (mlir::isa<ZerosOp, AddOp, SubOp, MulOp, ReluOp, ScaleOp>(op)) return lowerElementwise(l, op);
+  if (mlir::isa<UnaryOp, UnaryIntoOp, FillOp, CopyIntoOp, RowReduceOp>(op)) return lowerCompute(l, op);
+  if (auto b = mlir::dyn_cast<BroadcastOp>(op)) return lowerBroadcast(l, b);
   l.fail(at, op->getName().getStringRef().str(), "the tpu lowering has no rule for this operation");
 }
 
