@@ -308,24 +308,6 @@ class Kernel:
             self.emit(depth, f"wait({tok});", "W")
         elif form == "finish":
             self.emit(depth, f"finish({tok});", "W")
-        elif form == "unary":
-            # On-chip compute reads its operand through the borrow (compute.md).
-            v = self.fresh("u")
-            fn = self.r.choice(["exp", "tanh", "abs", "neg"])
-            self.emit(depth, f"let {v} = {fn}({x}); mma(acc, &{v}, w);", "C")
-        elif form == "binary":
-            # Operators read both sides, auto-borrowed or written `&`.
-            v = self.fresh("b")
-            op = self.r.choice(["+", "-", "*", "/"])
-            self.emit(depth, f"let {v} = {x} {op} w; mma(acc, &{v}, w);", "C")
-        elif form == "into":
-            v = self.fresh("y")
-            self.emit(depth, f"let mut {v} = zeros::<f32, [8, 8]>({VMEM}); copy_into(&mut {v}, {x}); "
-                             f"mma(acc, &{v}, w);", "C")
-        elif form == "reduce":
-            # A column broadcast back over the slot it was reduced from.
-            v = self.fresh("r")
-            self.emit(depth, f"let {v} = row_max({x}); let {v}d = {x} - {v}; mma(acc, &{v}d, w);", "C")
         elif form == "rec":
             self.emit(depth, f"rec_wait({self.usize(str(self.r.randint(0, 3)), depth)}, {tok});", "W")
         elif form == "or":
@@ -352,6 +334,24 @@ class Kernel:
             self.emit(depth, f"mma(acc, {x}, w);", "C")
         elif form == "helper":
             self.emit(depth, f"compute({x}, acc, w);", "C")
+        elif form == "unary":
+            # On-chip compute reads its operand through the borrow (compute.md).
+            v = self.fresh("u")
+            fn = self.r.choice(["exp", "tanh", "abs", "neg"])
+            self.emit(depth, f"let {v} = {fn}({x}); mma(acc, &{v}, w);", "C")
+        elif form == "binary":
+            # Operators read both sides, auto-borrowed or written `&`.
+            v = self.fresh("b")
+            op = self.r.choice(["+", "-", "*", "/"])
+            self.emit(depth, f"let {v} = {x} {op} w; mma(acc, &{v}, w);", "C")
+        elif form == "into":
+            v = self.fresh("y")
+            self.emit(depth, f"let mut {v} = zeros::<f32, [8, 8]>({VMEM}); copy_into(&mut {v}, {x}); "
+                             f"mma(acc, &{v}, w);", "C")
+        elif form == "reduce":
+            # A column broadcast back over the slot it was reduced from.
+            v = self.fresh("r")
+            self.emit(depth, f"let {v} = row_max({x}); let {v}d = {x} - {v}; mma(acc, &{v}d, w);", "C")
         elif form == "rec":
             self.emit(depth, f"rec_read({self.usize(str(self.r.randint(0, 2)), depth)}, {x}, acc, w);", "C")
         else:

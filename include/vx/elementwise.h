@@ -146,6 +146,14 @@ struct div {
   template <typename V>
   V operator()(V x, V y) const { return x / y; }
 };
+struct max {  // NaN where either is, as jnp.maximum
+  template <typename V>
+  V operator()(V x, V y) const { return (x > y || x != x) ? x : y; }
+};
+struct min {
+  template <typename V>
+  V operator()(V x, V y) const { return (x < y || x != x) ? x : y; }
+};
 }  // namespace fn2
 
 template <typename T, typename F>

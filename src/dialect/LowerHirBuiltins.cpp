@@ -95,6 +95,10 @@ Vals lowerBuiltin(Lower& l, const hir::Expr& call, const hir::Function& fn) {
       if (!need(2)) return {};
       l.b.create<CopyIntoOp>(at, args[0], args[1]);
       return {};
+    case hir::Builtin::Max:
+    case hir::Builtin::Min:
+      if (!need(2)) return {};
+      return one(l.b.create<BroadcastOp>(at, r, fn.builtin == hir::Builtin::Max ? "max" : "min", args[0], args[1]));
     case hir::Builtin::RowMax:
     case hir::Builtin::RowSum:
       if (!need(1)) return {};

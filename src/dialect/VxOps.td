@@ -286,7 +286,7 @@ def Vx_ScaleOp : Vx_Op<"scale", [AllTypesMatch<["x", "result"]>]> {
 // ---- on-chip compute (compute.md): reads borrow, `_into` forms write ----
 
 def Vx_BroadcastOp : Vx_Op<"broadcast"> {
-  let summary = "elementwise lhs op rhs (add, sub, mul, div), each side the [R, C] result's shape, its column [R, 1] or its row [1, C]";
+  let summary = "elementwise lhs op rhs (add, sub, mul, div; max and min without broadcasting), each side the [R, C] result's shape, its column [R, 1] or its row [1, C]";
   let arguments = (ins StrAttr:$op, Vx_PinnedType:$lhs, Vx_PinnedType:$rhs);
   let results = (outs Vx_PinnedType:$result);
   let assemblyFormat = "$op $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))";

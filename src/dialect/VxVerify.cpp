@@ -180,8 +180,12 @@ mlir::LogicalResult needUnaryFn(mlir::Operation* op, llvm::StringRef fn) {
 }  // namespace
 
 mlir::LogicalResult BroadcastOp::verify() {
-  if (getOp() != "add" && getOp() != "sub" && getOp() != "mul" && getOp() != "div")
-    return emitOpError("op must be add, sub, mul or div");
+  if (getOp() != "add" && getOp() != "sub" && getOp() != "mul" && getOp() != "div" && getOp() != "max" &&
+      getOp() != "min")
+    return emitOpError("op must be add, sub, mul, div, max or min");
+  if ((getOp() == "max" || getOp() == "min") &&
+      (getLhs().getType() != getResult().getType() || getRhs().getType() != getResult().getType()))
+    return emitOpError("max and min take two operands of the result's type");
   for (auto [v, n] : {std::pair{getLhs(), "lhs"}, {getRhs(), "rhs"}, {getResult(), "result"}})
     if (failed(needRank(*this, v.getType(), 2, n)) || failed(needVmem(*this, v.getType(), n))) return mlir::failure();
   Shaped r = shaped(getResult().getType());

@@ -116,6 +116,7 @@ void Machine::interpret() {
       case Op::VecSub:
       case Op::VecMul:
       case Op::VecMax:
+      case Op::VecMin:
       case Op::VecRelu:
       case Op::VecScale:
       case Op::VecCopy:

@@ -306,14 +306,16 @@ void Machine::vector(uint32_t pc, const Dec& d) {
     loadTile(pc, 1, d.m[1], rows, cols, scratchA_);
   }
   float* a = scratchA_.data();
-  if (d.op == Op::VecAdd || d.op == Op::VecSub || d.op == Op::VecMul || d.op == Op::VecMax || d.op == Op::VecDiv) {
+  if (d.op == Op::VecAdd || d.op == Op::VecSub || d.op == Op::VecMul || d.op == Op::VecMax || d.op == Op::VecMin ||
+      d.op == Op::VecDiv) {
     loadTile(pc, 2, d.m[2], rows, cols, scratchB_);
     const float* b = scratchB_.data();
     if (d.op == Op::VecAdd) for (size_t i = 0; i < n; ++i) a[i] += b[i];
     else if (d.op == Op::VecSub) for (size_t i = 0; i < n; ++i) a[i] -= b[i];
     else if (d.op == Op::VecMul) for (size_t i = 0; i < n; ++i) a[i] *= b[i];
     else if (d.op == Op::VecDiv) for (size_t i = 0; i < n; ++i) a[i] /= b[i];
-    else for (size_t i = 0; i < n; ++i) a[i] = std::fmax(a[i], b[i]);
+    else if (d.op == Op::VecMin) for (size_t i = 0; i < n; ++i) a[i] = (a[i] < b[i] || a[i] != a[i]) ? a[i] : b[i];
+    else for (size_t i = 0; i < n; ++i) a[i] = (a[i] > b[i] || a[i] != a[i]) ? a[i] : b[i];
   } else if (d.op == Op::VecAddCol || d.op == Op::VecSubCol || d.op == Op::VecMulCol || d.op == Op::VecRsubCol ||
              d.op == Op::VecAddRow || d.op == Op::VecSubRow || d.op == Op::VecMulRow || d.op == Op::VecRsubRow ||
              d.op == Op::VecDivCol || d.op == Op::VecRdivCol || d.op == Op::VecDivRow || d.op == Op::VecRdivRow) {

@@ -25,7 +25,7 @@ PY
 for target in cpu tpu b200 h100; do
   extra=
   case $target in b200 | h100) extra=--interpret ;; esac
-  for entry in unary into reduce reduce_bf16; do
+  for entry in unary into binary reduce reduce_bf16; do
     out="$TMP/$target/$entry"
     mkdir -p "$out"
     # shellcheck disable=SC2086
@@ -64,6 +64,10 @@ want = {
     ("into", "e"): ([math.exp(x) for x in a], 4e-7),
     ("into", "f"): ([-2.5] * 128, 0),
     ("into", "c"): (a, 0),
+    ("binary", "hi"): ([abs(x) for x in a], 0),
+    ("binary", "lo"): ([-abs(x) for x in a], 0),
+    ("binary", "q"): ([(x - max(r)) / (abs(x) + max(r)) for r in rows(a, 16) for x in r], 1e-6),
+    ("binary", "sc"): ([x * x - x for x in a], 2e-6),  # cancellation near x = 1
     ("reduce", "mx"): ([max(r) for r in rows(a, 16)], 0),
     ("reduce", "sm"): ([sum(r) for r in rows(a, 16)], 1e-6),
     ("reduce_bf16", "mx"): ([max(r) for r in rows(ab, 16)], 0),

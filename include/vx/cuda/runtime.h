@@ -643,11 +643,29 @@ struct DivF {
   VX_HD T operator()(T x, T y) const { return static_cast<T>(static_cast<float>(x) / static_cast<float>(y)); }
   VX_HD double operator()(double x, double y) const { return x / y; }
 };
+struct MaxF {  // NaN where either is
+  template <typename T>
+  VX_HD T operator()(T x, T y) const {
+    float a = static_cast<float>(x), b = static_cast<float>(y);
+    return (a > b || a != a) ? x : y;
+  }
+  VX_HD double operator()(double x, double y) const { return (x > y || x != x) ? x : y; }
+};
+struct MinF {
+  template <typename T>
+  VX_HD T operator()(T x, T y) const {
+    float a = static_cast<float>(x), b = static_cast<float>(y);
+    return (a < b || a != a) ? x : y;
+  }
+  VX_HD double operator()(double x, double y) const { return (x < y || x != x) ? x : y; }
+};
 namespace fn2 {
 using add = AddF;
 using sub = SubF;
 using mul = MulF;
 using div = DivF;
+using max = MaxF;
+using min = MinF;
 }  // namespace fn2
 template <typename T, typename F>
 VX_HD inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const Buf<T>& b, int mb, uint64_t rows,

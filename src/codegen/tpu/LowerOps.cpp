@@ -446,7 +446,9 @@ void lowerBroadcast(Lowering& l, BroadcastOp op) {
   int mode = swap ? ml : mr;  // 0: `/` of two whole tiles
   bool col = mode == 1;
   std::string k = op.getOp().str();
-  Op o = mode == 0    ? Op::VecDiv
+  Op o = k == "max"   ? Op::VecMax
+         : k == "min" ? Op::VecMin
+         : mode == 0  ? Op::VecDiv
          : k == "add" ? (col ? Op::VecAddCol : Op::VecAddRow)
          : k == "mul" ? (col ? Op::VecMulCol : Op::VecMulRow)
          : k == "div" ? (swap ? (col ? Op::VecRdivCol : Op::VecRdivRow) : (col ? Op::VecDivCol : Op::VecDivRow))
