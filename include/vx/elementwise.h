@@ -70,34 +70,21 @@ inline Buf<T> scale(Arena& arena, const Buf<T>& x, float s, const char* at) {
  * f64 buffers) and rounds to the element type; `_into` forms, `fill` and
  * `copy_into` write an existing buffer and allocate nothing. */
 namespace fn {
-struct exp {
-  template <typename V>
-  static V f(V x) { return std::exp(x); }
-};
-struct log {
-  template <typename V>
-  static V f(V x) { return std::log(x); }
-};
-struct sqrt {
-  template <typename V>
-  static V f(V x) { return std::sqrt(x); }
-};
-struct rsqrt {
-  template <typename V>
-  static V f(V x) { return V(1) / std::sqrt(x); }
-};
-struct tanh {
-  template <typename V>
-  static V f(V x) { return std::tanh(x); }
-};
-struct abs {
-  template <typename V>
-  static V f(V x) { return std::fabs(x); }
-};
-struct neg {
-  template <typename V>
-  static V f(V x) { return -x; }
-};
+#define VX_UNARY_FN(NAME, EXPR) \
+  struct NAME {                 \
+    template <typename V>       \
+    static V f(V x) {           \
+      return EXPR;              \
+    }                           \
+  };
+VX_UNARY_FN(exp, std::exp(x))
+VX_UNARY_FN(log, std::log(x))
+VX_UNARY_FN(sqrt, std::sqrt(x))
+VX_UNARY_FN(rsqrt, V(1) / std::sqrt(x))
+VX_UNARY_FN(tanh, std::tanh(x))
+VX_UNARY_FN(abs, std::fabs(x))
+VX_UNARY_FN(neg, -x)
+#undef VX_UNARY_FN
 }  // namespace fn
 
 template <typename T>
@@ -130,30 +117,20 @@ inline void copy_into(const Buf<T>& y, const Buf<T>& x, const char*) {
  * [R, 1] (mode 1: element r of every row's columns) or its row [1, C]
  * (mode 2): NumPy broadcasting limited to those two shapes. */
 namespace fn2 {
-struct add {
-  template <typename V>
-  V operator()(V x, V y) const { return x + y; }
-};
-struct sub {
-  template <typename V>
-  V operator()(V x, V y) const { return x - y; }
-};
-struct mul {
-  template <typename V>
-  V operator()(V x, V y) const { return x * y; }
-};
-struct div {
-  template <typename V>
-  V operator()(V x, V y) const { return x / y; }
-};
-struct max {  // NaN where either is, as jnp.maximum
-  template <typename V>
-  V operator()(V x, V y) const { return (x > y || x != x) ? x : y; }
-};
-struct min {
-  template <typename V>
-  V operator()(V x, V y) const { return (x < y || x != x) ? x : y; }
-};
+#define VX_BINARY_FN(NAME, EXPR)  \
+  struct NAME {                   \
+    template <typename V>         \
+    V operator()(V x, V y) const { \
+      return EXPR;                \
+    }                             \
+  };
+VX_BINARY_FN(add, x + y)
+VX_BINARY_FN(sub, x - y)
+VX_BINARY_FN(mul, x * y)
+VX_BINARY_FN(div, x / y)
+VX_BINARY_FN(max, (x > y || x != x) ? x : y)  // NaN where either is, as jnp.maximum
+VX_BINARY_FN(min, (x < y || x != x) ? x : y)
+#undef VX_BINARY_FN
 }  // namespace fn2
 
 template <typename T, typename F>
@@ -164,6 +141,15 @@ inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const Buf<T>
   for (uint64_t i = 0; i < rows * cols; ++i)
     r.data[i] = static_cast<T>(f(static_cast<compute_t<T>>(a.data[index(ma, i)]),
                                  static_cast<compute_t<T>>(b.data[index(mb, i)])));
+  return r;
+}
+
+/* x converted to U: rounded to nearest even by the 16-bit types'
+ * constructors (f64 goes through f32). */
+template <typename U, typename T>
+inline Buf<U> cast(Arena& arena, const Buf<T>& x, const char* at) {
+  Buf<U> r = allocate<U>(arena, x.n, at);
+  for (uint64_t i = 0; i < x.n; ++i) r.data[i] = static_cast<U>(static_cast<compute_t<U>>(static_cast<compute_t<T>>(x.data[i])));
   return r;
 }
 

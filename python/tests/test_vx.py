@@ -259,3 +259,44 @@ class RmsNormAgreesWithNumPy(unittest.TestCase):
 
     def test_softmax_on_h100_interpreted(self):
         SoftmaxAgreesWithNumPy.check(self, "h100", 4, 32, 2)
+
+
+def numpy_attention(q, k, v, scale):
+    s = (q.astype(np.float64) @ k.astype(np.float64).T) * scale
+    p = np.exp(s - s.max(axis=-1, keepdims=True))
+    return (p / p.sum(axis=-1, keepdims=True)) @ v.astype(np.float64)
+
+
+@unittest.skipIf(ml_dtypes is None, "ml_dtypes is not installed: the bf16 inputs cannot be made")
+class AttentionAgreesWithNumPy(unittest.TestCase):
+    """examples/attention.vx (online softmax over streamed key/value blocks,
+    bf16 inputs) at several shapes. The reference takes the same bf16 values
+    in f64; the kernel rounds its softmax weights to bf16 for the product
+    with v (2^-9 relative), hence the tolerance."""
+
+    def check(self, target, bq, bk, d, blocks, atol):
+        path = os.path.join(REPO, "examples", "attention.vx")
+        scale = 1 / np.sqrt(d)
+        k = vx.compile(path, target=target, consts={"BQ": bq, "BK": bk, "D": d, "SCALE": float(scale)})
+        rng = np.random.default_rng(bq + bk + d + blocks)
+        bf = ml_dtypes.bfloat16
+        q = rng.standard_normal((bq, d)).astype(bf)
+        keys = rng.standard_normal((blocks * bk, d)).astype(bf)
+        vals = rng.standard_normal((blocks * bk, d)).astype(bf)
+        kt = np.ascontiguousarray(keys.reshape(blocks, bk, d).transpose(0, 2, 1))
+        out = np.zeros((bq, d), np.float32)
+        k.attention(q, kt, vals.reshape(blocks, bk, d), out)
+        want = numpy_attention(q, keys, vals, np.float32(scale))
+        np.testing.assert_allclose(out, want, rtol=1e-2, atol=atol, err_msg="%s %d/%d/%d x%d" % (target, bq, bk, d, blocks))
+
+    def test_attention_on_cpu(self):
+        for bq, bk, d, blocks in ((16, 32, 64, 4), (8, 16, 32, 1), (32, 64, 16, 3)):
+            self.check("cpu", bq, bk, d, blocks, 1e-2)
+
+    def test_attention_on_tpu(self):
+        for bq, bk, d, blocks in ((16, 32, 64, 3), (8, 64, 32, 2)):
+            self.check("tpu", bq, bk, d, blocks, 1e-2)
+
+    def test_attention_on_b200_and_h100_interpreted(self):
+        self.check("b200", 16, 32, 64, 2, 2e-2)
+        self.check("h100", 8, 16, 32, 2, 2e-2)

@@ -293,6 +293,14 @@ def Vx_BroadcastOp : Vx_Op<"broadcast"> {
   let hasVerifier = 1;
 }
 
+def Vx_CastOp : Vx_Op<"cast"> {
+  let summary = "x converted to the result's element type, rounded to nearest even";
+  let arguments = (ins Vx_PinnedType:$x);
+  let results = (outs Vx_PinnedType:$result);
+  let assemblyFormat = "$x attr-dict `:` qualified(type($x)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def Vx_UnaryOp : Vx_Op<"unary", [AllTypesMatch<["x", "result"]>]> {
   let summary = "elementwise fn(x) into a new buffer; fn is a row of src/target/Unary.def";
   let arguments = (ins StrAttr:$fn, Vx_PinnedType:$x);

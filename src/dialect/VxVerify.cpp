@@ -198,6 +198,14 @@ mlir::LogicalResult BroadcastOp::verify() {
   return mlir::success();
 }
 
+mlir::LogicalResult CastOp::verify() {
+  if (failed(needVmem(*this, getX().getType(), "x")) || failed(needVmem(*this, getResult().getType(), "result")))
+    return mlir::failure();
+  if (shaped(getX().getType()).shape != shaped(getResult().getType()).shape)
+    return emitOpError("x and the result must have one shape");
+  return mlir::success();
+}
+
 mlir::LogicalResult UnaryOp::verify() {
   if (failed(needUnaryFn(*this, getFn()))) return mlir::failure();
   return verifyElementwise(*this);

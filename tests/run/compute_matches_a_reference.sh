@@ -25,7 +25,7 @@ PY
 for target in cpu tpu b200 h100; do
   extra=
   case $target in b200 | h100) extra=--interpret ;; esac
-  for entry in unary into binary reduce reduce_bf16; do
+  for entry in unary into binary reduce reduce_bf16 casts; do
     out="$TMP/$target/$entry"
     mkdir -p "$out"
     # shellcheck disable=SC2086
@@ -73,6 +73,8 @@ want = {
     ("reduce_bf16", "mx"): ([max(r) for r in rows(ab, 16)], 0),
     ("reduce_bf16", "sm"): ([sum(r) for r in rows(ab, 16)], 2 ** -8),
     ("reduce_bf16", "e"): ([math.exp(x) for x in ab], 2 ** -8),
+    ("casts", "b"): (ab, 0),
+    ("casts", "f"): (ab, 0),
 }
 bad = 0
 for target in ("cpu", "tpu", "b200", "h100"):

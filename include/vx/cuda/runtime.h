@@ -573,34 +573,19 @@ VX_HD inline Buf<T> scale(Arena& arena, const Buf<T>& x, float s, const char* at
  * rows, fills, copies and row reductions, each thread a strided share (rows,
  * for the reductions) ---- */
 namespace fn {
-struct exp {
-  VX_HD static float f(float x) { return expf(x); }
-  VX_HD static double f(double x) { return ::exp(x); }
-};
-struct log {
-  VX_HD static float f(float x) { return logf(x); }
-  VX_HD static double f(double x) { return ::log(x); }
-};
-struct sqrt {
-  VX_HD static float f(float x) { return sqrtf(x); }
-  VX_HD static double f(double x) { return ::sqrt(x); }
-};
-struct rsqrt {
-  VX_HD static float f(float x) { return 1.0f / sqrtf(x); }
-  VX_HD static double f(double x) { return 1.0 / ::sqrt(x); }
-};
-struct tanh {
-  VX_HD static float f(float x) { return tanhf(x); }
-  VX_HD static double f(double x) { return ::tanh(x); }
-};
-struct abs {
-  VX_HD static float f(float x) { return fabsf(x); }
-  VX_HD static double f(double x) { return ::fabs(x); }
-};
-struct neg {
-  VX_HD static float f(float x) { return -x; }
-  VX_HD static double f(double x) { return -x; }
-};
+#define VX_UNARY_FN(NAME, F32, F64)                 \
+  struct NAME {                                     \
+    VX_HD static float f(float x) { return F32; }   \
+    VX_HD static double f(double x) { return F64; } \
+  };
+VX_UNARY_FN(exp, expf(x), ::exp(x))
+VX_UNARY_FN(log, logf(x), ::log(x))
+VX_UNARY_FN(sqrt, sqrtf(x), ::sqrt(x))
+VX_UNARY_FN(rsqrt, 1.0f / sqrtf(x), 1.0 / ::sqrt(x))
+VX_UNARY_FN(tanh, tanhf(x), ::tanh(x))
+VX_UNARY_FN(abs, fabsf(x), ::fabs(x))
+VX_UNARY_FN(neg, -x, -x)
+#undef VX_UNARY_FN
 }  // namespace fn
 template <typename F>
 struct UnaryF {
@@ -679,6 +664,20 @@ VX_HD inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const 
     uint64_t ib = mb == 0 ? i : mb == 1 ? i / cols : i % cols;
     r.data[i] = f(a.data[ia], b.data[ib]);
   }
+  sync();
+  return r;
+}
+
+template <typename T>
+struct Wide;
+/* x converted to U, each thread a strided share; rounded to nearest even. */
+template <typename U, typename T>
+VX_HD inline Buf<U> cast(Arena& arena, const Buf<T>& x, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  Buf<U> r = allocate<U>(arena, x.n, at);
+  for (uint64_t i = lane(); i < x.n; i += lanes())
+    r.data[i] = static_cast<U>(static_cast<typename Wide<U>::type>(static_cast<typename Wide<T>::type>(x.data[i])));
   sync();
   return r;
 }
