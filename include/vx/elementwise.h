@@ -153,6 +153,15 @@ inline Buf<U> cast(Arena& arena, const Buf<T>& x, const char* at) {
   return r;
 }
 
+/* The transpose of a rows x cols tile: r[c][r] = x[r][c]. */
+template <typename T>
+inline Buf<T> transpose(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  Buf<T> r = allocate<T>(arena, x.n, at);
+  for (uint64_t i = 0; i < rows; ++i)
+    for (uint64_t j = 0; j < cols; ++j) r.data[j * rows + i] = x.data[i * cols + j];
+  return r;
+}
+
 /* The max of each row (NaN if any element is), as a column. */
 template <typename T>
 inline Buf<T> row_max(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {

@@ -95,6 +95,9 @@ Vals lowerBuiltin(Lower& l, const hir::Expr& call, const hir::Function& fn) {
       if (!need(2)) return {};
       l.b.create<CopyIntoOp>(at, args[0], args[1]);
       return {};
+    case hir::Builtin::Transpose:
+      if (!need(1)) return {};
+      return one(l.b.create<TransposeOp>(at, r, args[0]));
     case hir::Builtin::Cast:
       if (!need(1)) return {};
       return one(l.b.create<CastOp>(at, r, args[0]));

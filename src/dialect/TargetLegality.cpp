@@ -34,6 +34,7 @@ target::Builtin builtinOf(mlir::Operation* op) {
   if (auto u = mlir::dyn_cast<UnaryIntoOp>(op)) return target::info(*target::unaryByName(u.getFn().str())).into;
   if (mlir::isa<FillOp>(op)) return B::Fill;
   if (mlir::isa<CastOp>(op)) return B::Cast;
+  if (mlir::isa<TransposeOp>(op)) return B::Transpose;
   if (auto b = mlir::dyn_cast<BroadcastOp>(op))
     return b.getOp() == "max" ? B::Max : b.getOp() == "min" ? B::Min : B::None;  // operators: every target
   if (mlir::isa<CopyIntoOp>(op)) return B::CopyInto;

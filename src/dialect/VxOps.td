@@ -301,6 +301,14 @@ def Vx_CastOp : Vx_Op<"cast"> {
   let hasVerifier = 1;
 }
 
+def Vx_TransposeOp : Vx_Op<"transpose"> {
+  let summary = "the transpose of a 2-D on-chip tensor: result[c, r] = x[r, c]";
+  let arguments = (ins Vx_PinnedType:$x);
+  let results = (outs Vx_PinnedType:$result);
+  let assemblyFormat = "$x attr-dict `:` qualified(type($x)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def Vx_UnaryOp : Vx_Op<"unary", [AllTypesMatch<["x", "result"]>]> {
   let summary = "elementwise fn(x) into a new buffer; fn is a row of src/target/Unary.def";
   let arguments = (ins StrAttr:$fn, Vx_PinnedType:$x);

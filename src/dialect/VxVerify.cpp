@@ -206,6 +206,17 @@ mlir::LogicalResult CastOp::verify() {
   return mlir::success();
 }
 
+mlir::LogicalResult TransposeOp::verify() {
+  if (failed(needRank(*this, getX().getType(), 2, "x")) || failed(needVmem(*this, getX().getType(), "x")) ||
+      failed(needRank(*this, getResult().getType(), 2, "result")) ||
+      failed(needVmem(*this, getResult().getType(), "result")))
+    return mlir::failure();
+  Shaped x = shaped(getX().getType()), r = shaped(getResult().getType());
+  if (x.elem != r.elem || x.shape[0] != r.shape[1] || x.shape[1] != r.shape[0])
+    return emitOpError("the result must be x [R, C] as [C, R] of x's element type");
+  return mlir::success();
+}
+
 mlir::LogicalResult UnaryOp::verify() {
   if (failed(needUnaryFn(*this, getFn()))) return mlir::failure();
   return verifyElementwise(*this);

@@ -117,6 +117,7 @@ void Machine::interpret() {
       case Op::VecMul:
       case Op::VecMax:
       case Op::VecMin:
+      case Op::VecTranspose:
       case Op::VecRelu:
       case Op::VecScale:
       case Op::VecCopy:

@@ -353,6 +353,12 @@ void Machine::vector(uint32_t pc, const Dec& d) {
   } else if (d.op == Op::VecTanh) {
     for (size_t i = 0; i < n; ++i) a[i] = std::tanh(a[i]);
   }  // VecCopy, VecZero and VecFill store the loaded or filled tile as is.
+  if (d.op == Op::VecTranspose) {
+    scratchB_.resize(n);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) scratchB_[static_cast<size_t>(c * rows + r)] = a[r * cols + c];
+    std::copy(scratchB_.begin(), scratchB_.end(), scratchA_.begin());
+  }
   const bool reduce = d.op == Op::VecRowMax || d.op == Op::VecRowSum;
   if (reduce) {
     // One column: the row's max (NaN if any element is) or its sum in f32.
@@ -364,13 +370,16 @@ void Machine::vector(uint32_t pc, const Dec& d) {
       a[r] = v;
     }
   }
-  storeTile(pc, 0, d.m[0], rows, reduce ? 1 : cols, scratchA_.data());
+  if (d.op == Op::VecTranspose)
+    storeTile(pc, 0, d.m[0], cols, rows, scratchA_.data());
+  else
+    storeTile(pc, 0, d.m[0], rows, reduce ? 1 : cols, scratchA_.data());
   // A vector register holds sublanes x lanes 32-bit elements, twice as many bf16.
   const uint64_t perReg = cfg_.vpuSublanes * cfg_.vpuLanes * (4 / tpu::dtypeBytes(mem_[d.m[0].buf].dtype));
   const bool transcendental = d.op == Op::VecExp || d.op == Op::VecLog || d.op == Op::VecSqrt ||
                               d.op == Op::VecRsqrt || d.op == Op::VecTanh || d.op == Op::VecDiv ||
                               d.op == Op::VecDivCol || d.op == Op::VecRdivCol || d.op == Op::VecDivRow ||
-                              d.op == Op::VecRdivRow;
+                              d.op == Op::VecRdivRow || d.op == Op::VecTranspose;
   busyUnit(kTrackVector, EventKind::Vector, pc,
            (transcendental ? 2 : 1) * ceilDiv(n, perReg) + (reduce ? 2 : 1) * cfg_.vpuLatency);
 }

@@ -25,7 +25,7 @@ PY
 for target in cpu tpu b200 h100; do
   extra=
   case $target in b200 | h100) extra=--interpret ;; esac
-  for entry in unary into binary reduce reduce_bf16 casts; do
+  for entry in unary into binary reduce reduce_bf16 casts transposes; do
     out="$TMP/$target/$entry"
     mkdir -p "$out"
     # shellcheck disable=SC2086
@@ -74,6 +74,7 @@ want = {
     ("reduce_bf16", "sm"): ([sum(r) for r in rows(ab, 16)], 2 ** -8),
     ("reduce_bf16", "e"): ([math.exp(x) for x in ab], 2 ** -8),
     ("casts", "b"): (ab, 0),
+    ("transposes", "t"): ([a[r * 16 + c] for c in range(16) for r in range(8)], 0),
     ("casts", "f"): (ab, 0),
 }
 bad = 0

@@ -668,6 +668,17 @@ VX_HD inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const 
   return r;
 }
 
+/* The transpose of a rows x cols tile, each thread a strided share. */
+template <typename T>
+VX_HD inline Buf<T> transpose(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  Buf<T> r = allocate<T>(arena, x.n, at);
+  for (uint64_t i = lane(); i < rows * cols; i += lanes()) r.data[(i % cols) * rows + i / cols] = x.data[i];
+  sync();
+  return r;
+}
+
 template <typename T>
 struct Wide;
 /* x converted to U, each thread a strided share; rounded to nearest even. */

@@ -218,6 +218,10 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
            mode(b.getLhs().getType()) + ", " + x(1) + ", " + mode(b.getRhs().getType()) + ", " + shapeDim(r, 0) +
            ", " + shapeDim(r, 1) + ", " + at + ")";
   }
+  if (mlir::isa<TransposeOp>(op)) {
+    mlir::Type t = op->getOperand(0).getType();
+    return rt + "transpose(vx_inv.arena, " + x(0) + ", " + shapeDim(t, 0) + ", " + shapeDim(t, 1) + ", " + at + ")";
+  }
   if (mlir::isa<CastOp>(op))
     return rt + "cast<" + elemType(op->getResult(0).getType()) + ">(vx_inv.arena, " + x(0) + ", " + at + ")";
   // On-chip compute: the runtimes' functors are named after Unary.def's rows.
@@ -240,7 +244,8 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
 // The buffers an op reads (false) and writes (true), for run-time checks.
 std::vector<std::pair<unsigned, bool>> bufferAccesses(mlir::Operation* op) {
   if (mlir::isa<MmaOp>(op)) return {{0, true}, {1, false}, {2, false}};
-  if (mlir::isa<MatmulAccOp, LoadWeightsOp, TransferOp, ReluOp, ScaleOp, LoadElemOp, UnaryOp, RowReduceOp, CastOp>(op))
+  if (mlir::isa<MatmulAccOp, LoadWeightsOp, TransferOp, ReluOp, ScaleOp, LoadElemOp, UnaryOp, RowReduceOp, CastOp,
+                TransposeOp>(op))
     return {{0, false}};
   if (mlir::isa<UnaryIntoOp, CopyIntoOp>(op)) return {{0, true}, {1, false}};
   if (mlir::isa<FillOp>(op)) return {{0, true}};

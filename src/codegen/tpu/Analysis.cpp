@@ -26,7 +26,7 @@ bool definesFirst(Op op) {
     case Op::VecNeg: case Op::VecExp: case Op::VecLog: case Op::VecSqrt: case Op::VecRsqrt: case Op::VecTanh:
     case Op::VecRowMax: case Op::VecRowSum: case Op::VecAddCol: case Op::VecSubCol: case Op::VecMulCol:
     case Op::VecRsubCol: case Op::VecAddRow: case Op::VecSubRow: case Op::VecMulRow: case Op::VecRsubRow:
-    case Op::VecMin: case Op::VecDiv: case Op::VecDivCol: case Op::VecRdivCol: case Op::VecDivRow: case Op::VecRdivRow:
+    case Op::VecMin: case Op::VecTranspose: case Op::VecDiv: case Op::VecDivCol: case Op::VecRdivCol: case Op::VecDivRow: case Op::VecRdivRow:
     case Op::Count_:
       return false;
   }

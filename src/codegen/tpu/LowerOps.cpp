@@ -486,7 +486,8 @@ void lowerCompute(Lowering& l, mlir::Operation* op) {
   };
   if (auto u = mlir::dyn_cast<UnaryOp>(op))
     return fresh(unaryOpcode(*target::unaryByName(u.getFn().str())), u.getFn().str());
-  if (mlir::isa<CastOp>(op)) return fresh(Op::VecCopy, "cast");  // vec.copy converts between f32 and bf16
+  if (mlir::isa<CastOp>(op)) return fresh(Op::VecCopy, "cast");
+  if (mlir::isa<TransposeOp>(op)) return fresh(Op::VecTranspose, "transpose");  // vec.copy converts between f32 and bf16
   if (auto rr = mlir::dyn_cast<RowReduceOp>(op))
     return fresh(rr.getKind() == "max" ? Op::VecRowMax : Op::VecRowSum, "row_" + rr.getKind().str());
   if (auto u = mlir::dyn_cast<UnaryIntoOp>(op)) {
@@ -582,7 +583,8 @@ void lowerVxOp(Lowering& l, mlir::Operation* op) {
   if (auto r = mlir::dyn_cast<ReadyOp>(op)) return lowerReady(l, r);
   if (mlir::isa<LoadWeightsOp, MatmulAccOp, StoreAccOp, MmaOp>(op)) return lowerMatrix(l, op);
   if (mlir::isa<ZerosOp, AddOp, SubOp, MulOp, ReluOp, ScaleOp>(op)) return lowerElementwise(l, op);
-  if (mlir::isa<UnaryOp, UnaryIntoOp, FillOp, CopyIntoOp, RowReduceOp, CastOp>(op)) return lowerCompute(l, op);
+  if (mlir::isa<UnaryOp, UnaryIntoOp, FillOp, CopyIntoOp, RowReduceOp, CastOp, TransposeOp>(op))
+    return lowerCompute(l, op);
   if (auto b = mlir::dyn_cast<BroadcastOp>(op)) return lowerBroadcast(l, b);
   l.fail(at, op->getName().getStringRef().str(), "the tpu lowering has no rule for this operation");
 }
