@@ -61,8 +61,13 @@ bool apply(ast::Op op, __int128 l, __int128 r, __int128& out, std::string& why) 
       }
       out = op == ast::Op::Div ? l / r : l % r;  // truncating, as the targets compute
       return true;
-    default: why = "is not integer arithmetic"; return false;
+    case ast::Op::None: case ast::Op::Neg: case ast::Op::Not: case ast::Op::Deref: case ast::Op::Eq:
+    case ast::Op::Ne: case ast::Op::Lt: case ast::Op::Gt: case ast::Op::Le: case ast::Op::Ge: case ast::Op::And:
+    case ast::Op::Or: case ast::Op::Assign: case ast::Op::AddAssign: case ast::Op::SubAssign:
+    case ast::Op::MulAssign: case ast::Op::DivAssign: case ast::Op::RemAssign: break;
   }
+  why = "is not integer arithmetic";
+  return false;
 }
 
 bool intKindOf(Sema& s, hir::TypeId t, IntKind& k) {
@@ -136,7 +141,10 @@ ConstFold foldConstInt(Sema& s, hir::ExprId id) {
       }
       return checkRange(v, "computes");
     }
-    default: break;
+    case hir::ExprKind::Error: case hir::ExprKind::Float: case hir::ExprKind::Bool: case hir::ExprKind::Local:
+    case hir::ExprKind::MemConst: case hir::ExprKind::TopoConst: case hir::ExprKind::Unit: case hir::ExprKind::Tuple:
+    case hir::ExprKind::Call: case hir::ExprKind::Len: case hir::ExprKind::Field: case hir::ExprKind::Index:
+    case hir::ExprKind::Borrow: case hir::ExprKind::Deref: break;
   }
   f.status = ConstFold::Status::NotConstant;
   f.why = "is not an integer constant: only literals, `const` items, `as` and `+ - * / %` fold";

@@ -319,17 +319,11 @@ class Parser {
     uint32_t b = begin();
     TypeId lhs = dimAtom();
     for (;;) {
-      Op op = Op::None;
-      int prec = 0;
-      switch (la()) {
-        case L::STAR: op = Op::Mul, prec = 2; break;
-        case L::SLASH: op = Op::Div, prec = 2; break;
-        case L::PERCENT: op = Op::Rem, prec = 2; break;
-        case L::PLUS: op = Op::Add, prec = 1; break;
-        case L::MINUS: op = Op::Sub, prec = 1; break;
-        default: return lhs;
-      }
-      if (prec < minPrec) return lhs;
+      const uint32_t t = la();
+      const Op op = t == L::STAR ? Op::Mul : t == L::SLASH ? Op::Div : t == L::PERCENT ? Op::Rem
+                    : t == L::PLUS ? Op::Add : t == L::MINUS ? Op::Sub : Op::None;
+      const int prec = op == Op::Add || op == Op::Sub ? 1 : 2;
+      if (op == Op::None || prec < minPrec) return lhs;
       ++pos_;
       Type dim;
       dim.kind = TypeKind::DimBinary;

@@ -325,14 +325,12 @@ void Machine::vector(uint32_t pc, const Dec& d) {
     const float* b = scratchB_.data();
     for (size_t i = 0; i < n; ++i) {
       const float y = b[col ? i / static_cast<size_t>(cols) : i % static_cast<size_t>(cols)];
-      switch (d.op) {
-        case Op::VecAddCol: case Op::VecAddRow: a[i] += y; break;
-        case Op::VecSubCol: case Op::VecSubRow: a[i] -= y; break;
-        case Op::VecMulCol: case Op::VecMulRow: a[i] *= y; break;
-        case Op::VecDivCol: case Op::VecDivRow: a[i] /= y; break;
-        case Op::VecRdivCol: case Op::VecRdivRow: a[i] = y / a[i]; break;
-        default: a[i] = y - a[i]; break;  // rsub
-      }
+      if (d.op == Op::VecAddCol || d.op == Op::VecAddRow) a[i] += y;
+      else if (d.op == Op::VecSubCol || d.op == Op::VecSubRow) a[i] -= y;
+      else if (d.op == Op::VecMulCol || d.op == Op::VecMulRow) a[i] *= y;
+      else if (d.op == Op::VecDivCol || d.op == Op::VecDivRow) a[i] /= y;
+      else if (d.op == Op::VecRdivCol || d.op == Op::VecRdivRow) a[i] = y / a[i];
+      else a[i] = y - a[i];  // rsub
     }
   } else if (d.op == Op::VecRelu) {
     for (size_t i = 0; i < n; ++i) a[i] = a[i] > 0.0f ? a[i] : 0.0f;

@@ -1,0 +1,177 @@
+/* On-chip compute of the b200 and h100 targets (../shared/spec/compute.md,
+ * docs/compute.md): the functors of src/target/Unary.def's rows, fills,
+ * copies, broadcasting operators, casts, transposes and row reductions.
+ * Included by vx/cuda/runtime.h after the elementwise operations it builds
+ * on (map, the operator functors, the arena, the block's barriers). */
+#ifndef VX_CUDA_COMPUTE_H
+#define VX_CUDA_COMPUTE_H
+
+namespace vx::cu {
+
+/* ---- on-chip compute (compute.md): the functors of src/target/Unary.def's
+ * rows, fills, copies and row reductions, each thread a strided share (rows,
+ * for the reductions) ---- */
+namespace fn {
+#define VX_UNARY_FN(NAME, F32, F64)                 \
+  struct NAME {                                     \
+    VX_HD static float f(float x) { return F32; }   \
+    VX_HD static double f(double x) { return F64; } \
+  };
+VX_UNARY_FN(exp, expf(x), ::exp(x))
+VX_UNARY_FN(log, logf(x), ::log(x))
+VX_UNARY_FN(sqrt, sqrtf(x), ::sqrt(x))
+VX_UNARY_FN(rsqrt, 1.0f / sqrtf(x), 1.0 / ::sqrt(x))
+VX_UNARY_FN(tanh, tanhf(x), ::tanh(x))
+VX_UNARY_FN(abs, fabsf(x), ::fabs(x))
+VX_UNARY_FN(neg, -x, -x)
+#undef VX_UNARY_FN
+}  // namespace fn
+template <typename F>
+struct UnaryF {
+  template <typename T>
+  VX_HD T operator()(T x, T) const { return static_cast<T>(F::f(static_cast<float>(x))); }
+  VX_HD double operator()(double x, double) const { return F::f(x); }
+};
+
+template <typename F, typename T>
+VX_HD inline Buf<T> unary(Arena& arena, const Buf<T>& x, const char* at) {
+  return map(arena, x, static_cast<const Buf<T>*>(nullptr), at, UnaryF<F>{});
+}
+template <typename F, typename T>
+VX_HD inline void unary_into(const Buf<T>& y, const Buf<T>& x, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  touch(y.data, y.n * sizeof(T), true, at);
+  for (uint64_t i = lane(); i < x.n; i += lanes()) y.data[i] = UnaryF<F>{}(x.data[i], x.data[i]);
+  sync();
+}
+template <typename T>
+VX_HD inline void fill(const Buf<T>& y, float v, const char* at) {
+  sync();
+  touch(y.data, y.n * sizeof(T), true, at);
+  for (uint64_t i = lane(); i < y.n; i += lanes()) y.data[i] = static_cast<T>(v);
+  sync();
+}
+template <typename T>
+VX_HD inline void copy_into(const Buf<T>& y, const Buf<T>& x, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  touch(y.data, y.n * sizeof(T), true, at);
+  for (uint64_t i = lane(); i < x.n; i += lanes()) y.data[i] = x.data[i];
+  sync();
+}
+/* `a op b` with a side the result's shape (mode 0), its column [R, 1]
+ * (mode 1) or its row [1, C] (mode 2). */
+struct DivF {
+  template <typename T>
+  VX_HD T operator()(T x, T y) const { return static_cast<T>(static_cast<float>(x) / static_cast<float>(y)); }
+  VX_HD double operator()(double x, double y) const { return x / y; }
+};
+struct MaxF {  // NaN where either is
+  template <typename T>
+  VX_HD T operator()(T x, T y) const {
+    float a = static_cast<float>(x), b = static_cast<float>(y);
+    return (a > b || a != a) ? x : y;
+  }
+  VX_HD double operator()(double x, double y) const { return (x > y || x != x) ? x : y; }
+};
+struct MinF {
+  template <typename T>
+  VX_HD T operator()(T x, T y) const {
+    float a = static_cast<float>(x), b = static_cast<float>(y);
+    return (a < b || a != a) ? x : y;
+  }
+  VX_HD double operator()(double x, double y) const { return (x < y || x != x) ? x : y; }
+};
+namespace fn2 {
+using add = AddF;
+using sub = SubF;
+using mul = MulF;
+using div = DivF;
+using max = MaxF;
+using min = MinF;
+}  // namespace fn2
+template <typename T, typename F>
+VX_HD inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const Buf<T>& b, int mb, uint64_t rows,
+                              uint64_t cols, const char* at) {
+  sync();
+  touch(a.data, a.n * sizeof(T), false, at);
+  touch(b.data, b.n * sizeof(T), false, at);
+  Buf<T> r = allocate<T>(arena, rows * cols, at);
+  for (uint64_t i = lane(); i < rows * cols; i += lanes()) {
+    uint64_t ia = ma == 0 ? i : ma == 1 ? i / cols : i % cols;
+    uint64_t ib = mb == 0 ? i : mb == 1 ? i / cols : i % cols;
+    r.data[i] = f(a.data[ia], b.data[ib]);
+  }
+  sync();
+  return r;
+}
+
+/* The transpose of a rows x cols tile, each thread a strided share. */
+template <typename T>
+VX_HD inline Buf<T> transpose(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  Buf<T> r = allocate<T>(arena, x.n, at);
+  for (uint64_t i = lane(); i < rows * cols; i += lanes()) r.data[(i % cols) * rows + i / cols] = x.data[i];
+  sync();
+  return r;
+}
+
+template <typename T>
+struct Wide;
+/* x converted to U, each thread a strided share; rounded to nearest even. */
+template <typename U, typename T>
+VX_HD inline Buf<U> cast(Arena& arena, const Buf<T>& x, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  Buf<U> r = allocate<U>(arena, x.n, at);
+  for (uint64_t i = lane(); i < x.n; i += lanes())
+    r.data[i] = static_cast<U>(static_cast<typename Wide<U>::type>(static_cast<typename Wide<T>::type>(x.data[i])));
+  sync();
+  return r;
+}
+
+template <typename T>
+struct Wide {
+  using type = float;
+};
+template <>
+struct Wide<double> {
+  using type = double;
+};
+/* One thread per row: the row's max (NaN if any element is) or its sum in
+ * ascending column order, so every target adds in the same order. */
+template <typename T>
+VX_HD inline Buf<T> row_max(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  Buf<T> r = allocate<T>(arena, rows, at);
+  for (uint64_t i = lane(); i < rows; i += lanes()) {
+    typename Wide<T>::type m = -INFINITY;
+    for (uint64_t j = 0; j < cols; ++j) {
+      typename Wide<T>::type v = static_cast<typename Wide<T>::type>(x.data[i * cols + j]);
+      if (v != v || v > m) m = v;
+    }
+    r.data[i] = static_cast<T>(m);
+  }
+  sync();
+  return r;
+}
+template <typename T>
+VX_HD inline Buf<T> row_sum(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  Buf<T> r = allocate<T>(arena, rows, at);
+  for (uint64_t i = lane(); i < rows; i += lanes()) {
+    typename Wide<T>::type s = 0;
+    for (uint64_t j = 0; j < cols; ++j) s += static_cast<typename Wide<T>::type>(x.data[i * cols + j]);
+    r.data[i] = static_cast<T>(s);
+  }
+  sync();
+  return r;
+}
+
+}  // namespace vx::cu
+
+#endif /* VX_CUDA_COMPUTE_H */
