@@ -34,3 +34,12 @@ std::string scalarName(mlir::Type t, bool isUnsigned);
 #include "dialect/VxOpsTypes.h.inc"
 #define GET_OP_CLASSES
 #include "dialect/VxOps.h.inc"
+
+namespace vx::dialect {
+
+// What a `vx.broadcast` operand is of its [R, C] result: the whole tile (0),
+// its column [R, 1] (1) or its row [1, C] (2), as the runtimes number them.
+enum class BroadcastSide : uint8_t { Whole, Column, Row };
+BroadcastSide broadcastSide(mlir::Type operand, mlir::Type result);
+
+}  // namespace vx::dialect

@@ -179,6 +179,12 @@ mlir::LogicalResult needUnaryFn(mlir::Operation* op, llvm::StringRef fn) {
 }
 }  // namespace
 
+BroadcastSide broadcastSide(mlir::Type operand, mlir::Type result) {
+  if (operand == result) return BroadcastSide::Whole;
+  Shaped o = shaped(operand), r = shaped(result);
+  return o.shape[0] == r.shape[0] && o.shape[1] == 1 ? BroadcastSide::Column : BroadcastSide::Row;
+}
+
 mlir::LogicalResult BroadcastOp::verify() {
   if (getOp() != "add" && getOp() != "sub" && getOp() != "mul" && getOp() != "div" && getOp() != "max" &&
       getOp() != "min")

@@ -70,7 +70,7 @@ std::vector<std::string> splitComma(const std::string& s) {
   return out;
 }
 
-// The first `error...` line of a run's stderr, without its code's decoration.
+// The first `error...` line of a run's stderr (the whole line, code included).
 std::string firstError(const std::string& err) {
   std::istringstream in(err);
   for (std::string l; std::getline(in, l);)

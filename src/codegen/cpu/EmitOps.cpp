@@ -209,11 +209,7 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
   if (mlir::isa<ScaleOp>(op)) return rt + "scale(vx_inv.arena, " + x(0) + ", (float)" + x(1) + ", " + at + ")";
   if (auto b = mlir::dyn_cast<BroadcastOp>(op)) {
     mlir::Type r = b.getResult().getType();
-    auto mode = [&](mlir::Type t) {
-      if (t == r) return "0";
-      auto ps = t.cast<PinnedType>().getShape(), rs = r.cast<PinnedType>().getShape();
-      return ps[0] == rs[0] && ps[1] == 1 ? "1" : "2";
-    };
+    auto mode = [&](mlir::Type t) { return std::to_string(static_cast<int>(broadcastSide(t, r))); };
     return rt + "broadcast(vx_inv.arena, " + rt + "fn2::" + b.getOp().str() + "{}, " + x(0) + ", " +
            mode(b.getLhs().getType()) + ", " + x(1) + ", " + mode(b.getRhs().getType()) + ", " + shapeDim(r, 0) +
            ", " + shapeDim(r, 1) + ", " + at + ")";

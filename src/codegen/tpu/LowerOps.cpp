@@ -424,13 +424,6 @@ Op unaryOpcode(target::UnaryFn f) {
   return Op::Nop;
 }
 
-// 0: the [R, C] result's own shape; 1: its column [R, 1]; 2: its row [1, C].
-int broadcastMode(mlir::Type operand, mlir::Type result) {
-  if (operand == result) return 0;
-  llvm::ArrayRef<int64_t> o = shapeOf(operand), r = shapeOf(result);
-  return o[0] == r[0] && o[1] == 1 ? 1 : 2;
-}
-
 // `a op b` with one side broadcast: the broadcast side is the instruction's
 // b; `+` and `*` commute exactly, `-` with a broadcast left side is `rsub`.
 void lowerBroadcast(Lowering& l, BroadcastOp op) {
@@ -439,16 +432,16 @@ void lowerBroadcast(Lowering& l, BroadcastOp op) {
   Val lhs = l.lookup(op.getLhs()), rhs = l.lookup(op.getRhs());
   if (l.failed || !dimsFit(l, t, at) || !needVmem(l, lhs, at) || !needVmem(l, rhs, at)) return;
   auto [r, c] = tileDims(t);
-  int ml = broadcastMode(op.getLhs().getType(), t), mr = broadcastMode(op.getRhs().getType(), t);
-  bool swap = mr == 0 && ml != 0;  // the left side is the broadcast one
+  BroadcastSide ml = broadcastSide(op.getLhs().getType(), t), mr = broadcastSide(op.getRhs().getType(), t);
+  bool swap = mr == BroadcastSide::Whole && ml != BroadcastSide::Whole;  // the left side is the broadcast one
   const Val& full = swap ? rhs : lhs;
   const Val& part = swap ? lhs : rhs;
-  int mode = swap ? ml : mr;  // 0: `/` of two whole tiles
-  bool col = mode == 1;
+  BroadcastSide side = swap ? ml : mr;  // Whole: `/` of two whole tiles
+  bool col = side == BroadcastSide::Column;
   std::string k = op.getOp().str();
-  Op o = k == "max"   ? Op::VecMax
-         : k == "min" ? Op::VecMin
-         : mode == 0  ? Op::VecDiv
+  Op o = k == "max"                       ? Op::VecMax
+         : k == "min"                     ? Op::VecMin
+         : side == BroadcastSide::Whole   ? Op::VecDiv
          : k == "add" ? (col ? Op::VecAddCol : Op::VecAddRow)
          : k == "mul" ? (col ? Op::VecMulCol : Op::VecMulRow)
          : k == "div" ? (swap ? (col ? Op::VecRdivCol : Op::VecRdivRow) : (col ? Op::VecDivCol : Op::VecDivRow))
