@@ -18,6 +18,7 @@ ELSE     : 'else';
 RETURN   : 'return';
 BREAK    : 'break';
 CONTINUE : 'continue';
+PARALLEL : 'parallel';
 ON       : 'on';
 AS       : 'as';
 TRUE     : 'true';

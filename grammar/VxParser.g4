@@ -52,6 +52,7 @@ stmt
   : LET pattern (COLON type)? ASSIGN expr SEMI                       # letStmt
   | expr op=(ASSIGN | PLUSEQ | MINUSEQ | STAREQ | SLASHEQ | PERCENTEQ) expr SEMI  # assignStmt
   | FOR IDENT IN expr DOTDOT expr block                              # forStmt
+  | PARALLEL pattern IN LBRACK expr (COMMA expr)* COMMA? RBRACK block  # parallelStmt
   | WHILE expr block                                                 # whileStmt
   | ifChain                                                          # ifStmt
   | RETURN expr? SEMI                                                # returnStmt

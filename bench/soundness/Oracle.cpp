@@ -225,6 +225,10 @@ struct Coverage {
       case hir::StmtKind::Continue: return;
       case hir::StmtKind::Block: block(s.body); return;
       case hir::StmtKind::Expr: expr(s.a, "expression-statement"); return;
+      case hir::StmtKind::Parallel:
+        for (uint32_t i = 0; i < s.extents.count; ++i) expr(hir::ExprId{p.listAt(s.extents, i)}, "grid-extent");
+        block(s.body);
+        return;
     }
   }
 };

@@ -114,7 +114,7 @@ struct Stmt {
   StmtKind kind = StmtKind::Empty;
   Op op = Op::None;  // Assign
   Range range;
-  PatId pat;         // Let
+  PatId pat;         // Let, Parallel (the instance indices)
   TypeId type;       // Let annotation
   ExprId a;          // Let init, Assign lhs, For lo, While/If cond, Return value, Expr
   ExprId b;          // Assign rhs, For hi
@@ -122,6 +122,7 @@ struct Stmt {
   Range varRange;
   BlockId body;      // For, While, If then, Block
   StmtId elseStmt;   // If: an If or Block statement
+  List list;         // Parallel: the extents (ExprIds)
 };
 
 struct GenericParam {

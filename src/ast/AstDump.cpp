@@ -123,6 +123,7 @@ struct Dumper {
     r(s.varRange);
     block(s.body);
     stmt(s.elseStmt);
+    list(s.list, &Dumper::exprAt);
     out << ')';
   }
   std::string run() {

@@ -159,6 +159,13 @@ struct Printer {
         out += head + " " + name(s.var) + " " + expr(s.a) + " " + expr(s.b) + "\n";
         block(s.body, depth + 1);
         break;
+      case StmtKind::Parallel: {
+        out += head + " " + pat(s.pat) + " [";
+        for (uint32_t i = 0; i < s.list.count; ++i) out += (i ? " " : "") + expr(ExprId{m.listAt(s.list, i)});
+        out += "]\n";
+        block(s.body, depth + 1);
+        break;
+      }
       case StmtKind::While:
       case StmtKind::If:
         out += head + " " + expr(s.a) + "\n";

@@ -177,6 +177,8 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
   // anything: its walk stopped early, and what it saw is not all it does.
   size_t before = sink.diagnostics().size();
   report(a, sink);
+  if (options.provedBlocks)
+    options.provedBlocks->insert(options.provedBlocks->end(), a.provedBlocks.begin(), a.provedBlocks.end());
   bool gaveUp = false;
   for (size_t i = before; i < sink.diagnostics().size(); ++i)
     gaveUp = gaveUp || std::string(sink.diagnostics()[i].code()) == "W6900";
@@ -201,7 +203,8 @@ bool sameSummary(const Summary& x, const Summary& y) {
     return false;
   for (size_t i = 0; i < x.accesses.size(); ++i) {
     const SummaryAccess &p = x.accesses[i], &q = y.accesses[i];
-    if (!(p.place.guard == q.place.guard) || !(p.place.index == q.place.index) || p.how != q.how ||
+    if (!(p.place.guard == q.place.guard) || !(p.place.index == q.place.index) || !(p.place.row == q.place.row) ||
+        !(p.place.col == q.place.col) || p.how != q.how ||
         !(p.place.root == q.place.root))
       return false;
   }

@@ -77,6 +77,10 @@ struct OwnershipOptions {
   uint64_t rlimitPerFunction = 50'000'000;
   std::vector<std::string>* proofLog = nullptr;  // --explain-proof
   std::vector<uint32_t>* unproved = nullptr;     // out: functions reported W6900 (FnId indices)
+  // out: the `block` calls (ExprId indices) whose bounds were proved; the
+  // others are checked at run time (E6009, grid.md §2). Not filled for
+  // functions whose results come from the cache.
+  std::vector<uint32_t>* provedBlocks = nullptr;
   OwnershipCache* cache = nullptr;               // reuse unchanged functions' results
   const std::atomic<bool>* cancel = nullptr;     // checked between and during functions
   std::vector<FunctionStates>* tokenStates = nullptr;  // out, when wanted

@@ -47,6 +47,19 @@ struct Sema {
   // Generic parameters in scope while lowering an extern fn's signature.
   std::vector<std::pair<std::string, hir::TypeId>> generics;
   int loopDepth = 0;
+  // Run-time extents (grid.md §1): while a function's parameters are
+  // lowered, the extents their shapes name, each made at its first use
+  // (`extentsOpen`); in its body, the ones a shape's name may denote.
+  std::vector<hir::Function::ExtentParam>* extents = nullptr;
+  bool extentsOpen = false;
+  uint32_t extentParam = 0, extentDim = 0;  // the parameter and dimension being lowered
+  // Inside a `parallel` body (gridDepth > 0): the locals from
+  // `fnFirstLocal` up to `gridFirstLocal` belong to the code around the
+  // grid, which every instance shares.
+  int gridDepth = 0;
+  uint32_t gridFirstLocal = 0, fnFirstLocal = 0;
+  // The expressions of the function's grid (its extents and body).
+  uint32_t gridExprBegin = 0, gridExprEnd = 0;
   // Where a local's value was placed in a memory space (the `Memory::X`
   // argument of the call that made it), for E0202's secondary label.
   std::unordered_map<uint32_t, base::Span> placement;
@@ -89,6 +102,12 @@ ConstFold foldConstInt(Sema& s, hir::ExprId e);
 void reportConstFold(Sema& s, const ConstFold& f);
 // A written dimension (`2 * BM`, `BN`) as a type, or the error type after E0100/E0208.
 hir::TypeId lowerDimExpr(Sema& s, ast::TypeId dim);
+// The run-time extent a dimension's name denotes (made in a parameter
+// list); invalid when it denotes none.
+hir::TypeId extentByName(Sema& s, const std::string& name, base::Span at);
+// E0201 when `type` is an on-chip buffer or a token whose shape has
+// run-time extents (on-chip buffers have static shapes); false then.
+bool checkStaticOnChip(Sema& s, hir::TypeId type, base::Span at);
 
 // ---- expressions (SemaExpr.cpp) ----
 // `expected` may be invalid (no expectation). The result's type is unified
@@ -110,6 +129,17 @@ hir::BlockId checkBlock(Sema& s, ast::BlockId b, hir::TypeId expectedTail);
 hir::LocalId declareLocal(Sema& s, const std::string& name, base::Span span, hir::TypeId type,
                           bool mut, bool param);
 hir::LocalId lookupLocal(Sema& s, const std::string& name);
+// Inside a `parallel` body: does `l` belong to the code around the grid?
+bool outsideGrid(const Sema& s, hir::LocalId l);
+// E0209 when a use of `l` inside a grid's body reaches a buffer or token of
+// the code around it (each instance has its own).
+void checkGridUse(Sema& s, hir::LocalId l, base::Span at);
+// E0209 when a grid's body writes (or borrows mutably) a variable of the
+// code around it, which every instance shares (HBM through a reference is
+// the checker's business: E6010).
+void checkGridWrite(Sema& s, hir::ExprId place, base::Span at);
+// E0209 for calls to functions with a grid (launches, not callable).
+void checkGridCalls(Sema& s);
 
 // ---- unification (Unify.cpp) ----
 // Unifies `found` with `expected`. On failure reports E0200 / E0201 / E0202 at

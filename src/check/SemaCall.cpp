@@ -79,6 +79,30 @@ void checkAvailability(Sema& s, const hir::Function& f, base::Span at) {
   }
 }
 
+// `block::<[R, C]>(a, r, c)`: a static 2-D block of a 2-D tensor.
+bool checkBlockShapes(Sema& s, const hir::Function& fn, TypeId block, TypeId src, base::Span at, base::Span callee) {
+  hir::TypeTable& tt = s.types();
+  TypeId b = tt.resolve(block);
+  auto staticDim = [&](TypeId d) { return tt.kind(tt.resolve(d)) == TyKind::Dim; };
+  if (tt.kind(b) != TyKind::Shape || tt.count(b) != 2 || !staticDim(tt.elem(b, 0)) || !staticDim(tt.elem(b, 1))) {
+    s.sink.emit(diag::GenericArgCountMismatch(fn.name, "a static 2-D block shape", "none was")
+                    .primary(callee, "the block's shape is not given")
+                    .help("write it: `" + fn.name + "::<[R, C]>(a, r, c)` with R, C integers or `const`s"));
+    return false;
+  }
+  src = tt.resolve(src);
+  while (tt.kind(src) == TyKind::Ref) src = tt.resolve(tt.get(src).a);
+  TypeId shape = tt.kind(src) == TyKind::Tensor ? tt.resolve(tt.get(src).b) : TypeId{};
+  if (shape.valid() && tt.kind(shape) == TyKind::Shape && tt.count(shape) != 2) {
+    s.sink.emit(diag::ShapeMismatch("[rows, cols]", tt.print(shape))
+                    .primary(at, "a block of a rank-" + std::to_string(tt.count(shape)) + " tensor")
+                    .help("blocks are taken of the last two dimensions: index the leading ones first, "
+                          "`" + fn.name + "::<[R, C]>(&x[b], r, c)`"));
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
@@ -119,10 +143,10 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
   const hir::Function fn = s.prog.fns[fnId.index];  // copy: checking args may grow `fns`? no, but stay safe
   checkAvailability(s, fn, calleeSpan);
 
-  if (call.list.count != fn.params.size()) {
-    diag::Diagnostic d = diag::ArgCountMismatch(name, countOf(fn.params.size(), "argument"),
+  if (call.list.count != fn.userParams) {
+    diag::Diagnostic d = diag::ArgCountMismatch(name, countOf(fn.userParams, "argument"),
                                                 plural(call.list.count, "was", "were"));
-    d.primary(at, "expected " + countOf(fn.params.size(), "argument"));
+    d.primary(at, "expected " + countOf(fn.userParams, "argument"));
     if (!fn.fromPrelude) d.secondary(fn.nameSpan, "`" + name + "` defined here");
     else {
       std::vector<std::pair<TypeId, std::string>> gnames;
@@ -147,6 +171,9 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
   // Instantiate the generic signature.
   Subst sub;
   for (TypeId v : fn.genericVars) sub.emplace_back(v, tt.freshVar());
+  // Run-time extents: bound by the arguments' shapes, like generics.
+  size_t firstExtent = sub.size();
+  for (const hir::Function::ExtentParam& e : fn.extents) sub.emplace_back(e.type, tt.freshVar());
   if (path.hasGenerics) {
     // Leading generic arguments may be given, the rest inferred:
     // `zeros::<f32, [2, 128, 128]>(Memory::VMEM)` leaves `M` to the argument.
@@ -223,8 +250,35 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
       argError = true;
     args.push_back(x.index);
   }
+  if ((fn.builtin == hir::Builtin::Block || fn.builtin == hir::Builtin::BlockMut) && !argError &&
+      !checkBlockShapes(s, fn, sub[0].second, s.prog.expr(hir::ExprId{args[0]}).type, at, calleeSpan))
+    argError = true;
+  // The hidden arguments: the value of each extent, as the arguments'
+  // shapes bind it (a constant, or an extent of the caller).
+  for (size_t k = 0; k < fn.extents.size() && !argError; ++k) {
+    TypeId b = tt.resolve(sub[firstExtent + k].second);
+    hir::Expr x;
+    x.span = at;
+    x.type = tt.usize();
+    if (tt.kind(b) == TyKind::Dim) {
+      x.kind = ExprKind::Int;
+      x.value = tt.get(b).value;
+    } else if (tt.kind(b) == TyKind::Extent && s.extents) {
+      for (const hir::Function::ExtentParam& mine : *s.extents)
+        if (mine.type == b) {
+          x.kind = ExprKind::Local;
+          x.local = mine.local;
+        }
+    }
+    if (x.kind == ExprKind::Error) {
+      argError = true;
+      break;
+    }
+    args.push_back(s.prog.add(x).index);
+  }
   he.args = s.prog.addList(args);
   he.type = argError ? tt.error() : substitute(tt, fn.ret, sub);
+  if (fn.isExtern && !argError && !checkStaticOnChip(s, he.type, at)) he.type = tt.error();
   return s.prog.add(he);
 }
 

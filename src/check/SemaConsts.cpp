@@ -182,6 +182,13 @@ std::optional<__int128> dimValue(Sema& s, ast::TypeId id) {
           return std::nullopt;
         }
       auto it = s.constByName.find(n);
+      if (it == s.constByName.end() && n[0] >= 'a' && n[0] <= 'z' && (s.extentsOpen || extentByName(s, n, at).valid())) {
+        s.sink.emit(diag::ConstEvalFailed("arithmetic on the run-time extent `" + n + "` in a shape is not supported")
+                        .primary(at, "a run-time extent")
+                        .help("a shape names each run-time extent alone (`[m, k]`); compute with it in the body, "
+                              "where `" + n + "` is a `usize`"));
+        return std::nullopt;
+      }
       if (it == s.constByName.end()) {
         std::vector<std::string> cands;
         for (const auto& [cn, cid] : s.constByName) cands.push_back(cn);
@@ -192,8 +199,9 @@ std::optional<__int128> dimValue(Sema& s, ast::TypeId id) {
           d.suggest("a constant with a similar name exists: `" + close + "`", at, close,
                     diag::Applicability::MaybeIncorrect);
         else
-          d.help("a dimension is an integer literal, a `const` of integer type, a generic parameter, or "
-                 "`+ - * / %` over literals and constants");
+          d.help("a dimension is an integer literal, a `const` of integer type, a generic parameter, "
+                 "`+ - * / %` over literals and constants, or a run-time extent: a lower-case name in a "
+                 "parameter's shape (`a: &Tensor<f32, [m, k]>`)");
         s.sink.emit(std::move(d));
         return std::nullopt;
       }

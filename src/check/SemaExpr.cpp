@@ -95,6 +95,7 @@ hir::ExprId checkPath(Sema& s, const ast::Expr& e, base::Span at) {
   if (p.segments.count == 1 && !p.hasGenerics) {
     hir::LocalId l = lookupLocal(s, n);
     if (l.valid()) {
+      checkGridUse(s, l, at);
       hir::Local& local = s.prog.local(l);
       ++local.uses;
       he.kind = ExprKind::Local;
@@ -249,6 +250,7 @@ hir::ExprId checkBorrow(Sema& s, const ast::Expr& e, base::Span at) {
   he.a = checkExpr(s, e.lhs);
   const hir::Expr& inner = s.prog.expr(he.a);
   if (tt.containsError(inner.type)) return errorExpr(s, at);
+  if (e.mut && isPlace(s.prog, he.a)) checkGridWrite(s, he.a, inner.span);
   if (e.mut && isPlace(s.prog, he.a) && !mutablePlace(s, he.a)) {
     hir::LocalId root = placeRoot(s.prog, he.a);
     std::string n = root.valid() ? s.prog.local(root).name : "this";

@@ -154,7 +154,13 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
     s.generics.emplace_back(gn, v);
   }
   std::vector<std::string> seen;
+  // Run-time extents: lower-case names in the parameters' shapes.
+  if (!it.isExtern) {
+    s.extents = &f.extents;
+    s.extentsOpen = true;
+  }
   for (const auto& p : it.params) {
+    s.extentParam = static_cast<uint32_t>(f.params.size());
     std::string pn = s.name(p.name);
     bool duplicate = false;
     for (const auto& prev : seen)
@@ -166,6 +172,7 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
     }
     seen.push_back(pn);
     TypeId ty = lowerType(s, p.type);
+    if (!checkStaticOnChip(s, ty, s.span(s.m->type(p.type).range))) ty = tt.error();
     f.paramTypes.push_back(ty);
     hir::Local l;
     l.name = pn;
@@ -177,7 +184,36 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
     if (duplicate || tt.containsError(ty)) l.uses = 1;
     f.params.push_back(s.prog.add(l));
   }
+  s.extentsOpen = false;
+  f.userParams = static_cast<uint32_t>(f.params.size());
+  // One hidden `usize` parameter per extent, after the written ones.
+  for (hir::Function::ExtentParam& e : f.extents) {
+    std::string en = tt.extentName(e.type);
+    for (hir::LocalId p : f.params)
+      if (s.prog.local(p).name == en && !s.prog.local(p).extent && ++s.prog.local(p).uses)
+        s.sink.emit(diag::DuplicateBinding(en, "parameter list")
+                        .primary(s.prog.local(p).span, "a parameter named like the run-time extent `" + en + "`")
+                        .secondary(e.span, "`" + en + "` is a run-time extent here, a `usize` in the body")
+                        .help("rename the parameter or the extent"));
+    hir::Local l;
+    l.name = en;
+    l.span = e.span;
+    l.type = tt.usize();
+    l.param = true;
+    l.extent = true;
+    l.uses = 1;  // never W0001: the caller's shapes bind it
+    e.local = s.prog.add(l);
+    f.params.push_back(e.local);
+    f.paramTypes.push_back(l.type);
+  }
   f.ret = it.ret.valid() ? lowerType(s, it.ret) : tt.voidTy();
+  if (it.ret.valid() && tt.hasExtent(f.ret)) {
+    s.sink.emit(diag::OnChipShapeNotStatic(tt.print(f.ret))
+                    .primary(s.span(s.m->type(it.ret).range), "a result with run-time extents")
+                    .help("write results into a parameter: `out: &mut Tensor<f32, [m, n]>`"));
+    f.ret = tt.error();
+  }
+  s.extents = nullptr;
   s.generics.clear();
   s.prog.fns.push_back(std::move(f));
   s.fnByName[s.prog.fns.back().name] = hir::FnId{static_cast<uint32_t>(s.prog.fns.size() - 1)};
@@ -209,6 +245,10 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
     hir::Function& f = s.prog.fns[id.index];
     if (f.body.valid() || f.nameSpan.begin != s.span(it.nameRange).begin) continue;  // a duplicate
     s.fn = id;
+    s.extents = &f.extents;
+    s.extentsOpen = false;
+    s.gridDepth = 0;
+    s.fnFirstLocal = static_cast<uint32_t>(s.prog.locals.size());
     s.scopes.clear();
     s.scopes.emplace_back();
     for (hir::LocalId p : f.params) s.scopes.back().bindings.emplace_back(s.prog.local(p).name, p);
@@ -217,6 +257,17 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
     TypeId ret = f.ret;
     hir::BlockId body = checkBlock(s, it.body, ret);
     s.prog.fns[id.index].body = body;
+    // Around its grid, a kernel runs scalar set-up only (grid.md §3).
+    if (s.prog.fns[id.index].grid)
+      for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i) {
+        if (i == s.gridExprBegin) i = s.gridExprEnd;
+        if (i >= s.prog.exprs.size()) break;
+        const hir::Expr& e = s.prog.exprs[i];
+        if (e.kind != hir::ExprKind::Call) continue;
+        s.sink.emit(diag::GridMisuse("around its `parallel` grid, a kernel runs scalar set-up only: no calls")
+                        .primary(e.span, "a call outside the grid")
+                        .help("move the call into the grid's body, where each instance makes it"));
+      }
     const hir::Block& b = s.prog.block(body);
     hir::TypeTable& tt = s.types();
     if (tt.kind(tt.resolve(ret)) != hir::TyKind::Void && !b.tail.valid()) {
@@ -240,7 +291,9 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
       s.prog.locals[i].type = tt.zonk(s.prog.locals[i].type, true);
     reportUnused(s, id, firstLocal);
     s.scopes.clear();
+    s.extents = nullptr;
   }
+  checkGridCalls(s);
 }
 
 void checkProgram(Sema& s, const SourceUnit& prelude, const SourceUnit& user) {

@@ -1,4 +1,6 @@
 // Statements and blocks.
+#include <functional>
+
 #include "check/Sema.h"
 #include "check/Words.h"
 #include "diag/DiagKinds.h"
@@ -30,6 +32,84 @@ hir::LocalId lookupLocal(Sema& s, const std::string& name) {
       if (b[k].first == name) return b[k].second;
   }
   return hir::LocalId{};
+}
+
+bool outsideGrid(const Sema& s, hir::LocalId l) {
+  if (s.gridDepth == 0) return false;
+  const hir::Local& local = s.prog.local(l);
+  return local.param || (l.index >= s.fnFirstLocal && l.index < s.gridFirstLocal);
+}
+
+void checkGridUse(Sema& s, hir::LocalId l, base::Span at) {
+  if (!outsideGrid(s, l)) return;
+  const hir::TypeTable& tt = s.types();
+  const hir::Local& local = s.prog.local(l);
+  // Scalars and references to HBM are shared; on-chip buffers and tokens
+  // are an instance's own.
+  std::function<bool(TypeId)> shared = [&](TypeId t) {
+    t = tt.resolve(t);
+    const hir::TyData& d = tt.get(t);
+    switch (d.kind) {
+      case TyKind::Ref: {
+        TyKind k = tt.kind(tt.resolve(d.a));
+        return k == TyKind::Tensor || k == TyKind::Vec || k == TyKind::Int || k == TyKind::Float || k == TyKind::Bool;
+      }
+      case TyKind::Tuple:
+        for (uint32_t i = 0; i < d.listCount; ++i)
+          if (!shared(tt.elem(t, i))) return false;
+        return true;
+      case TyKind::Tensor:
+      case TyKind::Vec:
+      case TyKind::Pinned:
+      case TyKind::Token: return false;
+      default: return true;
+    }
+  };
+  if (tt.containsError(local.type) || shared(local.type)) return;
+  s.sink.emit(diag::GridMisuse("`" + local.name + "` (`" + tt.print(local.type) +
+                               "`) belongs to the code around the `parallel` grid, and instances share nothing "
+                               "but scalars and HBM")
+                  .primary(at, "used inside the grid's body")
+                  .secondary(local.span, "`" + local.name + "` is bound outside the grid here")
+                  .help("each instance has its own on-chip memory and tokens: allocate, copy and wait inside "
+                        "the grid's body"));
+}
+
+void checkGridWrite(Sema& s, hir::ExprId place, base::Span at) {
+  if (s.gridDepth == 0) return;
+  hir::LocalId root = placeRoot(s.prog, place);
+  if (!root.valid() || !outsideGrid(s, root)) return;
+  const hir::TypeTable& tt = s.types();
+  const hir::Local& l = s.prog.local(root);
+  // A write through a reference goes to what it points to, not to `l`.
+  for (hir::ExprId e = place; e.valid();) {
+    const hir::Expr& x = s.prog.expr(e);
+    if (x.kind == hir::ExprKind::Deref) return;
+    if ((x.kind == hir::ExprKind::Index || x.kind == hir::ExprKind::Field) &&
+        tt.kind(tt.resolve(s.prog.expr(x.a).type)) == TyKind::Ref)
+      return;
+    if (x.kind == hir::ExprKind::Local) break;
+    e = x.a;
+  }
+  if (tt.containsError(l.type)) return;
+  s.sink.emit(diag::GridMisuse("`" + l.name + "` is shared by every instance of the `parallel` grid, which run "
+                               "concurrently: an instance cannot write it")
+                  .primary(at, "written inside the grid's body")
+                  .secondary(l.span, "`" + l.name + "` is bound outside the grid here")
+                  .help("bind a variable of the instance inside the grid's body: `let mut " + l.name + " = " +
+                        l.name + ";`"));
+}
+
+void checkGridCalls(Sema& s) {
+  for (const hir::Expr& e : s.prog.exprs) {
+    if (e.kind != hir::ExprKind::Call || !s.prog.fn(e.fn).grid) continue;
+    const hir::Function& g = s.prog.fn(e.fn);
+    s.sink.emit(diag::GridMisuse("`" + g.name + "` launches a `parallel` grid and can only be called as an entry point")
+                    .primary(e.span, "a call of a grid")
+                    .secondary(g.nameSpan, "`" + g.name + "` has a `parallel` grid")
+                    .help("call it from the host (`vxc run`, the C ABI, Python), or move the grid into the caller "
+                          "and call a function without one from the instances"));
+  }
 }
 
 namespace {
@@ -144,6 +224,7 @@ hir::StmtId checkAssign(Sema& s, const ast::Stmt& st, hir::Stmt& hs) {
     return s.prog.add(hs);
   }
   checkMutable(s, hs.a, place.span);
+  checkGridWrite(s, hs.a, place.span);
   if (st.op != ast::Op::Assign && !tt.isNumeric(placeTy) && !tt.containsError(placeTy)) {
     s.sink.emit(diag::BinaryOperandMismatch(ast::opSpelling(st.op), tt.print(placeTy), "_")
                     .primary(place.span, "not a number"));
@@ -162,6 +243,78 @@ hir::StmtId checkIf(Sema& s, ast::StmtId id) {
   hs.a = checkExpr(s, st.a, s.types().boolTy());
   hs.body = checkBlock(s, st.body, {});
   if (st.elseStmt.valid()) hs.elseStmt = checkStmt(s, st.elseStmt);
+  return s.prog.add(hs);
+}
+
+// `parallel (i, j) in [e0, e1] { body }` (grid.md §3): a statement of a
+// `Topology::TensorCore` function's body, one per function, not nested;
+// the indices are `usize` bindings of the body, which runs once per index
+// tuple, every instance concurrently.
+hir::StmtId checkParallel(Sema& s, const ast::Stmt& st, hir::Stmt& hs) {
+  hir::TypeTable& tt = s.types();
+  hs.kind = hir::StmtKind::Parallel;
+  const hir::Function& f = s.currentFn();
+  base::Span head{hs.span.file, hs.span.begin, hs.span.begin + 8};
+  bool ok = true;
+  auto misuse = [&](const std::string& msg, const std::string& label, const std::string& help) {
+    diag::Diagnostic d = diag::GridMisuse(msg);
+    d.primary(head, label);
+    if (!help.empty()) d.help(help);
+    s.sink.emit(std::move(d));
+    ok = false;
+  };
+  if (f.topology != hir::Topology::TensorCore)
+    misuse("`parallel` launches instances on the machine's cores; `" + f.name + "` runs on `Topology::" +
+               hir::topologyName(f.topology) + "`",
+           "a grid outside a kernel", "declare the function `on Topology::TensorCore`");
+  else if (s.gridDepth > 0)
+    misuse("`parallel` grids do not nest", "a grid inside a grid",
+           "give the outer grid one more index: `parallel (i, j) in [e0, e1]`");
+  else if (s.scopes.size() != 2 || s.loopDepth > 0)
+    misuse("a `parallel` grid is a statement of its function's body, not of a loop, branch or block",
+           "a grid inside a block", "move it to the function's body; each instance may loop and branch");
+  else if (f.grid)
+    misuse("a function has at most one `parallel` grid", "a second grid",
+           "split the kernel: one function per grid, called one after the other");
+  uint32_t exprBegin = static_cast<uint32_t>(s.prog.exprs.size());
+  std::vector<uint32_t> extents;
+  for (uint32_t i = 0; i < st.list.count; ++i)
+    extents.push_back(checkExpr(s, ast::ExprId{s.m->listAt(st.list, i)}, tt.usize()).index);
+  hs.extents = s.prog.addList(extents);
+  // The indices: `i` or `(i, j, ...)`, one per extent.
+  const ast::Pat& p = s.m->pat(st.pat);
+  std::vector<const ast::Pat*> binds;
+  if (p.kind == ast::PatKind::Bind) binds.push_back(&p);
+  else
+    for (uint32_t i = 0; i < p.list.count; ++i) binds.push_back(&s.m->pat(ast::PatId{s.m->listAt(p.list, i)}));
+  bool flat = true;
+  for (const ast::Pat* b : binds) flat = flat && b->kind == ast::PatKind::Bind && !b->mut;
+  if (!flat || binds.size() != st.list.count) {
+    s.sink.emit(diag::GridMisuse("a grid of " + countOf(st.list.count, "extent") + " needs " +
+                                 countOf(st.list.count, "index", "indices") + ", one name each")
+                    .primary(s.span(p.range), "the instance's indices")
+                    .help("write `parallel (i, j) in [e0, e1] { ... }`: the indices are immutable `usize` names"));
+    ok = false;
+  }
+  s.scopes.emplace_back();
+  s.gridFirstLocal = static_cast<uint32_t>(s.prog.locals.size());
+  std::vector<uint32_t> vars;
+  for (const ast::Pat* b : binds)
+    if (b->kind == ast::PatKind::Bind)
+      vars.push_back(declareLocal(s, s.name(b->name), s.span(b->range), tt.usize(), false, false).index);
+  hs.vars = s.prog.addList(vars);
+  int loops = s.loopDepth;
+  s.loopDepth = 0;  // `break` and `continue` do not leave an instance
+  ++s.gridDepth;
+  hs.body = checkBlock(s, st.body, {});
+  --s.gridDepth;
+  s.loopDepth = loops;
+  s.scopes.pop_back();
+  if (ok) {
+    s.prog.fns[s.fn.index].grid = true;
+    s.gridExprBegin = exprBegin;
+    s.gridExprEnd = static_cast<uint32_t>(s.prog.exprs.size());
+  }
   return s.prog.add(hs);
 }
 
@@ -207,8 +360,14 @@ hir::StmtId checkStmt(Sema& s, ast::StmtId id) {
       --s.loopDepth;
       return s.prog.add(hs);
     case ast::StmtKind::If: return checkIf(s, id);
+    case ast::StmtKind::Parallel: return checkParallel(s, st, hs);
     case ast::StmtKind::Return: {
       hs.kind = hir::StmtKind::Return;
+      if (s.gridDepth > 0)
+        s.sink.emit(diag::GridMisuse("`return` cannot leave a `parallel` instance")
+                        .primary(hs.span, "inside the grid's body")
+                        .help("an instance ends at the end of the grid's body: put the rest of the instance "
+                              "under an `if`"));
       TypeId ret = s.currentFn().ret;
       if (st.a.valid()) {
         hs.a = checkExpr(s, st.a, ret);

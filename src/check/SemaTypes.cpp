@@ -96,6 +96,8 @@ TypeId lowerDim(Sema& s, ast::TypeId id) {
     std::string n = s.name(ast::NameId{s.m->listAt(p.segments, 0)});
     for (const auto& [gn, gv] : s.generics)
       if (gn == n) return gv;
+    if (p.segments.count == 1 && !p.hasGenerics)
+      if (TypeId e = extentByName(s, n, s.span(t.range)); e.valid()) return e;
     return lowerDimExpr(s, id);
   }
   if (t.kind == ast::TypeKind::DimBinary) return lowerDimExpr(s, id);
@@ -103,6 +105,47 @@ TypeId lowerDim(Sema& s, ast::TypeId id) {
 }
 
 }  // namespace
+
+TypeId extentByName(Sema& s, const std::string& n, base::Span at) {
+  if (!s.extents || n.empty() || s.constByName.count(n)) return {};
+  hir::TypeTable& tt = s.types();
+  for (hir::Function::ExtentParam& e : *s.extents)
+    if (tt.extentName(e.type) == n) {
+      if (s.extentsOpen) e.uses.emplace_back(s.extentParam, s.extentDim);
+      return e.type;
+    }
+  // A new extent: a lower-case name in a parameter's shape.
+  if (!s.extentsOpen || !(n[0] >= 'a' && n[0] <= 'z')) return {};
+  hir::Function::ExtentParam e;
+  e.type = tt.extent(n);
+  e.span = at;
+  e.uses.emplace_back(s.extentParam, s.extentDim);
+  s.extents->push_back(e);
+  return e.type;
+}
+
+bool checkStaticOnChip(Sema& s, TypeId type, base::Span at) {
+  hir::TypeTable& tt = s.types();
+  TypeId t = tt.resolve(type);
+  const hir::TyData d = tt.get(t);
+  switch (d.kind) {
+    case TyKind::Pinned:
+    case TyKind::Token:
+      if (!tt.hasExtent(t)) return true;
+      s.sink.emit(diag::OnChipShapeNotStatic(tt.print(t))
+                      .primary(at, "a buffer with run-time extents")
+                      .help("copy a block of a static shape into on-chip memory: "
+                            "`transfer_async(block::<[R, C]>(a, r, c), Memory::VMEM)`"));
+      return false;
+    case TyKind::Ref:
+    case TyKind::Vec: return checkStaticOnChip(s, d.a, at);
+    case TyKind::Tuple:
+      for (uint32_t i = 0; i < d.listCount; ++i)
+        if (!checkStaticOnChip(s, tt.elem(t, i), at)) return false;
+      return true;
+    default: return true;
+  }
+}
 
 TypeId lowerType(Sema& s, ast::TypeId id) {
   hir::TypeTable& tt = s.types();
@@ -118,7 +161,10 @@ TypeId lowerType(Sema& s, ast::TypeId id) {
     }
     case ast::TypeKind::Shape: {
       std::vector<TypeId> dims;
-      for (uint32_t i = 0; i < t.list.count; ++i) dims.push_back(lowerDim(s, ast::TypeId{s.m->listAt(t.list, i)}));
+      for (uint32_t i = 0; i < t.list.count; ++i) {
+        s.extentDim = i;
+        dims.push_back(lowerDim(s, ast::TypeId{s.m->listAt(t.list, i)}));
+      }
       return tt.shape(dims);
     }
     case ast::TypeKind::IntArg: return tt.dim(t.value);

@@ -67,7 +67,7 @@ bool unifyRec(hir::TypeTable& t, TypeId exp, TypeId found, Failure& f, TypeId sh
     return true;
   }
   if (ke != kf) {
-    if (ke == TyKind::Dim || ke == TyKind::Shape) return fail(FailKind::Shape, shapeExp, shapeFound);
+    if (ke == TyKind::Dim || ke == TyKind::Extent || ke == TyKind::Shape) return fail(FailKind::Shape, shapeExp, shapeFound);
     return fail(FailKind::Type, exp, found);
   }
   const hir::TyData& de = t.get(exp);
@@ -79,6 +79,7 @@ bool unifyRec(hir::TypeTable& t, TypeId exp, TypeId found, Failure& f, TypeId sh
       return de.sub == df.sub || fail(FailKind::Type, exp, found);
     case TyKind::Mem: return de.sub == df.sub || fail(FailKind::Mem, exp, found);
     case TyKind::Dim: return de.value == df.value || fail(FailKind::Shape, shapeExp, shapeFound);
+    case TyKind::Extent: return fail(FailKind::Shape, shapeExp, shapeFound);  // two distinct extents
     case TyKind::Ref:
       if (de.sub != df.sub) return fail(FailKind::Type, exp, found);
       return unifyRec(t, de.a, df.a, f, shapeExp, shapeFound);
@@ -113,7 +114,8 @@ std::string shapeNote(const hir::TypeTable& t, TypeId exp, TypeId found) {
   std::string out;
   for (uint32_t i = 0; i < t.count(exp); ++i) {
     TypeId a = t.resolve(t.elem(exp, i)), b = t.resolve(t.elem(found, i));
-    if (a != b && t.kind(a) == TyKind::Dim && t.kind(b) == TyKind::Dim)
+    auto sized = [&](TypeId d) { return t.kind(d) == TyKind::Dim || t.kind(d) == TyKind::Extent; };
+    if (a != b && sized(a) && sized(b))
       out += (out.empty() ? "" : "; ") + std::string("dimension ") + std::to_string(i) + " is " +
              t.print(b) + ", expected " + t.print(a);
   }

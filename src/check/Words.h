@@ -11,6 +11,10 @@ namespace vx::check {
 inline std::string countOf(size_t n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
+// "1 index", "2 indices".
+inline std::string countOf(size_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 // "1 was", "2 were".
 inline std::string plural(uint32_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);

@@ -4,7 +4,17 @@
 
 namespace vx::dialect {
 
-Vals lowerBuiltin(Lower& l, const hir::Expr& call, const hir::Function& fn) {
+mlir::Value dimValue(Lower& l, hir::TypeId dim, mlir::Location at) {
+  const hir::TypeTable& tt = l.types();
+  hir::TypeId d = tt.resolve(dim);
+  if (tt.kind(d) == hir::TyKind::Dim) return l.b.create<mlir::arith::ConstantIndexOp>(at, static_cast<int64_t>(tt.get(d).value));
+  if (tt.kind(d) == hir::TyKind::Extent && l.curFn.valid())
+    for (const hir::Function::ExtentParam& e : l.prog.fn(l.curFn).extents)
+      if (e.type == d && l.bound[e.local.index] && l.locals[e.local.index].size() == 1) return l.locals[e.local.index][0];
+  return {};
+}
+
+Vals lowerBuiltin(Lower& l, hir::ExprId id, const hir::Expr& call, const hir::Function& fn) {
   mlir::Location at = loc(l, call.span);
   llvm::SmallVector<mlir::Value, 3> args;
   for (uint32_t i = 0; i < call.args.count; ++i) {
@@ -43,6 +53,21 @@ Vals lowerBuiltin(Lower& l, const hir::Expr& call, const hir::Function& fn) {
     case hir::Builtin::StoreAsync:
       if (!need(2)) return {};
       return one(l.b.create<StoreAsyncOp>(at, r, args[0], args[1]));
+    case hir::Builtin::Block:
+    case hir::Builtin::BlockMut: {
+      if (!need(3)) return {};
+      // The source's extents: the view's row stride and its bounds.
+      hir::TypeId src = derefAll(l.types(), l.prog.expr(l.prog.arg(call, 0)).type);
+      hir::TypeId shape = l.types().resolve(l.types().get(src).b);
+      mlir::Value rows = dimValue(l, l.types().elem(shape, 0), at), cols = dimValue(l, l.types().elem(shape, 1), at);
+      if (!rows || !cols) {
+        unsupported(l, call.span, fn.name, "the source's extents are not known here");
+        return {};
+      }
+      auto op = l.b.create<BlockOp>(at, r, args[0], args[1], args[2], rows, cols);
+      if (!l.prog.provedBlocks.count(id.index)) op.setCheckedAttr(l.b.getUnitAttr());
+      return one(op);
+    }
     case hir::Builtin::Zeros:
       if (!need(0)) return {};
       return one(l.b.create<ZerosOp>(at, r));

@@ -37,7 +37,8 @@ uint8_t exitsOf(Lower& l, hir::StmtId id) {
     case StmtKind::While: exits = exitsOfBlock(l, s.body) & kExitReturn; break;
     case StmtKind::Let:
     case StmtKind::Assign:
-    case StmtKind::Expr: break;
+    case StmtKind::Expr:
+    case StmtKind::Parallel: break;  // nothing leaves an instance (Sema, E0209)
   }
   l.exitMemo[id.index] = exits;
   return exits;
@@ -139,7 +140,8 @@ void lowerExitStmt(Lower& l, const hir::Stmt& s, mlir::Location at) {
     case StmtKind::While:
     case StmtKind::If:
     case StmtKind::Block:
-    case StmtKind::Expr: return;
+    case StmtKind::Expr:
+    case StmtKind::Parallel: return;
   }
 }
 

@@ -141,9 +141,9 @@ Vals lowerIndex(Lower& l, const hir::Expr& e, mlir::Location at) {
   return {l.b.create<LoadElemOp>(at, r, base, idx)};
 }
 
-Vals lowerCall(Lower& l, const hir::Expr& e, mlir::Location at) {
+Vals lowerCall(Lower& l, hir::ExprId id, const hir::Expr& e, mlir::Location at) {
   const hir::Function& fn = l.prog.fn(e.fn);
-  if (fn.builtin != hir::Builtin::None) return lowerBuiltin(l, e, fn);
+  if (fn.builtin != hir::Builtin::None) return lowerBuiltin(l, id, e, fn);
   mlir::func::FuncOp callee = l.fns[e.fn.index];
   if (!callee) {
     if (fn.isExtern) unsupported(l, e.span, "extern fn " + fn.name, "only builtins may be declared `extern`");
@@ -247,7 +247,7 @@ Vals lowerExpr(Lower& l, hir::ExprId id) {
       }
       return all;
     }
-    case ExprKind::Call: return lowerCall(l, e, at);
+    case ExprKind::Call: return lowerCall(l, id, e, at);
     case ExprKind::Len: {
       mlir::Value v = lowerValue(l, e.a);
       if (!v) return {};

@@ -56,6 +56,7 @@ struct Lower {
     std::vector<Split> splits;
   };
   std::vector<LoopExits> loops;  // innermost last
+  hir::FnId curFn;               // the function being lowered
   bool earlyReturn = false;      // the function being lowered returns early
   uint32_t returned = 0;         // i1 slot: a `return` ran
   uint32_t returnValue = 0;      // slot: what it returned
@@ -96,7 +97,12 @@ mlir::Value toIndex(Lower& l, mlir::Value v, hir::TypeId t, mlir::Location at);
 mlir::Value fromIndex(Lower& l, mlir::Value v, hir::TypeId t, mlir::Location at);
 
 // ---- builtin calls (LowerHirBuiltins.cpp) ----
-Vals lowerBuiltin(Lower& l, const hir::Expr& call, const hir::Function& fn);
+Vals lowerBuiltin(Lower& l, hir::ExprId id, const hir::Expr& call, const hir::Function& fn);
+// A dimension of a tensor type as an `index` value: a constant, or the
+// current function's run-time extent.
+mlir::Value dimValue(Lower& l, hir::TypeId dim, mlir::Location at);
+// `parallel (i, j) in [e0, e1] { ... }` (LowerHirStmt.cpp).
+void lowerParallel(Lower& l, const hir::Stmt& s, mlir::Location at);
 
 // ---- statements (LowerHirStmt.cpp) ----
 void lowerBlock(Lower& l, hir::BlockId block);

@@ -48,7 +48,8 @@ void collectAssignedStmt(Lower& l, hir::StmtId id, std::set<uint32_t>& out, bool
       if (!ownLoop && !l.loops.empty()) out.insert(l.loops.back().continued);
       break;
     case StmtKind::Let:
-    case StmtKind::Expr: break;
+    case StmtKind::Expr:
+    case StmtKind::Parallel: break;  // instances assign only their own locals (Sema, E0209)
   }
 }
 
@@ -262,6 +263,7 @@ void lowerStmt(Lower& l, hir::StmtId id) {
     case StmtKind::If: lowerIf(l, s, at); return;
     case StmtKind::Block: lowerBlock(l, s.body); return;
     case StmtKind::Expr: lowerExpr(l, s.a); return;
+    case StmtKind::Parallel: lowerParallel(l, s, at); return;
     case StmtKind::Return:
     case StmtKind::Break:
     case StmtKind::Continue: lowerExitStmt(l, s, at); return;
@@ -333,8 +335,30 @@ void lowerStmts(Lower& l, hir::BlockId id, uint32_t from, bool tailReturns) {
 
 void lowerBlock(Lower& l, hir::BlockId id) { lowerStmts(l, id, 0, false); }
 
+void lowerParallel(Lower& l, const hir::Stmt& s, mlir::Location at) {
+  llvm::SmallVector<mlir::Value> extents;
+  for (uint32_t i = 0; i < s.extents.count; ++i) {
+    hir::ExprId e{l.prog.listAt(s.extents, i)};
+    mlir::Value v = lowerValue(l, e);
+    if (!v) return;
+    extents.push_back(toIndex(l, v, l.prog.expr(e).type, at));
+  }
+  auto grid = l.b.create<ParallelOp>(at, extents);
+  mlir::OpBuilder::InsertionGuard guard(l.b);
+  llvm::SmallVector<mlir::Type> indexTypes(extents.size(), l.b.getIndexType());
+  llvm::SmallVector<mlir::Location> locs(extents.size(), at);
+  mlir::Block* body = l.b.createBlock(&grid.getBody(), {}, indexTypes, locs);
+  for (uint32_t i = 0; i < s.vars.count; ++i) {
+    hir::LocalId v{l.prog.listAt(s.vars, i)};
+    l.locals[v.index] = {body->getArgument(i)};
+    l.bound[v.index] = true;
+  }
+  lowerBlock(l, s.body);
+}
+
 bool lowerFunction(Lower& l, hir::FnId id) {
   const hir::Function& fn = l.prog.fn(id);
+  l.curFn = id;
   mlir::func::FuncOp f = l.fns[id.index];
   mlir::Block* entry = f.addEntryBlock();
   l.b.setInsertionPointToStart(entry);

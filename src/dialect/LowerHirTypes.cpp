@@ -48,7 +48,7 @@ mlir::Type scalarType(Lower& l, TypeId t) {
 }
 
 // Shape and element of a `Tensor<E, [d...]>`; false if it is not one.
-bool tensorParts(Lower& l, TypeId t, llvm::SmallVectorImpl<int64_t>& shape, mlir::Type& elem) {
+bool tensorParts(Lower& l, TypeId t, llvm::SmallVectorImpl<int64_t>& shape, mlir::Type& elem, bool dynamic = false) {
   const hir::TypeTable& tt = l.types();
   t = tt.resolve(t);
   if (tt.kind(t) != TyKind::Tensor) return false;
@@ -57,6 +57,10 @@ bool tensorParts(Lower& l, TypeId t, llvm::SmallVectorImpl<int64_t>& shape, mlir
   if (!elem || tt.kind(s) != TyKind::Shape) return false;
   for (uint32_t i = 0; i < tt.count(s); ++i) {
     TypeId d = tt.resolve(tt.elem(s, i));
+    if (dynamic && tt.kind(d) == TyKind::Extent) {
+      shape.push_back(mlir::ShapedType::kDynamic);  // a run-time extent
+      continue;
+    }
     if (tt.kind(d) != TyKind::Dim || tt.get(d).value == 0) return false;
     shape.push_back(static_cast<int64_t>(tt.get(d).value));
   }
@@ -86,6 +90,7 @@ bool lowerType(Lower& l, TypeId t, llvm::SmallVectorImpl<mlir::Type>& out, base:
     case TyKind::Void:
     case TyKind::Shape:
     case TyKind::Dim:
+    case TyKind::Extent:
     case TyKind::Mem:
     case TyKind::Topo: return true;  // compile-time only
     case TyKind::Bool:
@@ -105,7 +110,7 @@ bool lowerType(Lower& l, TypeId t, llvm::SmallVectorImpl<mlir::Type>& out, base:
       return lowerType(l, inner, out, at);
     }
     case TyKind::Tensor:
-      if (!tensorParts(l, t, shape, elem)) break;
+      if (!tensorParts(l, t, shape, elem, /*dynamic=*/true)) break;
       out.push_back(TensorType::get(&l.ctx, shape, elem));
       return true;
     case TyKind::Vec: {

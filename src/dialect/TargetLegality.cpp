@@ -24,6 +24,7 @@ target::Builtin builtinOf(mlir::Operation* op) {
   if (mlir::isa<StoreOp>(op)) return B::Store;
   if (mlir::isa<StoreAsyncOp>(op)) return B::StoreAsync;
   if (mlir::isa<ZerosOp>(op)) return B::Zeros;
+  if (mlir::isa<BlockOp>(op)) return B::Block;  // block and block_mut: one op
   if (mlir::isa<MatmulAccOp>(op)) return B::MatmulAcc;
   if (mlir::isa<LoadWeightsOp>(op)) return B::LoadWeights;
   if (mlir::isa<StoreAccOp>(op)) return B::StoreAcc;

@@ -34,7 +34,9 @@ def Vx_TensorType : Vx_Type<"Tensor", "tensor"> {
   let summary = "a dense row-major tensor in HBM, named by reference";
   let description = [{
     `!vx.tensor<128x128xf32>`: a tensor parameter, an element of a `Vec`, or a
-    sub-tensor of one. Values of this type are places, never copies.
+    sub-tensor or block of one. Values of this type are places, never copies.
+    `?` is a run-time extent (`!vx.tensor<?x?xf32>`), known from the
+    function's `index` arguments (grid.md §1).
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType);
   let hasCustomAssemblyFormat = 1;
@@ -119,6 +121,35 @@ def Vx_SlotOp : Vx_Op<"slot", [Pure]> {
   let arguments = (ins Vx_AnyTensor:$base, Index:$index);
   let results = (outs Vx_AnyTensor:$result);
   let assemblyFormat = "$base `[` $index `]` attr-dict `:` qualified(type($base)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Vx_BlockOp : Vx_Op<"block"> {
+  let summary = "a strided view of rows `row..row+R`, columns `col..col+C` of a 2-D HBM tensor";
+  let description = [{
+    `%b = vx.block %a[%r, %c] of %m x %k : !vx.tensor<?x?xf32> -> !vx.tensor<64x32xf32>`
+    (grid.md §2). `%m` and `%k` are the source's extents (constants for a
+    static shape, its run-time extents otherwise); the view's rows are `%k`
+    elements apart (the source's own row stride, for a view of a view). With
+    `checked`, a block that does not fit in `%m x %k` traps with its line:
+    the checker could not prove its bounds (E6009). A place, like `vx.slot`.
+  }];
+  let arguments = (ins Vx_TensorType:$src, Index:$row, Index:$col, Index:$rows, Index:$cols, UnitAttr:$checked);
+  let results = (outs Vx_TensorType:$result);
+  let assemblyFormat = "$src `[` $row `,` $col `]` `of` $rows `x` $cols attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Vx_ParallelOp : Vx_Op<"parallel", [SingleBlock, NoTerminator]> {
+  let summary = "the launch grid: its body once per index tuple, every instance concurrently";
+  let description = [{
+    `"vx.parallel"(%e0, %e1) ({ ^bb0(%i: index, %j: index): ... }) : (index, index) -> ()`
+    (grid.md §3): one block argument per extent. Instances share nothing but
+    HBM (the checker proved their writes disjoint, E6010) and the scalars of
+    the code around; each has its own on-chip memory, matrix unit and tokens.
+  }];
+  let arguments = (ins Variadic<Index>:$extents);
+  let regions = (region SizedRegion<1>:$body);
   let hasVerifier = 1;
 }
 

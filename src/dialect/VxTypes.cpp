@@ -18,15 +18,19 @@ int64_t product(llvm::ArrayRef<int64_t> shape) {
   return n;
 }
 
-// `128x128xf32`
-mlir::ParseResult parseShaped(mlir::AsmParser& p, llvm::SmallVectorImpl<int64_t>& shape, mlir::Type& elem) {
-  if (p.parseDimensionList(shape, /*allowDynamic=*/false, /*withTrailingX=*/true) || p.parseType(elem))
+// `128x128xf32`; `?x?xf32` (run-time extents) where `dynamic`.
+mlir::ParseResult parseShaped(mlir::AsmParser& p, llvm::SmallVectorImpl<int64_t>& shape, mlir::Type& elem,
+                              bool dynamic = false) {
+  if (p.parseDimensionList(shape, /*allowDynamic=*/dynamic, /*withTrailingX=*/true) || p.parseType(elem))
     return mlir::failure();
   return mlir::success();
 }
 
 void printShaped(mlir::AsmPrinter& p, llvm::ArrayRef<int64_t> shape, mlir::Type elem) {
-  for (int64_t d : shape) p.getStream() << d << 'x';
+  for (int64_t d : shape) {
+    if (mlir::ShapedType::isDynamic(d)) p.getStream() << "?x";
+    else p.getStream() << d << 'x';
+  }
   p.printType(elem);
 }
 
@@ -41,9 +45,10 @@ mlir::ParseResult parseSpace(mlir::AsmParser& p, MemorySpace& space) {
 }
 
 mlir::LogicalResult verifyShaped(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
-                                 llvm::ArrayRef<int64_t> shape, mlir::Type elem) {
+                                 llvm::ArrayRef<int64_t> shape, mlir::Type elem, bool dynamic = false) {
   for (int64_t d : shape)
-    if (d <= 0) return emitError() << "tensor dimensions must be positive, found " << d;
+    if (d <= 0 && !(dynamic && mlir::ShapedType::isDynamic(d)))
+      return emitError() << "tensor dimensions must be positive, found " << d;
   if (!elem.isa<mlir::FloatType>() && !elem.isSignlessInteger())
     return emitError() << "tensor elements must be floats or integers, found " << elem;
   return mlir::success();
@@ -55,7 +60,7 @@ mlir::LogicalResult verifyShaped(llvm::function_ref<mlir::InFlightDiagnostic()> 
 mlir::Type TensorType::parse(mlir::AsmParser& p) {
   llvm::SmallVector<int64_t> shape;
   mlir::Type elem;
-  if (p.parseLess() || parseShaped(p, shape, elem) || p.parseGreater()) return {};
+  if (p.parseLess() || parseShaped(p, shape, elem, /*dynamic=*/true) || p.parseGreater()) return {};
   return TensorType::getChecked([&] { return p.emitError(p.getNameLoc()); }, p.getContext(), shape, elem);
 }
 void TensorType::print(mlir::AsmPrinter& p) const {
@@ -65,9 +70,14 @@ void TensorType::print(mlir::AsmPrinter& p) const {
 }
 mlir::LogicalResult TensorType::verify(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
                                        llvm::ArrayRef<int64_t> shape, mlir::Type elem) {
-  return verifyShaped(emitError, shape, elem);
+  return verifyShaped(emitError, shape, elem, /*dynamic=*/true);
 }
-int64_t TensorType::getNumElements() const { return product(getShape()); }
+// Of a static shape; 0 when it has run-time extents.
+int64_t TensorType::getNumElements() const {
+  for (int64_t d : getShape())
+    if (mlir::ShapedType::isDynamic(d)) return 0;
+  return product(getShape());
+}
 
 // ---- pinned ----
 mlir::Type PinnedType::parse(mlir::AsmParser& p) {

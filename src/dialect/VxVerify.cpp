@@ -54,6 +54,25 @@ mlir::LogicalResult SlotOp::verify() {
   return mlir::success();
 }
 
+mlir::LogicalResult BlockOp::verify() {
+  Shaped b = shaped(getSrc().getType()), r = shaped(getResult().getType());
+  if (b.shape.size() != 2 || r.shape.size() != 2) return emitOpError("source and block must have rank 2");
+  if (b.elem != r.elem) return emitOpError("the block must have the source's element type");
+  for (int64_t d : r.shape)
+    if (mlir::ShapedType::isDynamic(d)) return emitOpError("a block has a static shape");
+  return mlir::success();
+}
+
+mlir::LogicalResult ParallelOp::verify() {
+  if (getExtents().empty()) return emitOpError("a grid has at least one extent");
+  mlir::Block& body = getBody().front();
+  if (body.getNumArguments() != getExtents().size())
+    return emitOpError("one block argument per extent, found ") << body.getNumArguments();
+  for (mlir::BlockArgument a : body.getArguments())
+    if (!a.getType().isIndex()) return emitOpError("the instance's indices are `index`");
+  return mlir::success();
+}
+
 mlir::LogicalResult LoadElemOp::verify() {
   Shaped b = shaped(getBase().getType());
   if (b.shape.size() != 1) return emitOpError("base must have rank 1");

@@ -43,6 +43,7 @@ const char* stmtKindName(StmtKind k) {
     case StmtKind::Continue: return "continue";
     case StmtKind::Block: return "block";
     case StmtKind::Expr: return "expr";
+    case StmtKind::Parallel: return "parallel";
   }
   return "?";
 }

@@ -7,6 +7,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "ast/Ast.h"
@@ -74,7 +75,7 @@ struct Expr {
   double fvalue = 0;
 };
 
-enum class StmtKind : uint8_t { Let, Assign, For, While, If, Return, Break, Continue, Block, Expr };
+enum class StmtKind : uint8_t { Let, Assign, For, While, If, Return, Break, Continue, Block, Expr, Parallel };
 const char* stmtKindName(StmtKind k);
 
 struct Stmt {
@@ -87,6 +88,9 @@ struct Stmt {
   LocalId var;        // For
   BlockId body;       // For, While, If then, Block
   StmtId elseStmt;    // If: an If or a Block statement
+  // Parallel (`parallel (i, j) in [e0, e1] { body }`): the instance indices
+  // (LocalIds, `usize`) and the grid's extents (ExprIds), one each.
+  List vars, extents;
 };
 
 enum class PatKind : uint8_t { Bind, Tuple };
@@ -110,6 +114,7 @@ struct Local {
   TypeId type;
   bool mut = false;
   bool param = false;
+  bool extent = false;  // a run-time extent (`m` of `Tensor<f32, [m, k]>`): a hidden `usize` parameter
   uint32_t uses = 0;  // reads, for W0001
 };
 
@@ -122,8 +127,23 @@ struct Function {
   Builtin builtin = Builtin::None;
   Topology topology = Topology::Host;
   bool topologyGiven = false;  // `on ...` written (for builtins: only callable there)
+  // The written parameters, then one hidden `usize` parameter per run-time
+  // extent of their types (`Tensor<f32, [m, k]>`), in order of first use:
+  // callers pass the extents their arguments' shapes bind (grid.md §1).
   std::vector<LocalId> params;
   std::vector<TypeId> paramTypes;
+  uint32_t userParams = 0;  // the written ones
+  struct ExtentParam {
+    TypeId type;   // the extent type its parameters' shapes name
+    LocalId local; // the hidden parameter holding its value
+    Span span;     // its first use
+    // Every (written parameter, dimension) it sizes, the first one first.
+    std::vector<std::pair<uint32_t, uint32_t>> uses;
+  };
+  std::vector<ExtentParam> extents;
+  // Has a `parallel` grid at the top level of its body (a launch: callable
+  // only as an entry point).
+  bool grid = false;
   TypeId ret;
   // Generic parameters of an extern fn: the type variables its signature
   // mentions, instantiated afresh at each call; `memoryBound` marks `M: Memory`.
@@ -173,6 +193,9 @@ struct Program {
   std::deque<Block> blocks;
   std::deque<Pat> pats;
   std::vector<uint32_t> lists;
+  // The `block` calls (ExprId indices) whose bounds the ownership checker
+  // proved: lowered without a run-time check (filled by the driver).
+  std::unordered_set<uint32_t> provedBlocks;
 
   const Expr& expr(ExprId id) const { return exprs[id.index]; }
   Expr& expr(ExprId id) { return exprs[id.index]; }

@@ -124,6 +124,15 @@ struct Printer {
         block(s.body, d + 1);
         return;
       case StmtKind::Expr: out += expr(s.a) + "\n"; return;
+      case StmtKind::Parallel: {
+        out += "parallel (";
+        for (uint32_t i = 0; i < s.vars.count; ++i) out += (i ? ", " : "") + local(LocalId{p.listAt(s.vars, i)});
+        out += ") in [";
+        for (uint32_t i = 0; i < s.extents.count; ++i) out += (i ? ", " : "") + expr(ExprId{p.listAt(s.extents, i)});
+        out += "]\n";
+        block(s.body, d + 1);
+        return;
+      }
     }
   }
 };

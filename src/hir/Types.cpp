@@ -162,6 +162,32 @@ TypeId TypeTable::dim(uint64_t value) {
   d.value = value;
   return intern(d);
 }
+TypeId TypeTable::extent(const std::string& name) {
+  TyData d = make(TyKind::Extent);
+  d.value = extentNames_.size();
+  extentNames_.push_back(name);
+  return intern(d);
+}
+
+bool TypeTable::hasExtent(TypeId t) const {
+  t = resolve(t);
+  const TyData& d = get(t);
+  switch (d.kind) {
+    case TyKind::Extent: return true;
+    case TyKind::Tensor:
+    case TyKind::Pinned:
+    case TyKind::Token: return hasExtent(d.a) || hasExtent(d.b);
+    case TyKind::Vec:
+    case TyKind::Ref: return hasExtent(d.a);
+    case TyKind::Tuple:
+    case TyKind::Shape:
+      for (uint32_t i = 0; i < d.listCount; ++i)
+        if (hasExtent(elem(t, i))) return true;
+      return false;
+    default: return false;
+  }
+}
+
 TypeId TypeTable::mem(MemSpace m) { return intern(make(TyKind::Mem, static_cast<uint8_t>(m))); }
 TypeId TypeTable::topo(Topology t) { return intern(make(TyKind::Topo, static_cast<uint8_t>(t))); }
 
@@ -252,6 +278,7 @@ std::string TypeTable::print(TypeId t, const std::vector<std::pair<TypeId, std::
       return s + (d.kind == TyKind::Tuple ? ")" : "]");
     }
     case TyKind::Dim: return std::to_string(d.value);
+    case TyKind::Extent: return extentNames_[d.value];
     case TyKind::Mem: return std::string("Memory::") + memSpaceName(static_cast<MemSpace>(d.sub));
     case TyKind::Topo: return std::string("Topology::") + topologyName(static_cast<Topology>(d.sub));
     case TyKind::Var: return "_";
@@ -303,6 +330,7 @@ bool TypeTable::isCopy(TypeId t) const {
     case TyKind::Mem:
     case TyKind::Topo:
     case TyKind::Dim:
+    case TyKind::Extent:
     case TyKind::Shape: return true;
     case TyKind::Ref: return d.sub == 0;
     case TyKind::Tuple:

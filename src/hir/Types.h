@@ -46,7 +46,7 @@ struct TyData {
   uint8_t sub = 0;      // IntKind, FloatKind, MemSpace, Topology; Ref: 1 = mut
   TypeId a, b;          // Tensor(elem, shape) Vec(elem) Ref(inner) Pinned/Token(inner, mem)
   uint32_t listBegin = 0, listCount = 0;  // Tuple elements, Shape dims
-  uint64_t value = 0;   // Dim value; Var/IntVar/FloatVar: variable index
+  uint64_t value = 0;   // Dim value; Var/IntVar/FloatVar: variable index; Extent: its index
 };
 
 class TypeTable {
@@ -75,6 +75,12 @@ class TypeTable {
   TypeId tuple(const std::vector<TypeId>& elems);
   TypeId shape(const std::vector<TypeId>& dims);
   TypeId dim(uint64_t value);
+  // A new run-time extent named `name` (`Tensor<f32, [m, k]>`): a dimension
+  // bound when its function is called; each call makes a distinct one.
+  TypeId extent(const std::string& name);
+  const std::string& extentName(TypeId t) const { return extentNames_[get(t).value]; }
+  // Does `t` mention a run-time extent (a shape that is not static)?
+  bool hasExtent(TypeId t) const;
   TypeId mem(MemSpace m);
   TypeId topo(Topology t);
 
@@ -123,6 +129,7 @@ class TypeTable {
   std::vector<Slot> slots_;
   size_t indexed_ = 0;
   std::vector<TypeId> bindings_;  // per variable index
+  std::vector<std::string> extentNames_;  // per extent index
   TypeId error_, void_, bool_;
 };
 

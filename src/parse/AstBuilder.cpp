@@ -322,6 +322,13 @@ StmtId AstBuilder::stmt(P::StmtContext* ctx) {
     s.a = expr(es[0]);
     s.b = expr(es[1]);
     s.body = block(c->block());
+  } else if (auto* c = as<P::ParallelStmtContext*>(ctx)) {
+    s.kind = StmtKind::Parallel;
+    s.pat = pattern(c->pattern());
+    std::vector<uint32_t> ids;
+    for (auto* e : c->expr()) ids.push_back(expr(e).index);
+    s.list = pushList(ids);
+    s.body = block(c->block());
   } else if (auto* c = as<P::WhileStmtContext*>(ctx)) {
     s.kind = StmtKind::While;
     s.a = expr(c->expr());

@@ -71,6 +71,7 @@ size_t keyword(std::string_view w) {
       break;
     case 8:
       if (w == "continue") return VxLexer::CONTINUE;
+      if (w == "parallel") return VxLexer::PARALLEL;
       break;
   }
   return VxLexer::IDENT;

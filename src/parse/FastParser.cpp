@@ -399,6 +399,22 @@ class Parser {
           s.body = block();
           break;
         }
+        case L::PARALLEL: {
+          ++pos_;
+          s.kind = StmtKind::Parallel;
+          s.pat = pattern();
+          expect(L::IN);
+          expect(L::LBRACK);
+          std::vector<uint32_t> ids;
+          do {
+            if (la() == L::RBRACK && !ids.empty()) break;  // a trailing comma
+            ids.push_back(expr(0).id.index);
+          } while (accept(L::COMMA));
+          expect(L::RBRACK);
+          s.list = pushList(ids);
+          s.body = block();
+          break;
+        }
         case L::WHILE:
           ++pos_;
           s.kind = StmtKind::While;

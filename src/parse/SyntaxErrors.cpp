@@ -67,7 +67,7 @@ std::string describeExpected(const antlr4::misc::IntervalSet& set,
   static const std::vector<size_t> itemStarts = {VxParser::FN, VxParser::EXTERN, VxParser::CONST, VxParser::HASH};
   static const std::vector<size_t> stmtStarts = {
       VxParser::LET,    VxParser::FOR,   VxParser::WHILE,    VxParser::IF, VxParser::RETURN,
-      VxParser::BREAK,  VxParser::CONTINUE, VxParser::SEMI, VxParser::LBRACE};
+      VxParser::BREAK,  VxParser::CONTINUE, VxParser::PARALLEL, VxParser::SEMI, VxParser::LBRACE};
   bool item = std::all_of(itemStarts.begin(), itemStarts.end(), has);
   if (item) {
     removeAll(itemStarts);

@@ -86,6 +86,7 @@ const char* resultText(ResultKind r) {
     case ResultKind::Token: return "a token for the copy it starts (linear: waited exactly once)";
     case ResultKind::Payload: return "the buffer of the copy the token stood for";
     case ResultKind::Same: return "its first argument, unchanged";
+    case ResultKind::View: return "a reference to a block of its first argument: a place (grid.md §2)";
   }
   return "";
 }
@@ -112,6 +113,7 @@ const char* effectText(ArgEffect e) {
     case ArgEffect::DmaDst:
       return "written by the started copy until its token is waited: neither read nor written before";
     case ArgEffect::Consume: return "a token, consumed: the call completes its copy";
+    case ArgEffect::Base: return "the tensor a block is taken of: accessed where the block is used";
   }
   return "";
 }

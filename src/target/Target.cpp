@@ -200,6 +200,7 @@ const char* effectName(ArgEffect e) {
     case ArgEffect::DmaSrc: return "copy reads until waited";
     case ArgEffect::DmaDst: return "copy writes until waited";
     case ArgEffect::Consume: return "consumes the token";
+    case ArgEffect::Base: return "the tensor viewed";
   }
   return "";
 }

@@ -63,8 +63,8 @@ std::optional<UnaryFn> unaryByName(std::string_view name);  // "exp"
 // The function of `exp` or `exp_into`; nothing for other builtins.
 std::optional<UnaryFn> unaryOf(Builtin b);
 
-enum class ArgEffect : uint8_t { None, Space, Scalar, Read, Write, Move, DmaSrc, DmaDst, Consume };
-enum class ResultKind : uint8_t { Void, Buffer, Token, Payload, Same };
+enum class ArgEffect : uint8_t { None, Space, Scalar, Read, Write, Move, DmaSrc, DmaDst, Consume, Base };
+enum class ResultKind : uint8_t { Void, Buffer, Token, Payload, Same, View };
 enum class Sync : uint8_t { Blocking, ToTransfer, ToTransferInto, ToStore };
 
 using TargetMask = uint32_t;

@@ -64,7 +64,10 @@ struct Local {
 struct Proj {
   ProjKind kind = ProjKind::Field;
   uint32_t field = 0;  // Field: the tuple index
-  LocalId index;       // Index: the local holding the index
+  LocalId index;       // Index: the local holding the index; Block: the first row
+  LocalId index2;      // Block: the first column
+  uint64_t rows = 0, cols = 0;  // Block: its static shape
+  hir::ExprId origin;  // Block: the `block` call (its bounds' proof)
   hir::TypeId type;    // the type of the place after this projection
   base::Span span;     // the place up to here, as written
 };
@@ -102,6 +105,15 @@ struct Stmt {
   // StorageLive, StorageDead: the local. Drop: why.
   LocalId local;
   DropHow how = DropHow::ScopeEnd;
+  uint32_t grid = 0;           // GridBegin, GridEnd: its index in Body::grids
+};
+
+// A `parallel` grid: its instances' indices and the extents they range over.
+struct Grid {
+  std::vector<LocalId> vars;
+  std::vector<Operand> extents;  // evaluated once, before the instances
+  hir::StmtId stmt;
+  base::Span span;               // the grid's head
 };
 
 struct Terminator {
@@ -138,6 +150,7 @@ struct Body {
   LocalId ret;                // the return place
   std::vector<Block> blocks;  // blocks[0] is the entry
   std::vector<Loop> loops;
+  std::vector<Grid> grids;
   std::vector<Proj> projs;
   std::vector<Operand> operands;
 

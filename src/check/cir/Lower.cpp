@@ -220,6 +220,7 @@ void Builder::lowerStmt(hir::StmtId id) {
     case hir::StmtKind::Break:
     case hir::StmtKind::Continue: lowerBreak(st); break;
     case hir::StmtKind::Block: lowerBlock(st.body, false); break;
+    case hir::StmtKind::Parallel: lowerParallel(id, st); break;
   }
   Stmt end;
   end.kind = StmtKind::StmtEnd;
@@ -404,6 +405,66 @@ void Builder::lowerWhile(hir::StmtId id, const hir::Stmt& st) {
   kill(condTemps, br.span);
   body.loops[L.index].header = header;
   body.loops[L.index].exit = exit;
+}
+
+Operand Builder::lowerBound(hir::ExprId e) {
+  const hir::Expr& x = prog.expr(e);
+  Local l;
+  l.type = x.type;
+  l.span = x.span;
+  l.temp = true;
+  LocalId id = addLocal(l);
+  scopes.back().push_back(id);
+  Stmt live;
+  live.kind = StmtKind::StorageLive;
+  live.local = id;
+  live.span = x.span;
+  emit(live);
+  beginTemps();
+  lowerInto(placeOf(id, x.span), e);
+  endTemps(x.span);
+  Operand o;
+  o.kind = OperandKind::Copy;
+  o.place = placeOf(id, x.span);
+  o.span = x.span;
+  return o;
+}
+
+void Builder::lowerParallel(hir::StmtId id, const hir::Stmt& st) {
+  // The extents are evaluated once, before the instances.
+  Grid g;
+  g.stmt = id;
+  g.span = base::Span{st.span.file, st.span.begin, st.span.begin + 8};
+  for (uint32_t i = 0; i < st.extents.count; ++i) g.extents.push_back(lowerBound(hir::ExprId{prog.listAt(st.extents, i)}));
+  // The indices: a scope of their own around the instance's body, set by
+  // the instance's beginning.
+  openScope();
+  for (uint32_t i = 0; i < st.vars.count; ++i) {
+    hir::LocalId h{prog.listAt(st.vars, i)};
+    const hir::Local& hv = prog.local(h);
+    Local v;
+    v.name = hv.name;
+    v.type = hv.type;
+    v.span = hv.span;
+    v.hir = h;
+    LocalId var = addLocal(v);
+    localOf[h.index] = var;
+    scopes.back().push_back(var);
+    g.vars.push_back(var);
+  }
+  body.grids.push_back(g);
+  Stmt begin;
+  begin.kind = StmtKind::GridBegin;
+  begin.grid = static_cast<uint32_t>(body.grids.size() - 1);
+  begin.span = g.span;
+  emit(begin);
+  lowerBlock(st.body, false);
+  dropScopes(scopes.size() - 1, temps.size(), st.span, DropHow::ScopeEnd);
+  closeScope();
+  Stmt end = begin;
+  end.kind = StmtKind::GridEnd;
+  end.span = st.span;
+  emit(end);
 }
 
 void Builder::lowerFor(hir::StmtId id, const hir::Stmt& st) {

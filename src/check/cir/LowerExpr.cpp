@@ -185,6 +185,14 @@ void Builder::lowerInto(const Place& dest, hir::ExprId id) {
       break;
     }
     case ExprKind::Call: {
+      hir::Builtin bi = prog.fn(e.fn).builtin;
+      if (bi == hir::Builtin::Block || bi == hir::Builtin::BlockMut) {
+        // A view is a place: `&(*a).block<R, C>(r, c)`.
+        s.rv = RvKind::Borrow;
+        s.mut = bi == hir::Builtin::BlockMut;
+        s.place = lowerBlockPlace(id);
+        break;
+      }
       std::vector<Operand> ops;
       for (uint32_t i = 0; i < e.args.count; ++i) ops.push_back(lowerOperand(prog.arg(e, i)));
       s.rv = RvKind::Call;
@@ -251,6 +259,51 @@ void Builder::lowerInto(const Place& dest, hir::ExprId id) {
   emit(s);
 }
 
+LocalId Builder::indexLocal(hir::ExprId e) {
+  Operand i = lowerOperand(e);
+  if (i.kind != OperandKind::Const && i.place.proj.count == 0) return i.place.local;
+  const hir::Expr& ie = prog.expr(e);
+  LocalId idx = newTemp(ie.type, ie.span);
+  Stmt s;
+  s.kind = StmtKind::Assign;
+  s.dest = placeOf(idx, ie.span);
+  s.rv = RvKind::Use;
+  s.a = i;
+  s.type = ie.type;
+  s.span = ie.span;
+  emit(s);
+  return idx;
+}
+
+Place Builder::lowerBlockPlace(hir::ExprId id) {
+  const hir::Expr& e = prog.expr(id);
+  const hir::TypeTable& tt = types();
+  // The tensor: through the reference argument.
+  hir::ExprId src = prog.arg(e, 0);
+  Place base;
+  if (isPlaceExpr(src)) {
+    base = lowerPlace(src);
+  } else {
+    const hir::Expr& x = prog.expr(src);
+    LocalId t = newTemp(x.type, x.span);
+    lowerInto(placeOf(t, x.span), src);
+    base = placeOf(t, x.span);
+  }
+  base = autoDeref(base);
+  Proj b;
+  b.kind = ProjKind::Block;
+  b.index = indexLocal(prog.arg(e, 1));
+  b.index2 = indexLocal(prog.arg(e, 2));
+  hir::TypeId view = tt.resolve(e.type);
+  b.type = tt.kind(view) == TyKind::Ref ? tt.get(view).a : view;
+  hir::TypeId shape = tt.resolve(tt.get(tt.resolve(b.type)).b);
+  b.rows = tt.get(tt.resolve(tt.elem(shape, 0))).value;
+  b.cols = tt.get(tt.resolve(tt.elem(shape, 1))).value;
+  b.origin = id;
+  b.span = e.span;
+  return project(base, b);
+}
+
 Place Builder::autoDeref(Place p) {
   // `v[i]`, `p.0` and `v.len()` look through references.
   const hir::TypeTable& tt = types();
@@ -296,22 +349,7 @@ Place Builder::lowerPlace(hir::ExprId id) {
     }
     case ExprKind::Index: {
       Place p = autoDeref(base(e.a));
-      Operand i = lowerOperand(e.b);
-      LocalId idx;
-      if (i.kind != OperandKind::Const && i.place.proj.count == 0) {
-        idx = i.place.local;
-      } else {
-        const hir::Expr& ie = prog.expr(e.b);
-        idx = newTemp(ie.type, ie.span);
-        Stmt s;
-        s.kind = StmtKind::Assign;
-        s.dest = placeOf(idx, ie.span);
-        s.rv = RvKind::Use;
-        s.a = i;
-        s.type = ie.type;
-        s.span = ie.span;
-        emit(s);
-      }
+      LocalId idx = indexLocal(e.b);
       Proj x;
       x.kind = ProjKind::Index;
       x.index = idx;

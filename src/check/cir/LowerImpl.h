@@ -90,6 +90,14 @@ struct Builder {
   // auto-dereferences of `v[i]` and `p.0` on references explicit.
   Place lowerPlace(hir::ExprId e);
   Place autoDeref(Place p);
+  // The local an index operand is in (a temporary when it is not one).
+  LocalId indexLocal(hir::ExprId e);
+  // `block::<[R, C]>(a, r, c)`: the block projection of what `a` points to.
+  Place lowerBlockPlace(hir::ExprId call);
+  void lowerParallel(hir::StmtId id, const hir::Stmt& st);
+  // A value evaluated once into a local of the enclosing scope (a range's
+  // or a grid's bounds).
+  Operand lowerBound(hir::ExprId e);
   bool isPlaceExpr(hir::ExprId e) const;
   // Moves or copies, by type.
   OperandKind useKind(hir::TypeId t) const;

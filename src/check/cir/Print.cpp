@@ -39,6 +39,10 @@ struct Printer {
         case ProjKind::Field: s += "." + std::to_string(x.field); break;
         case ProjKind::Index: s += "[" + local(x.index) + "]"; break;
         case ProjKind::Deref: s = "(*" + s + ")"; break;
+        case ProjKind::Block:
+          s += ".block<" + std::to_string(x.rows) + ", " + std::to_string(x.cols) + ">(" + local(x.index) + ", " +
+               local(x.index2) + ")";
+          break;
       }
     }
     return s;
@@ -124,6 +128,16 @@ struct Printer {
       case StmtKind::Drop: out += "    drop " + place(s.dest) + " (" + how(s.how) + ")\n"; return;
       case StmtKind::StorageDead: out += "    dead " + local(s.local) + "\n"; return;
       case StmtKind::StmtEnd: return;  // markers for the analysis only
+      case StmtKind::GridBegin: {
+        const Grid& g = body.grids[s.grid];
+        out += "    instance (";
+        for (size_t i = 0; i < g.vars.size(); ++i) out += (i ? ", " : "") + local(g.vars[i]);
+        out += ") in [";
+        for (size_t i = 0; i < g.extents.size(); ++i) out += (i ? ", " : "") + operand(g.extents[i]);
+        out += "]\n";
+        return;
+      }
+      case StmtKind::GridEnd: out += "    end instance\n"; return;
     }
   }
 

@@ -41,7 +41,11 @@ struct ParamPlace {
   Term index;      // a slot of it, or invalid: the whole
   Term guard;
   std::string text;
+  Term row, col;   // a block of it (relative to what the argument points to), or invalid
+  uint64_t rows = 0, cols = 0;
 };
+// The parameter place of `place` (a place of parameter `root`).
+ParamPlace paramPlace(ParamLoc root, const Place& place, Term guard);
 
 struct SummaryAccess {
   ParamPlace place;
@@ -122,6 +126,7 @@ std::vector<TokenState> observedStates(const Analysis& a);
 struct SitePlace {
   Place place;     // its root and text; `index` is the slot when every copy used the same constant one
   bool indexed = false;
+  bool blocked = false;  // blocks of `place.rows` x `place.cols` (any block: their origins vary)
 };
 struct SitePlaces {
   std::vector<SitePlace> reads, writes;
@@ -158,6 +163,27 @@ struct Analysis {
   std::set<std::string> usedNames;  // variable names already given out in this function
   std::map<uint32_t, SitePlaces> sitePlaces;  // by call origin
   std::map<uint32_t, std::pair<Term, Term>> forRange;  // a `for` loop being run: its range
+
+  // The `parallel` grid being walked (GridBegin .. GridEnd): what its
+  // instance accesses of HBM, for E6010.
+  struct GridAccess {
+    Place place;
+    AccessHow how;
+    Term cond;      // the path to it and the place's guard
+    base::Span at;
+  };
+  struct GridWalk {
+    bool active = false;
+    // The variables of the code around the grid (shared by every instance);
+    // every other variable of an access is the instance's own.
+    std::set<uint32_t> outer;
+    std::vector<std::pair<std::string, Term>> vars;  // its indices
+    std::vector<GridAccess> accesses;
+  } grid;
+  // `block` calls met by reporting walks (by ExprId), and those whose
+  // bounds some walk could not prove (E6009 or a run-time check).
+  std::set<uint32_t> blockSites;
+  std::vector<uint32_t> provedBlocks;  // out of report(): sites with every bound proved
 
   // Where the walk is: the block and statement (for loans).
   uint32_t curBlock = 0, curStmt = 0;
@@ -284,6 +310,20 @@ std::string holderOf(Analysis& a, const State& s, TransferId k);
 // Every token variable that may hold copy `k` in `s`, with the condition.
 std::vector<std::pair<std::string, Term>> holdersOf(Analysis& a, const State& s, TransferId k);
 void addFinding(Analysis& a, const State& s, Finding f, Term cond);
+// The source values a counterexample of `cond` shows.
+std::vector<smt::Shown> shownFor(Analysis& a, const State& s, Term cond);
+// The value of a tensor dimension (a constant, or a run-time extent's
+// hidden parameter).
+Term dimTerm(Analysis& a, State& s, hir::TypeId dim);
+
+// ---- grids (Grid.cpp) ----
+// An instance begins: its indices, fresh, each below its extent.
+void beginInstance(Analysis& a, State& s, const cir::Stmt& st);
+// It ends: E6010 findings for every pair of its accesses, one writing,
+// made by two distinct instances.
+void endInstance(Analysis& a, State& s, const cir::Stmt& st);
+// Records an access to HBM (a parameter's place) of the instance walked.
+void recordForGrid(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at);
 
 // ---- the walk (Walk.cpp, Loops.cpp, Calls.cpp) ----
 // Walks the function's body from its entry.

@@ -22,6 +22,7 @@ AccessHow accessFor(ArgEffect e) {
     case ArgEffect::Space:
     case ArgEffect::Scalar:
     case ArgEffect::Read:
+    case ArgEffect::Base:
     case ArgEffect::Consume: return AccessHow::Read;
   }
   return AccessHow::Read;
@@ -67,7 +68,7 @@ void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
           f.access = AccessHow::Write;
           f.related = args[j].span;
           f.relatedLabel = args[j].mut ? "another mutable borrow of the same data" : "immutable borrow of the same data";
-          if (!m.place.whole() && !o.place.whole()) {
+          if (m.place.index.valid() && o.place.index.valid()) {
             f.slotRead = m.place.index;
             f.slotInFlight = o.place.index;
           }
@@ -150,6 +151,7 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
                   true);
       return Value{};
     case target::ResultKind::Same: return args.empty() ? Value{} : args[0].value;
+    case target::ResultKind::View:  // (the core IR makes blocks borrows: not reached)
     case target::ResultKind::Void:
     case target::ResultKind::Buffer: {
       // Values passed by value that hold tokens are consumed.
@@ -163,6 +165,7 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
         for (const Arg& arg : args)
           for (Alt alt : arg.places) {
             alt.place.index = Term{};
+            alt.place.clearBlock();
             v.ref.alts.push_back(alt);
           }
         return v;

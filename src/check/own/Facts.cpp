@@ -114,7 +114,9 @@ struct Scan {
           if (tracked[s.local.index]) def.push_back(s.local.index);
           return;
         case StmtKind::Drop:
-        case StmtKind::StmtEnd: return;
+        case StmtKind::StmtEnd:
+        case StmtKind::GridBegin:
+        case StmtKind::GridEnd: return;
       }
     };
     auto termUses = [&](const cir::Terminator& t, std::vector<uint32_t>& use) {

@@ -25,6 +25,8 @@ enum class Rule : uint8_t {
   SourcePinned,   // E6006
   Conflict,       // E6008
   Footprint,      // E6007
+  BlockBounds,    // E6009: a block may fall outside its tensor
+  GridRace,       // E6010: two instances of a grid may touch one element, one writing
 };
 
 using cir::DropHow;
@@ -62,6 +64,14 @@ struct Finding {
     std::vector<std::pair<base::Span, uint64_t>> live;
     bool recursion = false;  // a recursive call: the footprint grows with each level
   } footprint;
+  // E6009: the `block` call; its rows and columns as the message words them.
+  hir::ExprId site;
+  // E6010: the other instance's access, and each instance's indices
+  // (name, term) with the element both touch.
+  base::Span otherAt;
+  AccessHow otherAccess = AccessHow::Read;
+  std::vector<std::pair<std::string, Term>> instance, otherInstance;
+  std::vector<Term> element;
 };
 
 }  // namespace vx::check::own

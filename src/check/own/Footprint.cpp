@@ -173,7 +173,9 @@ struct Footprint {
       case cir::StmtKind::StorageLive:
       case cir::StmtKind::StorageDead: eraseWithin(live, Loc{st.local.index, 0}); return;
       case cir::StmtKind::Drop:
-      case cir::StmtKind::StmtEnd: return;
+      case cir::StmtKind::StmtEnd:
+      case cir::StmtKind::GridBegin:
+      case cir::StmtKind::GridEnd: return;
       case cir::StmtKind::Assign: break;
     }
     // A call adds its callee's own peak while it runs; into its own

@@ -106,8 +106,6 @@ void TokenFacts::forget(Data& d, uint32_t local) { eraseLocal(d, local); }
 
 namespace {
 
-bool samePlace(const Place& x, const Place& y) { return x.root == y.root && x.index == y.index; }
-
 RefVal joinRef(TermStore& t, Term c, const RefVal& a, const RefVal& b) {
   RefVal out;
   out.mut = a.mut || b.mut;
@@ -153,11 +151,8 @@ void RefFacts::leq(TermStore& t, const Data& a, const Data& b, std::vector<Term>
     for (const Alt& x : ra.alts) {
       std::vector<Term> any;
       for (const Alt& y : rb.alts) {
-        if (x.place.root != y.place.root) continue;
-        if (y.place.whole())
-          any.push_back(y.guard);
-        else if (!x.place.whole())
-          any.push_back(t.mkAnd(y.guard, t.mkEq(x.place.index, y.place.index)));
+        Term within = placeWithin(t, x.place, y.place);
+        if (!t.isFalse(within)) any.push_back(t.mkAnd(y.guard, within));
       }
       out.push_back(t.mkImplies(x.guard, t.mkOr(any)));
     }

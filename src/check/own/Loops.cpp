@@ -292,18 +292,25 @@ void mergeCopies(Analysis& a, State& s) {
       Place place;
       std::vector<Term> guards;
       std::vector<std::pair<Term, Term>> slots;  // (condition, index)
+      std::vector<std::pair<Term, std::pair<Term, Term>>> blocks;  // (condition, (row, col))
     };
     std::vector<Merged> reads, writes;
     auto add = [&](std::vector<Merged>& into, const Alt& x, Term mine) {
       Term g = t.mkAnd(x.guard, mine);
+      auto record = [&](Merged& m2) {
+        m2.guards.push_back(g);
+        if (x.place.index.valid()) m2.slots.emplace_back(g, x.place.index);
+        if (x.place.blocked()) m2.blocks.emplace_back(g, std::make_pair(x.place.row, x.place.col));
+      };
       for (Merged& m2 : into)
-        if (m2.place.root == x.place.root && m2.place.whole() == x.place.whole() && m2.place.text == x.place.text) {
-          m2.guards.push_back(g);
-          if (!x.place.whole()) m2.slots.emplace_back(g, x.place.index);
+        if (m2.place.root == x.place.root && m2.place.index.valid() == x.place.index.valid() &&
+            m2.place.blocked() == x.place.blocked() && m2.place.rows == x.place.rows &&
+            m2.place.cols == x.place.cols && m2.place.text == x.place.text) {
+          record(m2);
           return;
         }
-      into.push_back(Merged{x.place, {g}, {}});
-      if (!x.place.whole()) into.back().slots.emplace_back(g, x.place.index);
+      into.push_back(Merged{x.place, {}, {}, {}});
+      record(into.back());
     };
     for (TransferId k : ks) {
       const Transfer& tr = a.transfers[k];
@@ -333,6 +340,15 @@ void mergeCopies(Analysis& a, State& s) {
           Term index = m2.slots.back().second;
           for (size_t j = m2.slots.size() - 1; j-- > 0;) index = t.mkIte(m2.slots[j].first, m2.slots[j].second, index);
           alt.place.index = index;
+        }
+        if (!m2.blocks.empty()) {
+          Term row = m2.blocks.back().second.first, col = m2.blocks.back().second.second;
+          for (size_t j = m2.blocks.size() - 1; j-- > 0;) {
+            row = t.mkIte(m2.blocks[j].first, m2.blocks[j].second.first, row);
+            col = t.mkIte(m2.blocks[j].first, m2.blocks[j].second.second, col);
+          }
+          alt.place.row = row;
+          alt.place.col = col;
         }
         out.push_back(alt);
       }
@@ -558,6 +574,10 @@ State widen(Analysis& a, const State& s, const LoopInfo& info) {
             Alt alt{p.place, t.tru()};
             if (p.indexed && !p.place.index.valid()) alt.place.index = t.fresh("$slot", smt::Sort::Int);
             if (!p.indexed) alt.place.index = Term{};
+            if (p.blocked) {
+              alt.place.row = t.fresh("$row", smt::Sort::Int);
+              alt.place.col = t.fresh("$col", smt::Sort::Int);
+            }
             (side ? tr.writes : tr.reads).push_back(alt);
           }
       }

@@ -51,12 +51,31 @@ bool within(Loc inner, Loc outer);
 // slot along its leading dimension (`slots[i % 2]`, `tiles[i]`). Deeper
 // indices are dropped: a larger place is a sound approximation of a
 // smaller one.
+//
+// A block (`block::<[R, C]>(a, r, c)`, grid.md §2) narrows the place to rows
+// [row, row + rows) and columns [col, col + cols) of the root's last two
+// dimensions (of its slot `index`, when it has one): two places of one root
+// alias when their slots may be equal and their blocks may intersect.
 struct Place {
   Loc root;
   Term index;        // invalid: the whole root
+  Term row, col;     // invalid: no block
+  uint64_t rows = 0, cols = 0;
   std::string text;  // as the user wrote it
-  bool whole() const { return !index.valid(); }
+  bool whole() const { return !index.valid() && !row.valid(); }
+  bool blocked() const { return row.valid(); }
+  void clearBlock() {
+    row = col = Term{};
+    rows = cols = 0;
+  }
 };
+// `x` and `y` name the same place (the same terms).
+bool samePlace(const Place& x, const Place& y);
+// A formula: every element of `x` is one of `y` (roots equal, `y` whole or
+// wider in its slot and block).
+Term placeWithin(TermStore& t, const Place& x, const Place& y);
+// The blocks of `x` and `y` (both blocked) intersect.
+Term blocksOverlap(TermStore& t, const Place& x, const Place& y);
 
 // A place under a condition: a reference may point to one of several.
 struct Alt {

@@ -44,8 +44,6 @@ std::vector<std::pair<std::string, Term>> holdersOf(Analysis& a, const State& s,
   return out;
 }
 
-namespace {
-
 std::vector<smt::Shown> shownFor(Analysis& a, const State& s, Term cond) {
   TermStore& t = a.terms;
   std::vector<Term> vars = t.variables(cond);
@@ -78,8 +76,6 @@ std::vector<smt::Shown> shownFor(Analysis& a, const State& s, Term cond) {
   }
   return out;
 }
-
-}  // namespace
 
 void addFinding(Analysis& a, const State& s, Finding f, Term cond) {
   if (!a.reporting()) return;
@@ -245,17 +241,20 @@ Value startCopy(Analysis& a, State& s, Transfer tr) {
     TermStore& t = a.terms;
     auto add = [&t](std::vector<SitePlace>& into, const std::vector<Alt>& from) {
       for (const Alt& x : from) {
-        bool indexed = !x.place.whole();
+        bool indexed = x.place.index.valid();
+        bool blocked = x.place.blocked();
         Term constant = indexed && t.isConst(x.place.index) ? x.place.index : Term{};
         bool have = false;
         for (SitePlace& y : into) {
-          if (y.place.root != x.place.root || y.indexed != indexed) continue;
+          if (y.place.root != x.place.root || y.indexed != indexed || y.blocked != blocked) continue;
+          if (blocked && (y.place.rows != x.place.rows || y.place.cols != x.place.cols)) continue;
           have = true;
           if (!(y.place.index == constant)) y.place.index = Term{};  // the slot varies
         }
         if (!have) {
-          SitePlace sp{x.place, indexed};
+          SitePlace sp{x.place, indexed, blocked};
           sp.place.index = constant;
+          sp.place.row = sp.place.col = Term{};  // any block of its shape
           into.push_back(sp);
         }
       }

@@ -39,7 +39,59 @@ Term boundOf(Analysis& a, hir::TypeId ty, const std::vector<Alt>& base) {
   return a.terms.intConst(static_cast<smt::Int128>(tt.get(d).value));
 }
 
+// E6009: rows [r, r + R) and columns [c, c + C) within the last two
+// dimensions of `tensor`. A block out of bounds traps, so after it they
+// are in bounds.
+void blockBounds(Analysis& a, State& s, const cir::Proj& x, hir::TypeId tensor, Term r, Term c) {
+  TermStore& t = a.terms;
+  const hir::TypeTable& tt = a.types();
+  hir::TypeId ty = tt.resolve(tensor);
+  if (tt.kind(ty) == hir::TyKind::Pinned) ty = tt.resolve(tt.get(ty).a);
+  if (tt.kind(ty) != hir::TyKind::Tensor) return;
+  hir::TypeId shape = tt.resolve(tt.get(ty).b);
+  if (tt.kind(shape) != hir::TyKind::Shape || tt.count(shape) != 2) return;
+  Term rows = dimTerm(a, s, tt.elem(shape, 0)), cols = dimTerm(a, s, tt.elem(shape, 1));
+  if (!rows.valid() || !cols.valid()) return;
+  auto k = [&](uint64_t v) { return t.intConst(static_cast<smt::Int128>(v)); };
+  Term inside = t.mkAnd(t.mkLe(t.mkAdd(r, k(x.rows)), rows), t.mkLe(t.mkAdd(c, k(x.cols)), cols));
+  if (a.reporting()) {
+    a.blockSites.insert(x.origin.index);
+    Finding f;
+    f.rule = Rule::BlockBounds;
+    f.at = x.span;
+    f.subject = sourceText(a, x.span);
+    f.site = x.origin;
+    f.element = {r, c, rows, cols};
+    size_t before = a.findings.size();
+    addFinding(a, s, std::move(f), t.mkNot(inside));
+    if (a.findings.size() > before) {
+      std::vector<smt::Shown>& show = a.findings.back().show;
+      show.push_back(smt::Shown{"$block_row", r});
+      show.push_back(smt::Shown{"$block_col", c});
+      show.push_back(smt::Shown{"$block_rows", rows});
+      show.push_back(smt::Shown{"$block_cols", cols});
+    }
+  }
+  if (t.linear(inside)) {
+    s.pc = t.mkAnd(s.pc, inside);
+    a.trapFacts = t.mkAnd(a.trapFacts, inside);
+  }
+}
+
 }  // namespace
+
+Term dimTerm(Analysis& a, State& s, hir::TypeId dim) {
+  const hir::TypeTable& tt = a.types();
+  hir::TypeId d = tt.resolve(dim);
+  if (tt.kind(d) == hir::TyKind::Dim) return a.terms.intConst(static_cast<smt::Int128>(tt.get(d).value));
+  if (tt.kind(d) != hir::TyKind::Extent) return {};
+  for (const hir::Function::ExtentParam& e : a.fn.extents) {
+    if (e.type != d) continue;
+    for (cir::LocalId p : a.body.params)
+      if (a.body.local(p).hir == e.local) return scalarAt(a, s, Loc{p.index, 0}, a.body.local(p).type);
+  }
+  return {};
+}
 
 bool locOf(const Analysis& a, const cir::Place& p, Loc& out) { return locOf(a.body, p, out); }
 
@@ -123,6 +175,26 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
         alts = pointsTo(a, s, RefVal{{}, false, true});
         break;
       case cir::ProjKind::Field: break;  // a component of an element: the element stands for it
+      case cir::ProjKind::Block: {
+        Term r = scalarAt(a, s, Loc{x.index.index, 0}, a.body.local(x.index).type);
+        Term c = scalarAt(a, s, Loc{x.index2.index, 0}, a.body.local(x.index2).type);
+        blockBounds(a, s, x, ty, r, c);
+        std::string text = sourceText(a, x.span);
+        for (Alt& alt : alts) {
+          // A block of a view is a block of what the view shows.
+          if (alt.place.blocked()) {
+            alt.place.row = t.mkAdd(alt.place.row, r);
+            alt.place.col = t.mkAdd(alt.place.col, c);
+          } else {
+            alt.place.row = r;
+            alt.place.col = c;
+          }
+          alt.place.rows = x.rows;
+          alt.place.cols = x.cols;
+          if (!text.empty()) alt.place.text = text;
+        }
+        break;
+      }
     }
     ty = x.type;
   }
@@ -132,7 +204,40 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
 Term alias(TermStore& t, const Place& x, const Place& y) {
   if (x.root != y.root) return t.fls();
   if (x.whole() || y.whole()) return t.tru();
-  return t.mkEq(x.index, y.index);
+  std::vector<Term> parts;
+  if (x.index.valid() && y.index.valid()) parts.push_back(t.mkEq(x.index, y.index));
+  if (x.blocked() && y.blocked()) parts.push_back(blocksOverlap(t, x, y));
+  return t.mkAnd(parts);
+}
+
+Term blocksOverlap(TermStore& t, const Place& x, const Place& y) {
+  auto c = [&](uint64_t v) { return t.intConst(static_cast<smt::Int128>(v)); };
+  // [x.row, x.row + rows) meets [y.row, y.row + rows), and the same for columns.
+  return t.mkAnd({t.mkLt(x.row, t.mkAdd(y.row, c(y.rows))), t.mkLt(y.row, t.mkAdd(x.row, c(x.rows))),
+                  t.mkLt(x.col, t.mkAdd(y.col, c(y.cols))), t.mkLt(y.col, t.mkAdd(x.col, c(x.cols)))});
+}
+
+bool samePlace(const Place& x, const Place& y) {
+  return x.root == y.root && x.index == y.index && x.row == y.row && x.col == y.col && x.rows == y.rows &&
+         x.cols == y.cols;
+}
+
+Term placeWithin(TermStore& t, const Place& x, const Place& y) {
+  if (x.root != y.root) return t.fls();
+  std::vector<Term> parts;
+  if (y.index.valid()) {
+    if (!x.index.valid()) return t.fls();
+    parts.push_back(t.mkEq(x.index, y.index));
+  }
+  if (y.blocked()) {
+    if (!x.blocked()) return t.fls();
+    auto c = [&](uint64_t v) { return t.intConst(static_cast<smt::Int128>(v)); };
+    parts.push_back(t.mkLe(y.row, x.row));
+    parts.push_back(t.mkLe(t.mkAdd(x.row, c(x.rows)), t.mkAdd(y.row, c(y.rows))));
+    parts.push_back(t.mkLe(y.col, x.col));
+    parts.push_back(t.mkLe(t.mkAdd(x.col, c(x.cols)), t.mkAdd(y.col, c(y.cols))));
+  }
+  return t.mkAnd(parts);
 }
 
 namespace {
@@ -198,7 +303,7 @@ void hazards(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at
       } else {
         f.rule = (how == AccessHow::Move || how == AccessHow::Free) ? Rule::SourcePinned : Rule::HazardWrite;
       }
-      if (!p.whole() && !otherPlace.whole() && p.root == otherPlace.root) {
+      if (p.index.valid() && otherPlace.index.valid() && p.root == otherPlace.root) {
         f.slotRead = p.index;
         f.slotInFlight = otherPlace.index;
       }
@@ -245,7 +350,7 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
       f.related = a.body.locals[r.local].span;
       f.relatedLabel = std::string(ref.mut ? "mutable" : "immutable") + " borrow held in `" + locName(a, r) +
                        "`, used later";
-      if (!alt.place.whole() && !other.place.whole()) {
+      if (alt.place.index.valid() && other.place.index.valid()) {
         f.slotRead = alt.place.index;
         f.slotInFlight = other.place.index;
       }
@@ -263,6 +368,7 @@ void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow
 
 void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via) {
   recordForCaller(a, s, places, how, at);
+  recordForGrid(a, s, places, how, at);
   if (!a.reporting()) return;
   for (const Alt& alt : places) {
     hazards(a, s, alt, how, at);
@@ -284,7 +390,7 @@ void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, Acce
     auto p = a.paramOf.find(alt.place.root);
     if (p == a.paramOf.end()) continue;
     SummaryAccess acc;
-    acc.place = ParamPlace{p->second, alt.place.index, t.mkAnd(s.pc, alt.guard), alt.place.text};
+    acc.place = paramPlace(p->second, alt.place, t.mkAnd(s.pc, alt.guard));
     acc.how = how;
     acc.at = at;
     for (const auto& [param, k] : a.paramCopy) acc.tokenLive.emplace_back(param, lookup(s.inflight, k, t.fls()));

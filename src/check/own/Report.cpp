@@ -5,6 +5,7 @@
 #include "check/own/Report.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace vx::check::own {
 
@@ -39,6 +40,17 @@ void labelCreations(const ReportContext& a, diag::Diagnostic& d, const Holds& ho
 
 namespace {
 
+// The variable a place's text starts from: `slots` of `slots[i % 2]`, `c` of
+// `block_mut::<[B, B]>(c, r, 0)` (for the names of a counterexample).
+std::string rootName(const std::string& text) {
+  std::string t = text;
+  if (t.rfind("block", 0) == 0 && t.find('(') != std::string::npos) t = t.substr(t.find('(') + 1);
+  while (!t.empty() && (t[0] == '&' || t[0] == '*' || t[0] == ' ' || t[0] == '(')) t.erase(0, 1);
+  size_t n = 0;
+  while (n < t.size() && (std::isalnum(static_cast<unsigned char>(t[n])) || t[n] == '_' || t[n] == '.')) ++n;
+  return n ? t.substr(0, n) : std::string("place");
+}
+
 const char* codeOf(Rule r) {
   switch (r) {
     case Rule::UseAfterMove: return "E6001";
@@ -50,6 +62,8 @@ const char* codeOf(Rule r) {
     case Rule::SourcePinned: return "E6006";
     case Rule::Conflict: return "E6008";
     case Rule::Footprint: return "E6007";
+    case Rule::BlockBounds: return "E6009";
+    case Rule::GridRace: return "E6010";
   }
   return "";
 }
@@ -64,7 +78,9 @@ bool groupedByCopy(Rule r) {
     case Rule::ConsumedTwice:
     case Rule::BehindRef:
     case Rule::Conflict:
-    case Rule::Footprint: return false;
+    case Rule::Footprint:
+    case Rule::BlockBounds:
+    case Rule::GridRace: return false;
   }
   return false;
 }
@@ -98,7 +114,9 @@ std::string alsoNote(const Finding& f) {
     case Rule::ConsumedTwice:
     case Rule::BehindRef:
     case Rule::Conflict:
-    case Rule::Footprint: return {};
+    case Rule::Footprint:
+    case Rule::BlockBounds:
+    case Rule::GridRace: return {};
   }
   return {};
 }
@@ -131,6 +149,7 @@ void report(Analysis& a, diag::Sink& sink) {
   base::Span unknownAt;
   std::string unknownWhat;
   std::vector<std::tuple<std::string, std::pair<uint32_t, uint32_t>, std::string>> seen;
+  std::set<uint32_t> boundsOpen;  // `block` calls with a bound not proved
   for (size_t i = 0; i < a.findings.size(); ++i) {
     const Finding& f = a.findings[i];
     std::string code = codeOf(f.rule);
@@ -153,7 +172,7 @@ void report(Analysis& a, diag::Sink& sink) {
     if (f.rule == Rule::StaleRead) {
       // The state of the buffer read, as bit-vectors: tag #b11 = a copy is
       // landing, value #x00 = the contents from before the copy.
-      std::string root = f.subject.substr(0, f.subject.find('['));
+      std::string root = rootName(f.subject);
       Term tag = t.var("tag_" + root, smt::Sort::BV2);
       Term val = t.var("val_" + root, smt::Sort::BV8);
       Term landing = t.bvConst(smt::Sort::BV2, 3);
@@ -187,6 +206,9 @@ void report(Analysis& a, diag::Sink& sink) {
       }
     }
     if (v == smt::Verdict::Unsat) continue;
+    if (f.rule == Rule::BlockBounds) boundsOpen.insert(f.site.index);
+    // An undecided bound is checked at run time (grid.md §2), not unproved.
+    if (v == smt::Verdict::Unknown && f.rule == Rule::BlockBounds) continue;
     if (v == smt::Verdict::Unknown) {
       if (!unknownAt.valid()) {
         unknownAt = f.at;
@@ -223,6 +245,8 @@ void report(Analysis& a, diag::Sink& sink) {
     }
     sat.push_back(std::move(o));
   }
+  for (uint32_t site : a.blockSites)
+    if (!boundsOpen.count(site)) a.provedBlocks.push_back(site);
   // One mistake, one diagnostic: the findings about the copies of one call
   // site are reported once, at the first in source order.
   std::map<std::pair<uint32_t, std::string>, size_t> primaryOfSite;
@@ -278,6 +302,8 @@ void report(Analysis& a, diag::Sink& sink) {
       case Rule::HazardWrite:
       case Rule::SourcePinned: out = renderHazard(ctx, d); break;
       case Rule::Conflict: out = renderConflict(ctx, d); break;
+      case Rule::BlockBounds: out = renderBlockBounds(ctx, d); break;
+      case Rule::GridRace: out = renderGridRace(ctx, d); break;
     }
     sink.emit(std::move(out));
   }

@@ -38,6 +38,8 @@ diag::Diagnostic renderDropped(const ReportContext& a, const Decided& d);       
 diag::Diagnostic renderHazard(const ReportContext& a, const Decided& d);         // RuleHazards.cpp
 diag::Diagnostic renderConflict(const ReportContext& a, const Decided& d);       // RuleBorrows.cpp
 diag::Diagnostic renderFootprint(const ReportContext& a, const Decided& d);      // RuleFootprint.cpp
+diag::Diagnostic renderBlockBounds(const ReportContext& a, const Decided& d);    // RuleBounds.cpp
+diag::Diagnostic renderGridRace(const ReportContext& a, const Decided& d);       // RuleGrid.cpp
 
 // "token created here" labels for the copies a token may hold.
 void labelCreations(const ReportContext& a, diag::Diagnostic& d, const Holds& holds, const char* label);

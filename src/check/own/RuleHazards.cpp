@@ -168,7 +168,9 @@ diag::Diagnostic renderHazard(const ReportContext& a, const Decided& d) {
     case Rule::BehindRef:
     case Rule::Dropped:
     case Rule::Conflict:
-    case Rule::Footprint: break;
+    case Rule::Footprint:
+    case Rule::BlockBounds:
+    case Rule::GridRace: break;
   }
   if (tr.span.valid()) out.secondary(tr.span, started);
   if (f.related.valid()) out.secondary(f.related, f.relatedLabel);

@@ -61,7 +61,7 @@ std::vector<ParamPlace> toParamPlaces(const Analysis& a, const std::vector<Alt>&
   for (const Alt& alt : alts) {
     auto p = a.paramOf.find(alt.place.root);
     if (p == a.paramOf.end()) continue;  // the callee's own buffer: its business
-    out.push_back(ParamPlace{p->second, alt.place.index, t.mkAnd(t.tru(), alt.guard), alt.place.text});
+    out.push_back(paramPlace(p->second, alt.place, t.mkAnd(t.tru(), alt.guard)));
   }
   return out;
 }
@@ -70,6 +70,11 @@ bool isTokenType(const hir::TypeTable& tt, hir::TypeId t) { return tt.kind(t) ==
 bool isRefType(const hir::TypeTable& tt, hir::TypeId t) { return tt.kind(t) == hir::TyKind::Ref; }
 
 }  // namespace
+
+ParamPlace paramPlace(ParamLoc root, const Place& place, Term guard) {
+  ParamPlace p{root, place.index, guard, place.text, place.row, place.col, place.rows, place.cols};
+  return p;
+}
 
 void beginSummary(Analysis& a, State& entry) {
   Summary& sum = a.summary;
@@ -132,7 +137,7 @@ void finishSummary(Analysis& a) {
           sum.refsKnown = false;
           break;
         }
-        sum.refs.push_back(ParamPlace{p->second, alt.place.index, t.mkAnd(a.exits[e].pc, alt.guard), alt.place.text});
+        sum.refs.push_back(paramPlace(p->second, alt.place, t.mkAnd(a.exits[e].pc, alt.guard)));
       }
     }
     if (!sum.refsKnown) sum.refs.clear();
@@ -183,6 +188,8 @@ void finishSummary(Analysis& a) {
     acc.place.guard = t.mkAnd(a.assumptions, acc.place.guard);
     roots.push_back(acc.place.guard);
     roots.push_back(acc.place.index);
+    roots.push_back(acc.place.row);
+    roots.push_back(acc.place.col);
     for (auto& [p, l] : acc.tokenLive) roots.push_back(l);
   }
   for (auto& [p, c] : sum.completes) roots.push_back(c);
@@ -192,13 +199,15 @@ void finishSummary(Analysis& a) {
     p.guard = t.mkAnd(a.assumptions, p.guard);
     roots.push_back(p.guard);
     roots.push_back(p.index);
+    roots.push_back(p.row);
+    roots.push_back(p.col);
   }
   for (SummaryToken& tok : sum.result)
     for (SummaryCopy& c : tok.copies) {
       c.guard = t.mkAnd(a.assumptions, c.guard);
       roots.push_back(c.guard);
-      for (ParamPlace& p : c.reads) roots.push_back(p.index);
-      for (ParamPlace& p : c.writes) roots.push_back(p.index);
+      for (ParamPlace& p : c.reads) roots.insert(roots.end(), {p.index, p.row, p.col});
+      for (ParamPlace& p : c.writes) roots.insert(roots.end(), {p.index, p.row, p.col});
     }
   for (Term v : t.variables(roots))
     if (!keep.count(v.index)) sum.internals.push_back(v);
@@ -306,6 +315,20 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
         alt.place.index = idx;
         alt.place.text = alt.place.text + "[..]";
       }
+      // A block the callee takes of what the argument points to (itself
+      // maybe a block: the callee's is relative to it).
+      if (pp.row.valid()) {
+        if (alt.place.blocked()) {
+          alt.place.row = t.mkAdd(alt.place.row, sub(pp.row));
+          alt.place.col = t.mkAdd(alt.place.col, sub(pp.col));
+        } else {
+          alt.place.row = sub(pp.row);
+          alt.place.col = sub(pp.col);
+        }
+        alt.place.rows = pp.rows;
+        alt.place.cols = pp.cols;
+        alt.place.text = pp.text;
+      }
       alt.guard = t.mkAnd(alt.guard, sub(pp.guard));
       out.push_back(alt);
     }
@@ -334,6 +357,7 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
           acc.place.root.param < call.args.count ? a.body.arg(call, acc.place.root.param).span : call.span;
       accessThroughCall(a, s, ps, acc.how, argSpan, stillLive, acc.at, label);
       recordForCaller(a, s, ps, acc.how, acc.at);  // the access itself, however deep
+      recordForGrid(a, s, ps, acc.how, call.span);  // a grid's instance: the call makes it
     }
   }
   // After the call, the callee has returned.
@@ -365,6 +389,7 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
     for (const std::vector<Alt>& ps : argPlaces)
       for (Alt alt : ps) {
         alt.place.index = Term{};
+        alt.place.clearBlock();
         result.ref.alts.push_back(alt);
       }
     return result;

@@ -183,7 +183,9 @@ bool plain(const Analysis& a, const cir::Stmt& st) {
     case StmtKind::StorageLive:
     case StmtKind::StorageDead: return !hasTokens(a, a.body.local(st.local).type);
     case StmtKind::StmtEnd: return true;
-    case StmtKind::Drop: return false;
+    case StmtKind::Drop:
+    case StmtKind::GridBegin:
+    case StmtKind::GridEnd: return false;
     case StmtKind::Assign: break;
   }
   Loc l;
@@ -391,6 +393,8 @@ void walkStmt(Analysis& a, State& s, const cir::Stmt& st) {
     case StmtKind::StorageDead: forgetLocal(s, st.local.index); return;
     case StmtKind::Drop: dropPlace(a, s, st); return;
     case StmtKind::StmtEnd: return;
+    case StmtKind::GridBegin: beginInstance(a, s, st); return;
+    case StmtKind::GridEnd: endInstance(a, s, st); return;
   }
 }
 

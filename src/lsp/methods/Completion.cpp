@@ -17,7 +17,7 @@ namespace {
 constexpr int kFunction = 3, kVariable = 6, kKeyword = 14, kEnumMember = 20, kConstant = 21;
 
 const char* const kKeywords[] = {"fn", "let", "mut", "for", "in", "while", "if", "else", "return",
-                                 "break", "continue", "const", "extern", "on", "as", "true", "false"};
+                                 "break", "continue", "parallel", "const", "extern", "on", "as", "true", "false"};
 
 // `name(${1:a}, ${2:b})` from the signature's parameter names.
 std::string snippet(const std::string& name, const std::string& signature) {

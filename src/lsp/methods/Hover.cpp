@@ -22,6 +22,7 @@ const char* resultText(target::ResultKind r) {
     case target::ResultKind::Token: return "a token: the copy it starts, until waited";
     case target::ResultKind::Payload: return "the buffer of the token it consumes";
     case target::ResultKind::Same: return "its first argument";
+    case target::ResultKind::View: return "a view of a block of its first argument";
   }
   return "";
 }
