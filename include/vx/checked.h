@@ -55,9 +55,21 @@ inline void access(const void* p, size_t bytes, bool write, const char* at) {
 inline void started(const std::shared_ptr<CopyJob>& job, const char* at) {
   const char* src = static_cast<const char*>(job->src);
   char* dst = static_cast<char*>(job->dst);
-  access(src, job->bytes, false, at);
-  access(dst, job->bytes, true, at);
-  pending().push_back(Pending{job.get(), src, job->bytes, dst, job->bytes, at});
+  // The bytes from the first row to the last (a block's rows are strided).
+  const CopyShape& s = job->shape;
+  size_t srcBytes = (s.rows - 1) * s.srcStride + s.rowBytes, dstBytes = (s.rows - 1) * s.dstStride + s.rowBytes;
+  access(src, srcBytes, false, at);
+  access(dst, dstBytes, true, at);
+  pending().push_back(Pending{job.get(), src, srcBytes, dst, dstBytes, at});
+}
+
+template <typename T>
+inline size_t spanBytes(const Hbm<T>& x) {
+  return x.span() * sizeof(T);
+}
+template <typename T>
+inline size_t spanBytes(const Buf<T>& x) {
+  return x.n * sizeof(T);
 }
 
 inline void waited(const std::shared_ptr<CopyJob>& job, const char* at) {
@@ -90,21 +102,21 @@ inline Token<T> transfer_async(Arena& arena, const Src<T>& src, const char* at) 
 template <typename T, template <typename> class Src>
 inline VoidToken transfer_async_into(const Src<T>& src, const Buf<T>& dst, const char* at) {
   // Checked before it starts: the engine may copy at once.
-  access(src.data, src.n * sizeof(T), false, at);
-  access(dst.data, dst.n * sizeof(T), true, at);
+  access(src.data, spanBytes(src), false, at);
+  access(dst.data, spanBytes(dst), true, at);
   VoidToken t = rt::transfer_async_into(src, dst);
-  pending().push_back(Pending{t.job.get(), reinterpret_cast<const char*>(src.data), src.n * sizeof(T),
-                              reinterpret_cast<const char*>(dst.data), dst.n * sizeof(T), at});
+  pending().push_back(Pending{t.job.get(), reinterpret_cast<const char*>(src.data), spanBytes(src),
+                              reinterpret_cast<const char*>(dst.data), spanBytes(dst), at});
   return t;
 }
 
 template <typename T>
 inline VoidToken store_async(const Buf<T>& src, const Hbm<T>& dst, const char* at) {
-  access(src.data, src.n * sizeof(T), false, at);
-  access(dst.data, dst.n * sizeof(T), true, at);
+  access(src.data, spanBytes(src), false, at);
+  access(dst.data, spanBytes(dst), true, at);
   VoidToken t = rt::store_async(src, dst);
-  pending().push_back(Pending{t.job.get(), reinterpret_cast<const char*>(src.data), src.n * sizeof(T),
-                              reinterpret_cast<const char*>(dst.data), dst.n * sizeof(T), at});
+  pending().push_back(Pending{t.job.get(), reinterpret_cast<const char*>(src.data), spanBytes(src),
+                              reinterpret_cast<const char*>(dst.data), spanBytes(dst), at});
   return t;
 }
 

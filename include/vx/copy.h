@@ -28,7 +28,7 @@ namespace vx::rt {
 struct CopyJob {
   const void* src;
   void* dst;
-  size_t bytes;
+  CopyShape shape;  // one run, or the rows of a block (memory.h)
   std::shared_ptr<Block> keep;  // the storage the copy writes (or reads), alive until it is done
   std::atomic<bool> claimed{false};  // by the engine, or by a waiter that got there first
   std::atomic<bool> done{false};
@@ -62,7 +62,7 @@ class CopyEngine {
   void wait(CopyJob& job) {
     if (job.done.load(std::memory_order_acquire)) return;
     if (!job.claimed.exchange(true)) {
-      std::memcpy(job.dst, job.src, job.bytes);
+      copyBytes(job.dst, job.src, job.shape);
       job.keep.reset();  // the engine will only drop the job, never touch the arena
       job.done.store(true, std::memory_order_release);
       return;
@@ -116,7 +116,7 @@ class CopyEngine {
   void run() {
     while (std::shared_ptr<CopyJob> job = next()) {
       if (job->claimed.exchange(true)) continue;  // its waiter copied it
-      std::memcpy(job->dst, job->src, job->bytes);
+      copyBytes(job->dst, job->src, job->shape);
       // Release the storage before `done`: once the waiter sees `done`, its
       // invocation may end and destroy the arena the block belongs to.
       job->keep.reset();
@@ -148,49 +148,59 @@ struct VoidToken {
   std::shared_ptr<CopyJob> job;
 };
 
-template <typename Src>
-inline std::shared_ptr<CopyJob> start_copy(const Src& src, void* dst, size_t bytes, std::shared_ptr<Block> keep) {
+inline std::shared_ptr<CopyJob> start_copy(const void* src, void* dst, const CopyShape& shape,
+                                           std::shared_ptr<Block> keep) {
   auto job = std::make_shared<CopyJob>();
-  job->src = src.data;
+  job->src = src;
   job->dst = dst;
-  job->bytes = bytes;
+  job->shape = shape;
   job->keep = std::move(keep);
   CopyEngine::instance().submit(job);
   return job;
 }
 
+/* How a source (an HBM tensor or block, or an on-chip buffer) is read. */
+template <typename T>
+inline CopyShape readShape(const Hbm<T>& src) {
+  return fromHbm(src);
+}
+template <typename T>
+inline CopyShape readShape(const Buf<T>& src) {
+  return contiguous<T>(src.n);
+}
+
 template <typename T, template <typename> class Src>
 inline Buf<T> transfer(Arena& arena, const Src<T>& src, const char* at) {
   Buf<T> b = allocate<T>(arena, src.n, at);
-  std::memcpy(static_cast<void*>(b.data), src.data, src.n * sizeof(T));
+  copyBytes(b.data, src.data, readShape(src));
   return b;
 }
 
 template <typename T, template <typename> class Src>
 inline void transfer_into(const Src<T>& src, const Buf<T>& dst) {
-  std::memcpy(static_cast<void*>(dst.data), src.data, src.n * sizeof(T));
+  copyBytes(dst.data, src.data, readShape(src));
 }
 
 template <typename T, template <typename> class Src>
 inline Token<T> transfer_async(Arena& arena, const Src<T>& src, const char* at) {
   Buf<T> b = allocate<T>(arena, src.n, at);
-  return Token<T>{start_copy(src, b.data, src.n * sizeof(T), b.owner), b};
+  return Token<T>{start_copy(src.data, b.data, readShape(src), b.owner), b};
 }
 
 template <typename T, template <typename> class Src>
 inline VoidToken transfer_async_into(const Src<T>& src, const Buf<T>& dst) {
-  return VoidToken{start_copy(src, dst.data, src.n * sizeof(T), dst.owner)};
+  return VoidToken{start_copy(src.data, dst.data, readShape(src), dst.owner)};
 }
 
 template <typename T>
 inline void store(const Buf<T>& src, const Hbm<T>& dst) {
-  std::memcpy(static_cast<void*>(dst.data), src.data, src.n * sizeof(T));
+  copyBytes(dst.data, src.data, toHbm(dst));
 }
 
 template <typename T>
 inline VoidToken store_async(const Buf<T>& src, const Hbm<T>& dst) {
   // The source buffer must outlive the copy: keep its storage.
-  return VoidToken{start_copy(src, dst.data, src.n * sizeof(T), src.owner)};
+  return VoidToken{start_copy(src.data, dst.data, toHbm(dst), src.owner)};
 }
 
 template <typename T>

@@ -43,11 +43,12 @@ class MatrixUnit {
 
   void store_acc(const Hbm<float>& dst, uint64_t R, uint64_t N, const char* at) {
     if (!accShaped_) {
-      std::memset(dst.data, 0, R * N * sizeof(float));
+      for (uint64_t r = 0, rows = dst.rows(); r < rows; ++r)
+        std::memset(dst.data + r * dst.rowStride(), 0, dst.rowElems() * sizeof(float));
       return;
     }
     if (rows_ != R || cols_ != N) trap("store_acc: the destination's shape is not the accumulator's", at);
-    std::memcpy(dst.data, acc_.data(), R * N * sizeof(float));
+    copyBytes(dst.data, acc_.data(), toHbm(dst));
     accShaped_ = false;  // zeroed; the next use may reshape it
   }
 

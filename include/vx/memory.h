@@ -118,16 +118,27 @@ inline void check_index(uint64_t i, uint64_t n, const char* at) {
   }
 }
 
-/* A tensor in HBM: `n` elements at `data`, owned by the caller. */
+/* A tensor in HBM: `n` elements at `data`, owned by the caller. A block of a
+ * larger row-major tensor (`vx.block`, grid.md §2) is strided: `n / cols`
+ * rows of `cols` elements, `stride` elements apart (0: contiguous). */
 template <typename T>
 struct Hbm {
   T* data = nullptr;
   uint64_t n = 0;
+  uint64_t cols = 0, stride = 0;
+  bool strided() const { return stride != 0 && stride != cols; }
+  uint64_t rows() const { return strided() ? n / cols : 1; }
+  uint64_t rowElems() const { return strided() ? cols : n; }
+  uint64_t rowStride() const { return strided() ? stride : n; }
+  /* The elements from the first to the last one it holds. */
+  uint64_t span() const { return strided() && n ? (rows() - 1) * stride + cols : n; }
   /* Sub-tensor `i` of `count` along the leading dimension. */
   Hbm slot(uint64_t i, uint64_t count, const char* at) const {
     check_index(i, count, at);
     uint64_t sub = n / count;
-    return Hbm{data + i * sub, sub};
+    if (!strided()) return Hbm{data + i * sub, sub};
+    uint64_t rowsPer = sub / cols;
+    return Hbm{data + i * rowsPer * stride, sub, cols, rowsPer > 1 ? stride : 0};
   }
   T load(uint64_t i, const char* at) const {
     check_index(i, n, at);
@@ -138,6 +149,52 @@ struct Hbm {
     data[i] = v;
   }
 };
+
+/* `block::<[R, C]>(src, r, c)`: rows r..r+R, columns c..c+C of `src`, a
+ * `rows` x `cols` tensor (or a view of one). `checked`: the checker did not
+ * prove it in bounds, so it is checked here. */
+template <typename T>
+inline Hbm<T> block(const Hbm<T>& src, uint64_t r, uint64_t c, uint64_t R, uint64_t C, uint64_t rows, uint64_t cols,
+                    bool checked, const char* at) {
+  if (checked && (r > rows || R > rows - r || c > cols || C > cols - c)) {
+    char what[192];
+    std::snprintf(what, sizeof what,
+                  "block out of bounds: rows %llu..%llu and columns %llu..%llu of a %llu x %llu tensor",
+                  (unsigned long long)r, (unsigned long long)(r + R), (unsigned long long)c,
+                  (unsigned long long)(c + C), (unsigned long long)rows, (unsigned long long)cols);
+    trap(what, at);
+  }
+  uint64_t stride = src.strided() ? src.stride : cols;
+  return Hbm<T>{src.data + r * stride + c, R * C, C, R > 1 ? stride : 0};
+}
+
+/* How a copy between a (maybe strided) HBM view and a contiguous buffer
+ * moves: `rows` runs of `rowBytes`, `srcStride` / `dstStride` bytes apart. */
+struct CopyShape {
+  size_t rows = 1, rowBytes = 0, srcStride = 0, dstStride = 0;
+  size_t bytes() const { return rows * rowBytes; }
+};
+template <typename T>
+inline CopyShape contiguous(uint64_t n) {
+  return CopyShape{1, n * sizeof(T), n * sizeof(T), n * sizeof(T)};
+}
+template <typename T>
+inline CopyShape fromHbm(const Hbm<T>& src) {
+  return CopyShape{src.rows(), src.rowElems() * sizeof(T), src.rowStride() * sizeof(T), src.rowElems() * sizeof(T)};
+}
+template <typename T>
+inline CopyShape toHbm(const Hbm<T>& dst) {
+  return CopyShape{dst.rows(), dst.rowElems() * sizeof(T), dst.rowElems() * sizeof(T), dst.rowStride() * sizeof(T)};
+}
+inline void copyBytes(void* dst, const void* src, const CopyShape& s) {
+  if (s.rows == 1) {
+    std::memcpy(dst, src, s.rowBytes);
+    return;
+  }
+  char* d = static_cast<char*>(dst);
+  const char* x = static_cast<const char*>(src);
+  for (size_t r = 0; r < s.rows; ++r) std::memcpy(d + r * s.dstStride, x + r * s.srcStride, s.rowBytes);
+}
 
 /* A Vec of tensors in HBM, back to back. */
 template <typename T>

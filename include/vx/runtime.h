@@ -9,6 +9,7 @@
 
 #include "vx/copy.h"
 #include "vx/elementwise.h"
+#include "vx/grid.h"
 #include "vx/matrix.h"
 #include "vx/memory.h"
 #include "vx/scalar.h"

@@ -137,8 +137,14 @@ bool checkStaticOnChip(Sema& s, TypeId type, base::Span at) {
                       .help("copy a block of a static shape into on-chip memory: "
                             "`transfer_async(block::<[R, C]>(a, r, c), Memory::VMEM)`"));
       return false;
-    case TyKind::Ref:
-    case TyKind::Vec: return checkStaticOnChip(s, d.a, at);
+    case TyKind::Ref: return checkStaticOnChip(s, d.a, at);
+    case TyKind::Vec:
+      if (!tt.hasExtent(t)) return true;
+      s.sink.emit(diag::OnChipShapeNotStatic(tt.print(t))
+                      .primary(at, "a Vec of tensors with run-time extents")
+                      .help("a Vec's tensors have a static shape; pass one tensor with a leading dimension "
+                            "instead: `Tensor<f32, [m, k]>`, or `Tensor<f32, [b, m, 64]>` indexed as `x[i]`"));
+      return false;
     case TyKind::Tuple:
       for (uint32_t i = 0; i < d.listCount; ++i)
         if (!checkStaticOnChip(s, tt.elem(t, i), at)) return false;

@@ -79,6 +79,19 @@ bool declareFunctions(Lower& l) {
         // u32/u64 are signless in VIR; the C ABI still declares them unsigned.
         if (isUnsignedInt(tt, derefAll(tt, t)) && !params[k].isIndex())
           attrs.push_back(l.b.getNamedAttr(kUnsignedAttr, l.b.getUnitAttr()));
+        // Run-time extents (grid.md §1): the hidden parameter of each, and
+        // per dimension of a tensor with extents, the parameter holding it.
+        if (local.extent) attrs.push_back(l.b.getNamedAttr("vx.extent", l.b.getUnitAttr()));
+        hir::TypeId x = derefAll(tt, t);
+        if (tt.kind(x) == hir::TyKind::Tensor && tt.hasExtent(x)) {
+          hir::TypeId shape = tt.resolve(tt.get(x).b);
+          llvm::SmallVector<mlir::Attribute> dims;
+          for (uint32_t d = 0; d < tt.count(shape); ++d) {
+            hir::TypeId dim = tt.resolve(tt.elem(shape, d));
+            dims.push_back(l.b.getStringAttr(tt.kind(dim) == hir::TyKind::Extent ? tt.extentName(dim) : ""));
+          }
+          attrs.push_back(l.b.getNamedAttr("vx.extents", l.b.getArrayAttr(dims)));
+        }
         argAttrs.push_back(l.b.getDictionaryAttr(attrs));
       }
     }

@@ -354,6 +354,9 @@ void lowerParallel(Lower& l, const hir::Stmt& s, mlir::Location at) {
     l.bound[v.index] = true;
   }
   lowerBlock(l, s.body);
+  if (l.failed) return;
+  l.b.setInsertionPointToEnd(body);
+  l.b.create<GridEndOp>(at);
 }
 
 bool lowerFunction(Lower& l, hir::FnId id) {

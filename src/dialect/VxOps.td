@@ -140,17 +140,23 @@ def Vx_BlockOp : Vx_Op<"block"> {
   let hasVerifier = 1;
 }
 
-def Vx_ParallelOp : Vx_Op<"parallel", [SingleBlock, NoTerminator]> {
+def Vx_ParallelOp : Vx_Op<"parallel", [SingleBlockImplicitTerminator<"GridEndOp">]> {
   let summary = "the launch grid: its body once per index tuple, every instance concurrently";
   let description = [{
     `"vx.parallel"(%e0, %e1) ({ ^bb0(%i: index, %j: index): ... }) : (index, index) -> ()`
     (grid.md §3): one block argument per extent. Instances share nothing but
     HBM (the checker proved their writes disjoint, E6010) and the scalars of
     the code around; each has its own on-chip memory, matrix unit and tokens.
+    The body ends with `vx.grid_end`.
   }];
   let arguments = (ins Variadic<Index>:$extents);
   let regions = (region SizedRegion<1>:$body);
   let hasVerifier = 1;
+}
+
+def Vx_GridEndOp : Vx_Op<"grid_end", [Terminator, HasParent<"ParallelOp">, Pure]> {
+  let summary = "the end of an instance of a `vx.parallel` grid";
+  let assemblyFormat = "attr-dict";
 }
 
 def Vx_LoadElemOp : Vx_Op<"load_elem"> {

@@ -260,6 +260,7 @@ std::vector<BufferSpec> cpuSpecs(const cpu::Entry& entry) {
     s.name = p.name;
     s.type = p.type;
     s.shape = p.shape;
+    s.extents = p.extents;
     s.mut = p.mut;
     switch (p.kind) {
       case cpu::Param::Kind::Scalar: s.kind = BufferSpec::Kind::Scalar; break;

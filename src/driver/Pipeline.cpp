@@ -64,8 +64,9 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   if (sink.errorCount() > before || options.stopAfterTypes) return out;
   if (options.emit == Emit::CheckerIr) out.emitted = check::printCheckerIr(*prog, sources);
   check::OwnershipOptions own;
-  std::vector<uint32_t> unproved;
+  std::vector<uint32_t> unproved, provedBlocks;
   own.unproved = &unproved;
+  own.provedBlocks = &provedBlocks;
   own.proofLog = options.proofLog;
   own.rlimitPerQuery = options.solverRlimit;
   own.cache = options.ownershipCache;
@@ -104,6 +105,7 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   // checked at run time instead, which the backend sees: legality runs
   // again on the program it will build.
   for (uint32_t f : unproved) prog->fns[f].runtimeChecks = true;
+  prog->provedBlocks.insert(provedBlocks.begin(), provedBlocks.end());
   if (legality && sink.errorCount() == before) {
     if (unproved.empty()) {
       for (const diag::Diagnostic& d : legalSink.diagnostics()) sink.emit(d);

@@ -40,6 +40,44 @@ std::string readInput(const std::string& entry, const std::vector<BufferSpec>& s
   std::vector<uint64_t> want;
   for (int64_t d : spec->shape) want.push_back(static_cast<uint64_t>(d));
   bool vec = spec->kind == BufferSpec::Kind::Vec;
+  auto given = [&](const std::string& n) {
+    std::string v;
+    for (const std::string& arg : args)
+      if (arg.rfind(n + "=", 0) == 0) v = arg.substr(n.size() + 1);
+    return v;
+  };
+  if (!spec->extents.empty()) {
+    // Run-time extents: the array's dimensions give them, one value per name.
+    std::string written = "(";
+    for (size_t d = 0; d < spec->shape.size(); ++d)
+      written += (d ? ", " : "") + (spec->extents[d].empty() ? std::to_string(spec->shape[d]) : spec->extents[d]);
+    written += spec->shape.size() == 1 ? ",)" : ")";
+    if (a.shape.size() != spec->shape.size())
+      return "`--input " + kv + "`: `" + name + "` takes an array of shape " + written + "; `" + path + "` holds " +
+             shapeText(a.shape);
+    std::vector<std::string> set;
+    for (size_t d = 0; d < spec->shape.size(); ++d) {
+      const std::string& e = spec->extents[d];
+      if (e.empty()) {
+        if (a.shape[d] != want[d])
+          return "`--input " + kv + "`: `" + name + "` takes an array of shape " + written + "; `" + path +
+                 "` holds " + shapeText(a.shape);
+        continue;
+      }
+      std::string v = given(e), have = std::to_string(a.shape[d]);
+      if (!v.empty() && v != have) {
+        std::vector<uint64_t> expected = a.shape;
+        for (size_t k = 0; k < spec->shape.size(); ++k)
+          if (!spec->extents[k].empty() && !given(spec->extents[k]).empty())
+            expected[k] = std::strtoull(given(spec->extents[k]).c_str(), nullptr, 10);
+        return "`--input " + kv + "`: `" + name + "` is " + written + " with `" + e + "` = " + v +
+               " (from `--arg " + e + "=" + v + "` or another input), so it takes an array of shape " +
+               shapeText(expected) + "; `" + path + "` holds " + shapeText(a.shape);
+      }
+      if (v.empty()) args.push_back(e + "=" + have);
+    }
+    want = a.shape;
+  }
   std::vector<uint64_t> elem = a.shape;
   if (vec) {
     if (a.shape.empty()) return "`--input " + name + "`: `" + name + "` is a Vec; it takes an array of shape (n, ...), not a scalar";

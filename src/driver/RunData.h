@@ -16,6 +16,7 @@ struct BufferSpec {
   Kind kind = Kind::Scalar;
   std::string type;            // buffers: the element type (f32 f64 bf16 f16)
   std::vector<int64_t> shape;  // the tensor's (a Vec's element's) shape
+  std::vector<std::string> extents;  // per dimension, its run-time extent's name ("" where static)
   bool mut = false;            // `&mut`: an output
 };
 
@@ -31,7 +32,9 @@ struct Input {
 // parameters `specs`: a tensor takes an array of exactly its shape, a
 // `Vec<Tensor<T, S>>` one of shape (n, S...), whose n is then the Vec's
 // length (added to `args` as `NAME=n`, or checked against a `--arg` that
-// names it). Empty when fine, else the message of a usage error.
+// names it); a tensor with run-time extents one whose dimensions give them
+// (added to `args` as `m=512`, or checked against a `--arg` or an earlier
+// input that set them). Empty when fine, else the message of a usage error.
 std::string readInput(const std::string& entry, const std::vector<BufferSpec>& specs, const std::string& kv,
                       std::vector<std::string>& args, Input& out);
 

@@ -19,9 +19,16 @@ struct Param {
   bool mut = false;             // `&mut`: an output, checksummed by `vxc run`
   std::string type;             // scalar: i32 u32 i64 u64 usize f32 f64 bool bf16;
                                 // buffers: their element type (f32 f64 bf16)
-  std::vector<int64_t> shape;   // buffers: the tensor's (a Vec's element's) shape
-  int64_t elements() const;
+  std::vector<int64_t> shape;   // buffers: the tensor's (a Vec's element's) shape; -1: a run-time extent
+  // Tensors with run-time extents (grid.md §1): per dimension, the name of
+  // the parameter holding it ("" where static).
+  std::vector<std::string> extents;
+  bool extent = false;          // a scalar: the hidden parameter of a run-time extent
+  int64_t elements() const;     // static shapes only
 };
+// The C expression for a buffer parameter's element count (per tensor of a
+// Vec): a number, or a product over its extents' parameters.
+std::string countExpr(const Param& p);
 
 // The C spelling of a Param's `type` at the boundary: a scalar parameter or
 // result, and a buffer's element (target::cAbiScalar, cAbiElement).

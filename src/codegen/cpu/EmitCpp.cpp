@@ -175,6 +175,31 @@ void emitWhile(Emitter& e, mlir::scf::WhileOp w) {
   e.line("}");
 }
 
+// The grid: the body as a lambda that the runtime runs once per instance
+// (vx/grid.h on the cpu, vx/cuda/ on b200/h100), with its own invocation
+// shadowing the caller's `vx_inv`.
+void emitParallel(Emitter& e, ParallelOp p) {
+  unsigned n = static_cast<unsigned>(p.getExtents().size());
+  std::string ext;
+  for (mlir::Value v : p.getExtents()) ext += (ext.empty() ? "" : ", ") + e.name(v);
+  e.line("{");
+  ++e.indent;
+  e.line("const uint64_t vx_ext[" + std::to_string(n) + "] = {" + ext + "};");
+  e.line(e.rt + "::parallel_for(vx_inv, vx_ext, " + std::to_string(n) + "u, [&](" + e.rt +
+         "::Invocation& vx_inv, const uint64_t* vx_idx) {");
+  ++e.indent;
+  mlir::Block& body = p.getBody().front();
+  for (unsigned i = 0; i < n; ++i) {
+    std::string v = e.fresh(body.getArgument(i));
+    e.line("[[maybe_unused]] const uint64_t " + v + " = vx_idx[" + std::to_string(i) + "];");
+  }
+  emitBlock(e, body);
+  --e.indent;
+  e.line("});");
+  --e.indent;
+  e.line("}");
+}
+
 std::string returnType(mlir::func::FuncOp f) {
   auto results = f.getFunctionType().getResults();
   if (results.empty()) return "void";
@@ -266,6 +291,7 @@ void emitBlock(Emitter& e, mlir::Block& block) {
     if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(op)) emitFor(e, f);
     else if (auto i = mlir::dyn_cast<mlir::scf::IfOp>(op)) emitIf(e, i);
     else if (auto w = mlir::dyn_cast<mlir::scf::WhileOp>(op)) emitWhile(e, w);
+    else if (auto p = mlir::dyn_cast<ParallelOp>(op)) emitParallel(e, p);
     else emitSimpleOp(e, &op);
     auto it = dead.find(&op);
     if (it == dead.end()) continue;

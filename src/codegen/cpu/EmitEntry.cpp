@@ -22,6 +22,18 @@ std::string cName(const Param& p) {
   return cn;
 }
 
+std::string countExpr(const Param& p) {
+  if (p.extents.empty()) return std::to_string(p.elements());
+  std::string s;
+  for (size_t d = 0; d < p.shape.size(); ++d) {
+    Param x;
+    x.name = d < p.extents.size() ? p.extents[d] : "";
+    std::string dim = x.name.empty() ? std::to_string(p.shape[d]) + "u" : "(uint64_t)" + cName(x);
+    s += (s.empty() ? "" : " * ") + dim;
+  }
+  return s.empty() ? "1" : "(" + s + ")";
+}
+
 // C spellings at the boundary, from the scalar table.
 std::string cScalar(const std::string& s) {
   if (s == "bool") return "bool";
@@ -43,6 +55,14 @@ std::string rtElem(const std::string& s) {
 std::string shapeText(const std::vector<int64_t>& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+// `[m, 64]`: a parameter's shape with its run-time extents by name.
+std::string shapeOf(const Param& p) {
+  std::string s = "[";
+  for (size_t i = 0; i < p.shape.size(); ++i)
+    s += (i ? ", " : "") + (i < p.extents.size() && !p.extents[i].empty() ? p.extents[i] : std::to_string(p.shape[i]));
   return s + "]";
 }
 
@@ -99,11 +119,14 @@ Entry describeEntry(mlir::func::FuncOp f) {
     } else if (t.isa<TensorType>()) {
       p.kind = Param::Kind::Tensor;
       shapedParts(t, p);
+      if (auto dims = f.getArgAttrOfType<mlir::ArrayAttr>(i, "vx.extents"))
+        for (mlir::Attribute d : dims) p.extents.push_back(d.cast<mlir::StringAttr>().getValue().str());
     } else if (t.isa<PinnedType>()) {
       p.kind = Param::Kind::Pinned;
       shapedParts(t, p);
     } else {
       p.type = scalarName(t, f.getArgAttr(i, "vx.unsigned") != nullptr);
+      p.extent = f.getArgAttr(i, "vx.extent") != nullptr;
     }
     entry.params.push_back(std::move(p));
   }
@@ -129,7 +152,7 @@ void emitCudaEntry(Emitter& e, mlir::func::FuncOp f, const Entry& entry, const s
   std::string args = "vx_inv", launchArgs;
   for (size_t i = 0; i < entry.params.size(); ++i) {
     const Param& p = entry.params[i];
-    std::string cn = cName(p), el = rtElem(p.type), n = std::to_string(p.elements());
+    std::string cn = cName(p), el = rtElem(p.type), n = countExpr(p);
     switch (p.kind) {
       case Param::Kind::Scalar: {
         std::string ty = cppType(f.getArgument(static_cast<unsigned>(i)).getType());
@@ -178,7 +201,7 @@ void emitCudaEntry(Emitter& e, mlir::func::FuncOp f, const Entry& entry, const s
   e.line("vx::cu::Launch vx_launch(vx_host, \"" + entry.name + "\");");
   // Elements of a buffer parameter: a Vec's tensors times its length.
   auto count = [](const Param& p) {
-    return std::to_string(p.elements()) + (p.kind == Param::Kind::Vec ? " * " + cName(p) + "_len" : "");
+    return countExpr(p) + (p.kind == Param::Kind::Vec ? " * " + cName(p) + "_len" : "");
   };
   for (const Param& p : entry.params) {
     if (p.kind == Param::Kind::Scalar) continue;
@@ -212,8 +235,11 @@ void emitEntry(Emitter& e, std::string& header, mlir::func::FuncOp f, const Entr
   for (const Param& p : entry.params) {
     std::string what;
     switch (p.kind) {
-      case Param::Kind::Scalar: what = p.type; break;
-      case Param::Kind::Tensor: what = p.type + " " + shapeText(p.shape) + " in HBM"; break;
+      case Param::Kind::Scalar:
+        what = p.type;
+        if (p.extent) what += ", a run-time extent: the tensors' shapes name it";
+        break;
+      case Param::Kind::Tensor: what = p.type + " " + shapeOf(p) + " in HBM"; break;
       case Param::Kind::Vec: what = "`" + cName(p) + "_len` " + p.type + " " + shapeText(p.shape) + " tensors, back to back"; break;
       case Param::Kind::Pinned: what = p.type + " " + shapeText(p.shape) + ", copied into VMEM for the call"; break;
     }
@@ -243,7 +269,7 @@ void emitEntry(Emitter& e, std::string& header, mlir::func::FuncOp f, const Entr
   std::string args = "vx_inv";
   for (size_t i = 0; i < entry.params.size(); ++i) {
     const Param& p = entry.params[i];
-    std::string cn = cName(p), el = rtElem(p.type), n = std::to_string(p.elements());
+    std::string cn = cName(p), el = rtElem(p.type), n = countExpr(p);
     switch (p.kind) {
       case Param::Kind::Scalar:
         if (p.type == "bf16" || p.type == "f16") args += ", " + rtElem(p.type) + "(" + cn + ")";

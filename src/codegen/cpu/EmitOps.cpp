@@ -162,6 +162,11 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
   if (mlir::isa<VecLenOp>(op)) return x(0) + ".len";
   if (mlir::isa<VecGetOp>(op)) return x(0) + ".get(" + x(1) + ", " + at + ")";
   if (mlir::isa<SlotOp>(op)) return x(0) + ".slot(" + x(1) + ", " + shapeDim(op->getOperand(0).getType(), 0) + ", " + at + ")";
+  if (auto b = mlir::dyn_cast<BlockOp>(op)) {
+    auto shape = b.getResult().getType().cast<TensorType>().getShape();
+    return rt + "block(" + x(0) + ", " + x(1) + ", " + x(2) + ", " + std::to_string(shape[0]) + "u, " +
+           std::to_string(shape[1]) + "u, " + x(3) + ", " + x(4) + ", " + (b.getChecked() ? "true" : "false") + ", " + at + ")";
+  }
   if (mlir::isa<LoadElemOp>(op)) return x(0) + ".load(" + x(1) + ", " + at + ")";
   if (mlir::isa<StoreElemOp>(op)) return x(1) + ".store(" + x(2) + ", " + x(0) + ", " + at + ")";
   if (mlir::isa<TransferOp>(op)) return rt + "transfer(vx_inv.arena, " + x(0) + ", " + at + ")";
@@ -256,7 +261,7 @@ void emitSimpleOp(Emitter& e, mlir::Operation* op) {
   if (e.checkAccesses)
     for (const auto& [i, write] : bufferAccesses(op)) {
       std::string b = e.name(op->getOperand(i));
-      e.line("vx::rt::checked::access(" + b + ".data, " + b + ".n * sizeof(*" + b + ".data), " +
+      e.line("vx::rt::checked::access(" + b + ".data, vx::rt::checked::spanBytes(" + b + "), " +
              (write ? "true" : "false") + ", " + locLiteral(op->getLoc()) + ");");
     }
   if (auto call = mlir::dyn_cast<mlir::func::CallOp>(op)) {

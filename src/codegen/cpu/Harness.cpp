@@ -203,11 +203,20 @@ std::string emitHarness(const Entry& entry, const std::string& unitSource, Flavo
   uint32_t index = 0;
   std::string call = "vxgen::run_" + entry.name + "(inv";
   std::string fills;
+  // Run-time extents first: the tensors' sizes follow from them (128 when
+  // no `--arg` gives one; `vxc run` sets them from `--input` shapes).
+  for (const Param& p : entry.params)
+    if (p.kind == Param::Kind::Scalar && p.extent)
+      s += "  " + cScalar(p.type) + " " + cName(p) + " = (" + cScalar(p.type) + ")vxh_u64(\"" + p.name + "\", 128);\n";
   for (const Param& p : entry.params) {
     std::string id = cName(p);
-    std::string n = std::to_string(p.elements());
+    std::string n = countExpr(p);
     switch (p.kind) {
       case Param::Kind::Scalar: {
+        if (p.extent) {
+          call += ", " + id;
+          break;
+        }
         std::string init;
         if (p.type == "bool") init = "vxh_bool(\"" + p.name + "\")";
         else if (p.type == "f32" || p.type == "f64" || p.type == "bf16" || p.type == "f16") init = "vxh_f64(\"" + p.name + "\")";
@@ -253,7 +262,15 @@ std::string emitHarness(const Entry& entry, const std::string& unitSource, Flavo
     outputs = true;
     s += "  std::printf(\"checksum " + p.name + " = 0x%016\" PRIx64 \"\\n\", vxh_sum" + std::string(p.type == "f16" ? "_f16" : "") + "(" + cName(p) + "));\n";
     std::string shape = p.kind == Param::Kind::Vec ? cName(p) + "_len" : "";
-    for (int64_t d : p.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d) + "u";
+    for (size_t d = 0; d < p.shape.size(); ++d) {
+      std::string dim = std::to_string(p.shape[d]) + "u";
+      if (d < p.extents.size() && !p.extents[d].empty()) {
+        Param x;
+        x.name = p.extents[d];
+        dim = "(uint64_t)" + cName(x);
+      }
+      shape += (shape.empty() ? "" : ", ") + dim;
+    }
     s += "  if (!vxh_out.empty()) vxh_save" + std::string(p.type == "f16" ? "_f16" : "") + "(\"" + p.name + "\", {" + shape +
          "}, " + cName(p) + ");\n";
   }

@@ -1,0 +1,131 @@
+/* The launch grid of the cpu target (`parallel (i, j) in [e0, e1]`, grid.md
+ * §3): every instance runs on a pool of one worker per core, in no order;
+ * each has its own invocation (a VMEM arena per worker, a fresh matrix
+ * unit per instance), as each TensorCore or CTA has its own on-chip memory.
+ * The calling thread is one of the workers. Instances are handed out one at
+ * a time from an atomic counter, so a slow instance does not hold up the
+ * others. Header-only C++17. */
+#ifndef VX_GRID_H
+#define VX_GRID_H
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "vx/memory.h"
+
+namespace vx::rt {
+
+struct Invocation;
+
+/* The pool: started on the first grid, `VX_WORKERS` threads if set, else
+ * one per core (the caller counted among them). */
+class WorkerPool {
+ public:
+  static WorkerPool& instance() {
+    static WorkerPool pool;
+    return pool;
+  }
+  unsigned size() const { return static_cast<unsigned>(threads_.size()) + 1; }
+
+  /* Runs `work(w)` on every worker w (0 is the caller) and returns when all
+   * are done. One grid at a time. */
+  void run(const std::function<void(unsigned)>& work) {
+    std::lock_guard<std::mutex> one(grid_);
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      work_ = &work;
+      pending_ = static_cast<unsigned>(threads_.size());
+      ++generation_;
+    }
+    start_.notify_all();
+    work(0);
+    std::unique_lock<std::mutex> lock(m_);
+    done_.wait(lock, [&] { return pending_ == 0; });
+    work_ = nullptr;
+  }
+
+ private:
+  WorkerPool() {
+    unsigned n = std::thread::hardware_concurrency();
+    if (const char* w = std::getenv("VX_WORKERS"); w && *w) n = static_cast<unsigned>(std::strtoul(w, nullptr, 10));
+    if (n == 0) n = 1;
+    for (unsigned w = 1; w < n; ++w) threads_.emplace_back([this, w] { loop(w); });
+  }
+  ~WorkerPool() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    start_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+  void loop(unsigned w) {
+    uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(unsigned)>* work;
+      {
+        std::unique_lock<std::mutex> lock(m_);
+        start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        work = work_;
+      }
+      (*work)(w);
+      std::lock_guard<std::mutex> lock(m_);
+      if (--pending_ == 0) done_.notify_all();
+    }
+  }
+
+  std::mutex grid_, m_;
+  std::condition_variable start_, done_;
+  const std::function<void(unsigned)>* work_ = nullptr;
+  unsigned pending_ = 0;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+/* Runs `body(inv, idx)` for every index tuple below `extents` (`n` of them),
+ * `idx` the instance's indices. Instances on the caller's thread use the
+ * caller's arena; the other workers each have one of their own. */
+template <typename Inv, typename F>
+inline void parallel_for(Inv& caller, const uint64_t* extents, unsigned n, F&& body) {
+  uint64_t total = 1;
+  for (unsigned d = 0; d < n; ++d) total *= extents[d];
+  if (total == 0) return;
+  std::atomic<uint64_t> next{0};
+  auto instances = [&](Arena& arena) {
+    std::vector<uint64_t> idx(n);
+    for (uint64_t k; (k = next.fetch_add(1)) < total;) {
+      for (unsigned d = n; d-- > 0;) {
+        idx[d] = k % extents[d];
+        k /= extents[d];
+      }
+      Inv inv(arena);  // the instance's own matrix unit
+      body(inv, idx.data());
+    }
+  };
+  if (total == 1) {
+    instances(caller.arena);
+    return;
+  }
+  WorkerPool::instance().run([&](unsigned w) {
+    if (w == 0) {
+      instances(caller.arena);
+      return;
+    }
+    thread_local Arena arena;  // one per worker, for every grid it runs
+    instances(arena);
+  });
+}
+
+}  // namespace vx::rt
+
+#endif /* VX_GRID_H */
