@@ -1,0 +1,1 @@
+# Tests of grids and blocks on the tpu target and vxsim (docs/grid.md).
