@@ -95,6 +95,15 @@ def compile(path, target="cpu", vxc=None, consts=None):
     return Kernel(os.path.abspath(path), target, vxc or find_vxc(), _const_flags(consts))
 
 
+def _written(fn, name):
+    """The shape of parameter `name` as written: `(m, 64)`."""
+    for p in fn["params"]:
+        if p["name"] == name:
+            dims = p.get("extents") or [None] * len(p["shape"])
+            return "(" + ", ".join(n if n else str(d) for n, d in zip(dims, p["shape"])) + ")"
+    return "?"
+
+
 class Kernel:
     def __init__(self, path, target, vxc, const_flags=()):
         self.path, self.target, self._vxc = path, target, vxc
@@ -125,11 +134,13 @@ class Kernel:
 
     # ---- arguments ----
     def _arrays(self, fn, args):
-        params = fn["params"]
+        # Run-time extents are not passed: they come from the arrays' shapes.
+        params = [p for p in fn["params"] if not p.get("extent")]
         if len(args) != len(params):
             raise TypeError("%s takes %d arguments (%s), %d given" % (
                 fn["name"], len(params), ", ".join(p["name"] for p in params), len(args)))
         out = []
+        extents = {}  # name -> (value, the parameter that set it, its array's shape)
         for p, a in zip(params, args):
             if p["kind"] == "scalar":
                 if isinstance(a, np.ndarray):
@@ -144,12 +155,36 @@ class Kernel:
                         p["name"], np.dtype(dtype).name))
             else:
                 a = np.ascontiguousarray(a, dtype=dtype)
+            if p.get("extents"):
+                # (m, k): each extent from this array's dimension, one value per name.
+                names = p["extents"]
+                written = "(" + ", ".join(n if n else str(d) for n, d in zip(names, shape)) + ")"
+                if a.ndim != len(shape):
+                    raise ValueError("`%s` takes an array of shape %s, not %s" % (p["name"], written, a.shape))
+                for d, (n, size) in enumerate(zip(names, shape)):
+                    if n is None:
+                        if a.shape[d] != size:
+                            raise ValueError("`%s` takes an array of shape %s, not %s" % (p["name"], written, a.shape))
+                        continue
+                    if n in extents and extents[n][0] != a.shape[d]:
+                        v, other, other_shape = extents[n]
+                        raise ValueError("`%s` is %s and `%s` is %s, but `%s` has shape %s and `%s` has shape %s: "
+                                         "`%s` is %d in one and %d in the other" % (
+                                             other, _written(fn, other), p["name"], written, other, other_shape,
+                                             p["name"], a.shape, n, v, a.shape[d]))
+                    extents.setdefault(n, (a.shape[d], p["name"], a.shape))
+                out.append(a)
+                continue
             want = ("n",) + shape if p["kind"] == "vec" else shape
             got = a.shape[1:] if p["kind"] == "vec" else a.shape
             if got != shape or (p["kind"] == "vec" and a.ndim != len(shape) + 1):
                 raise ValueError("`%s` takes an array of shape %s, not %s" % (
                     p["name"], "(" + ", ".join(str(d) for d in want) + ")", a.shape))
             out.append(a)
+        # The hidden parameters, in their order after the written ones.
+        for p in fn["params"]:
+            if p.get("extent"):
+                out.append(extents.get(p["name"], (0,))[0])
         return out
 
     def _call(self, fn, args):

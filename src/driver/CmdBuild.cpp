@@ -93,7 +93,16 @@ std::string abiJson(const CpuProgram& prog, const std::string& target) {
         case cpu::Param::Kind::Pinned: kind = "tensor"; break;
         case cpu::Param::Kind::Vec: kind = "vec"; break;
       }
-      params.push_back({{"name", p.name}, {"kind", kind}, {"type", p.type}, {"shape", p.shape}, {"mut", p.mut}});
+      nlohmann::json q{{"name", p.name}, {"kind", kind}, {"type", p.type}, {"shape", p.shape}, {"mut", p.mut}};
+      // Run-time extents: per dimension the extent's name (null where
+      // static); the hidden parameters that hold them are marked.
+      if (!p.extents.empty()) {
+        nlohmann::json dims = nlohmann::json::array();
+        for (const std::string& d : p.extents) dims.push_back(d.empty() ? nlohmann::json(nullptr) : nlohmann::json(d));
+        q["extents"] = dims;
+      }
+      if (p.extent) q["extent"] = true;
+      params.push_back(std::move(q));
     }
     nlohmann::json f{{"name", e.name}, {"symbol", e.symbol}, {"params", params},
                      {"result", e.result.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.result)},

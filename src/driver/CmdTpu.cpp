@@ -62,9 +62,12 @@ std::vector<BufferSpec> tpuSpecs(const codegen::tpu::Kernel& k) {
       case codegen::tpu::KernelParam::Kind::Tensor:
       case codegen::tpu::KernelParam::Kind::Pinned: s.kind = BufferSpec::Kind::Tensor; break;
     }
+    // Run-time extents (grid.md §1): `--input` shapes give them.
+    s.extents = p.extents;
     for (const tpu::Buffer& b : k.program.buffers)
       if (b.name == p.name && b.space == tpu::Space::Hbm)
-        for (size_t d = s.kind == BufferSpec::Kind::Vec ? 1 : 0; d < b.shape.size(); ++d) s.shape.push_back(b.shape[d].value);
+        for (size_t d = s.kind == BufferSpec::Kind::Vec ? 1 : 0; d < b.shape.size(); ++d)
+          s.shape.push_back(b.shape[d].param >= 0 && !p.extents.empty() ? -1 : b.shape[d].value);
     specs.push_back(std::move(s));
   }
   return specs;

@@ -17,17 +17,23 @@ inline int64_t wrapSub(int64_t a, int64_t b) { return static_cast<int64_t>(stati
 inline int64_t wrapMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
 }  // namespace
 
-void Machine::interpret() {
+void Machine::interpret(bool yieldAtDma) {
+  Core& c = *c_;
   const Dec* const code = code_.data();
-  int64_t* const V = vals_.data();
+  int64_t* const V = c.vals.data();
   const uint64_t limit = cfg_.maxInstructions;
-  uint64_t n = executed_;
-  uint32_t pc = 0;
-  // Leaves the loop's locals in the members before anything that may fault
-  // or read the time.
-  auto sync = [&] { executed_ = n; };
+  // max_instructions counts every core's instructions.
+  const uint64_t mine = limit > othersExecuted_ ? limit - othersExecuted_ : 0;
+  uint64_t n = c.executed;
+  uint32_t pc = c.pc;
+  // Leaves the loop's locals in the core before anything that may fault,
+  // read the time or return.
+  auto sync = [&] {
+    c.executed = n;
+    c.pc = pc;
+  };
   for (;;) {
-    if (n >= limit) {
+    if (n >= mine) {
       sync();
       fault(FaultKind::InstructionLimit, pc,
             "executed max_instructions = " + std::to_string(limit) +
@@ -43,13 +49,13 @@ void Machine::interpret() {
       case Op::LdSmem:
       case Op::StSmem: {
         sync();
-        const Memory& mm = mem_[d.m[0].buf];
+        const Memory& mm = mem(d.m[0].buf);
         int64_t off = resolve(pc, d.op == Op::LdSmem ? 1 : 0, d.m[0], 8, true);
         if (d.op == Op::LdSmem) {
-          checkRead(pc, d.m[0].buf, off, off + 8);
+          checkRead(pc, contiguous(d.m[0].buf, off, off + 8));
           std::memcpy(&V[d.v[0]], mm.data.get() + off, 8);
         } else {
-          checkWrite(pc, d.m[0].buf, off, off + 8);
+          checkWrite(pc, contiguous(d.m[0].buf, off, off + 8));
           std::memcpy(mm.data.get() + off, &V[d.v[1]], 8);
         }
         ++pc;
@@ -96,6 +102,9 @@ void Machine::interpret() {
       case Op::Sle: V[d.v[0]] = V[d.v[1]] <= V[d.v[2]]; ++pc; break;
       case Op::Sgt: V[d.v[0]] = V[d.v[1]] > V[d.v[2]]; ++pc; break;
       case Op::Sge: V[d.v[0]] = V[d.v[1]] >= V[d.v[2]]; ++pc; break;
+      case Op::CoreId: V[d.v[0]] = c.id; ++pc; break;
+      case Op::CoreCount: V[d.v[0]] = static_cast<int64_t>(cores_.size()); ++pc; break;
+      case Op::GridInstance: c.tag = V[d.v[0]] >= 0 ? V[d.v[0]] : -1 - static_cast<int64_t>(c.id); ++pc; break;
       case Op::Jmp: pc = d.target; break;
       case Op::Bnz: pc = V[d.v[0]] != 0 ? d.target : pc + 1; break;
       case Op::Bz: pc = V[d.v[0]] == 0 ? d.target : pc + 1; break;
@@ -106,12 +115,27 @@ void Machine::interpret() {
       case Op::Halt:
         sync();
         halt(pc);
+        c.halted = true;
         return;
-      case Op::DmaStart: sync(); dmaStart(pc, d); ++pc; break;
+      case Op::DmaStart:
+      case Op::DmaStrided:
+        if (yieldAtDma && !c.atDma) {
+          --n;  // not issued yet: it issues when this core runs next
+          c.atDma = true;
+          sync();
+          return;
+        }
+        c.atDma = false;
+        sync();
+        if (d.op == Op::DmaStart) dmaStart(pc, d);
+        else dmaStrided(pc, d);
+        ++pc;
+        break;
       case Op::DmaWait: sync(); dmaWait(pc, d); ++pc; break;
       case Op::MxuLatch:
       case Op::MxuMatmul:
-      case Op::MxuPop: sync(); matrix(pc, d); ++pc; break;
+      case Op::MxuPop:
+      case Op::MxuReset: sync(); matrix(pc, d); ++pc; break;
       case Op::VecAdd:
       case Op::VecSub:
       case Op::VecMul:

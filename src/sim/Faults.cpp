@@ -23,8 +23,22 @@ const char* faultKindName(FaultKind k) {
 }
 
 std::string Machine::describeRange(uint32_t buf, int64_t lo, int64_t hi) const {
-  return std::string(tpu::spaceName(mem_[buf].space)) + " `" + prog_.buffers[buf].name + "` bytes [" +
+  return std::string(tpu::spaceName(mem(buf).space)) + " `" + prog_.buffers[buf].name + "` bytes [" +
          std::to_string(lo) + ", " + std::to_string(hi) + ")";
+}
+
+std::string Machine::describeSpan(const Span& s) const {
+  if (s.rows == 1) return describeRange(s.buf, s.lo, s.hi());
+  return std::string(tpu::spaceName(mem(s.buf).space)) + " `" + prog_.buffers[s.buf].name + "` " +
+         std::to_string(s.rows) + " rows of " + std::to_string(s.rowBytes) + " bytes, " + std::to_string(s.stride) +
+         " apart, in bytes [" + std::to_string(s.lo) + ", " + std::to_string(s.hi()) + ")";
+}
+
+std::string Machine::describeTag(int64_t tag, unsigned core) const {
+  if (tag == kMany) return "other grid instances";
+  std::string where = multicore() ? " on core " + std::to_string(core) : "";
+  if (tag < 0) return "core " + std::to_string(core) + " (outside any grid instance)";
+  return "grid instance " + std::to_string(tag) + where;
 }
 
 std::string Machine::describeInstr(uint32_t pc) const {
@@ -43,8 +57,8 @@ std::string Machine::describeInstr(uint32_t pc) const {
 }
 
 std::string Machine::describeDma(const Inflight& f) const {
-  return "DMA #" + std::to_string(f.id) + " (" + describeRange(f.srcBuf, f.srcLo, f.srcHi) + " -> " +
-         describeRange(f.dstBuf, f.dstLo, f.dstHi) + ", signals sem" + std::to_string(f.sem) +
+  return "DMA #" + std::to_string(f.id) + " (" + describeSpan(f.src) + " -> " + describeSpan(f.dst) +
+         ", signals sem" + std::to_string(f.sem) +
          ") was started by " + describeInstr(f.instr);
 }
 
@@ -52,11 +66,13 @@ void Machine::fault(FaultKind k, uint32_t pc, std::string what, int64_t dma) {
   Fault f;
   f.kind = k;
   f.instr = pc;
+  f.core = c_->id;
   f.dma = dma;
-  f.message = "runtime fault (" + std::string(faultKindName(k)) + "): " + what + "\n  " + describeInstr(pc);
-  for (const Inflight& in : inflight_)
+  const std::string on = multicore() ? " on core " + std::to_string(c_->id) : "";
+  f.message = "runtime fault (" + std::string(faultKindName(k)) + ")" + on + ": " + what + "\n  " + describeInstr(pc);
+  for (const Inflight& in : c_->inflight)
     if (in.id == dma) f.message += "\n  " + describeDma(in);
-  f.message += "\n  after " + std::to_string(executed_) + " instructions, at cycle " + std::to_string(now());
+  f.message += "\n  after " + std::to_string(c_->executed) + " instructions, at cycle " + std::to_string(now());
   throw FaultSignal{std::move(f)};
 }
 

@@ -1,17 +1,23 @@
-// The simulated TensorCore (internal to src/sim): pre-decoded code, memory,
-// unit timing state, in-flight DMAs. Sim.cpp drives it; Exec.cpp is the
-// interpreter loop, Units.cpp the DMA/matrix/vector instructions, Faults.cpp
-// the fault messages.
+// The simulated chip (internal to src/sim): pre-decoded code, HBM shared by
+// the TensorCores, and per core its registers, VMEM/SMEM, unit timing state
+// and in-flight DMAs. Sim.cpp loads and drives it; Exec.cpp is the
+// interpreter loop, Dma.cpp the DMA engines and the chip's HBM, Units.cpp the
+// matrix and vector units, Races.cpp the race checks, Faults.cpp the fault
+// messages.
 //
 // Timing model: every instruction takes scalar_cycles to issue; matrix and
 // vector instructions then occupy their unit and the core waits for them;
-// DMAs run in the background on DMA engines and a shared link, and dma.wait
-// stalls the core until the DMA it retires has completed. So time advances
-// with the core, and a DMA overlaps whatever the core does meanwhile.
+// DMAs run in the background on DMA engines and links, and dma.wait stalls
+// the core until the DMA it retires has completed. So time advances with
+// each core, and a DMA overlaps whatever its core does meanwhile. Cores meet
+// only in HBM: their DMAs are started in the order of their issue times, so
+// that the chip's HBM bandwidth is shared in time order.
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,13 +57,68 @@ struct Memory {
   tpu::DType dtype{};
 };
 
+// The bytes of one buffer that one side of a DMA (or a unit) touches: `rows`
+// runs of `rowBytes`, `stride` bytes apart; rows == 1 is one contiguous run.
+struct Span {
+  uint32_t buf = 0;
+  int64_t lo = 0, rows = 1, rowBytes = 0, stride = 0;
+  int64_t hi() const { return lo + (rows - 1) * stride + rowBytes; }
+  int64_t bytes() const { return rows * rowBytes; }
+};
+Span contiguous(uint32_t buf, int64_t lo, int64_t hi);
+// Whether the span touches [lo, hi), or another span of the same buffer:
+// exactly, rows only, never the gaps between them.
+bool touches(const Span& s, int64_t lo, int64_t hi);
+bool touches(const Span& a, const Span& b);
+
 struct Inflight {
   int64_t id;
   uint32_t instr;
   uint8_t sem;
-  uint32_t srcBuf, dstBuf;
-  int64_t srcLo, srcHi, dstLo, dstHi;
+  Span src, dst;
   uint64_t complete;
+};
+
+// Who touched a range of HBM, for the race check between grid instances
+// (Races.cpp): an instance (>= 0), a core's own code (-1 - core), or, for
+// reads, several of them (kMany).
+inline constexpr int64_t kMany = INT64_MIN;
+struct Access {
+  int64_t hi = 0;
+  int64_t tag = 0;
+  uint32_t instr = 0;  // an instruction that made the access
+  unsigned core = 0;
+};
+using AccessMap = std::map<int64_t, Access>;  // non-overlapping [lo, hi) by lo
+
+// One TensorCore: what it has of its own.
+struct Core {
+  unsigned id = 0;
+  uint16_t track0 = 0;         // its first unit (scalar) in Result::units
+  std::vector<int64_t> vals;   // 32 registers, then a 0, then constants
+  std::vector<Memory> local;   // its VMEM and SMEM buffers (HBM entries unused)
+  std::vector<Memory*> mem;    // per buffer: its own, or the chip's HBM buffer
+  uint32_t pc = 0;
+  bool halted = false;
+  bool atDma = false;          // stopped before a DMA start, which runs first when resumed
+  uint64_t executed = 0;       // instructions issued
+  uint64_t extra = 0;          // cycles spent beyond issuing: units and stalls
+  uint64_t vectorBusy = 0, matrixBusy = 0;
+  std::vector<uint64_t> engineFree, engineBusy;
+  uint64_t portFree = 0;       // its HBM port carries one transfer at a time
+  uint64_t onchipFree = 0;     // likewise its on-chip link
+  std::vector<Inflight> inflight;
+  int64_t tag = 0;             // whose HBM accesses these are (grid.instance)
+  // Matrix unit. W is wK x wN row-major; identity until the first latch.
+  std::vector<float> w;
+  int64_t wK = 0, wN = 0;
+  bool identity = true, wF32 = false;
+  std::vector<float> acc;  // acc_rows x mxu_dim
+  int64_t accRowsUsed = 0;
+  std::vector<float> scratchA, scratchB;
+  // Trace: the scalar unit's current run of issue cycles starts here.
+  uint64_t runStart = 0;
+  uint32_t runInstr = 0;
 };
 
 // Thrown by unit code on a fault; caught once in Machine::execute.
@@ -70,37 +131,49 @@ class Machine {
   Machine(const tpu::Program& p, const Options& o, Result& r) : prog_(p), opt_(o), cfg_(o.config), res_(r) {}
   // Loads; on failure fills res_.errors and returns false.
   bool load();
-  // Runs to halt or a fault and fills the result.
+  // Runs every core to halt, or until one faults, and fills the result.
   void execute();
 
  private:
-  friend struct Exec;
-  // Exec.cpp
-  void interpret();
-  // Units.cpp
+  // Exec.cpp: runs the current core until it halts or, with `yieldAtDma`,
+  // reaches a DMA start (which it starts when next resumed).
+  void interpret(bool yieldAtDma);
+  // Dma.cpp
   uint8_t semaphore(uint32_t pc, const Dec& d);
   void dmaStart(uint32_t pc, const Dec& d);
+  void dmaStrided(uint32_t pc, const Dec& d);
+  void startDma(uint32_t pc, uint8_t sem, Span src, Span dst);
+  uint64_t hbmBursts(const Span& s) const;
+  uint64_t chipTransfer(uint64_t start, double bytes, uint64_t alone);
   void dmaWait(uint32_t pc, const Dec& d);
   void halt(uint32_t pc);
+  // Units.cpp
   void matrix(uint32_t pc, const Dec& d);
   void vector(uint32_t pc, const Dec& d);
   void loadTile(uint32_t pc, unsigned operand, const MemRef& m, int64_t rows, int64_t cols, std::vector<float>& out);
   void storeTile(uint32_t pc, unsigned operand, const MemRef& m, int64_t rows, int64_t cols, const float* in);
   int64_t resolve(uint32_t pc, unsigned operand, const MemRef& m, int64_t len, bool tile);
-  void checkRead(uint32_t pc, uint32_t buf, int64_t lo, int64_t hi);
-  void checkWrite(uint32_t pc, uint32_t buf, int64_t lo, int64_t hi);
   void busyUnit(uint16_t track, EventKind kind, uint32_t pc, uint64_t cost);
   void flushScalarRun();
   void record(const TraceEvent& e);
-  uint64_t now() const { return executed_ * cfg_.scalarCycles + extra_; }
+  // Races.cpp: against this core's in-flight DMAs; between grid instances.
+  void checkRead(uint32_t pc, const Span& s);
+  void checkWrite(uint32_t pc, const Span& s);
+  void instanceAccess(uint32_t pc, const Span& s, bool write);
   // Faults.cpp
   [[noreturn]] void fault(FaultKind k, uint32_t pc, std::string what, int64_t dma = -1);
   std::string describeInstr(uint32_t pc) const;
   std::string describeDma(const Inflight& f) const;
   std::string describeRange(uint32_t buf, int64_t lo, int64_t hi) const;
+  std::string describeSpan(const Span& s) const;
+  std::string describeTag(int64_t tag, unsigned core) const;
   // Sim.cpp
   bool decode();
   void finish();
+  Memory& mem(uint32_t buf) const { return *c_->mem[buf]; }
+  uint64_t timeOf(const Core& c) const { return c.executed * cfg_.scalarCycles + c.extra; }
+  uint64_t now() const { return timeOf(*c_); }
+  bool multicore() const { return cores_.size() > 1; }
 
   const tpu::Program& prog_;
   const Options& opt_;
@@ -108,29 +181,24 @@ class Machine {
   Result& res_;
 
   std::vector<Dec> code_;
-  std::vector<int64_t> vals_;  // 32 registers, then a 0, then constants
+  std::vector<int64_t> vals0_;  // every core's vals at the start
   std::vector<int64_t> paramValues_;
-  std::vector<Memory> mem_;
-
-  uint64_t executed_ = 0;  // instructions issued
-  uint64_t extra_ = 0;     // cycles the core spent beyond issuing: units and stalls
-  uint64_t vectorBusy_ = 0, matrixBusy_ = 0;
-  std::vector<uint64_t> engineFree_, engineBusy_;
-  uint64_t linkFree_[2] = {0, 0};  // 0: HBM, 1: on-chip
-  std::vector<Inflight> inflight_;
+  std::vector<Memory> hbm_;     // per buffer; only HBM buffers hold memory here
+  std::vector<Core> cores_;
+  Core* c_ = nullptr;           // the core running now
+  uint64_t othersExecuted_ = 0; // instructions of the other cores (max_instructions counts all)
   int64_t nextDma_ = 0;
 
-  // Matrix unit. W is wK_ x wN_ row-major; identity until the first latch.
-  std::vector<float> w_;
-  int64_t wK_ = 0, wN_ = 0;
-  bool identity_ = true, wF32_ = false;
-  std::vector<float> acc_;  // acc_rows x mxu_dim
-  int64_t accRowsUsed_ = 0;
-  std::vector<float> scratchA_, scratchB_;
+  // The race check between grid instances: per HBM buffer, who wrote and
+  // who read each byte range (only when instances or cores can differ).
+  bool trackInstances_ = false;
+  std::vector<AccessMap> written_, read_;
 
-  // Trace: the scalar unit's current run of issue cycles starts here.
-  uint64_t runStart_ = 0;
-  uint32_t runInstr_ = 0;
+  // The chip's HBM: bytes granted per window of kChipWindow cycles, from
+  // window chipBase_ on (earlier ones are past every core's issue time).
+  bool chipShared_ = false;
+  std::deque<double> chipUsed_;
+  uint64_t chipBase_ = 0;
 };
 
 }  // namespace vx::sim

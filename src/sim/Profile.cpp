@@ -13,10 +13,14 @@ namespace {
 
 double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
 
+// A kind of unit's busy cycles, summed over the cores (`matrix`, `core1.matrix`).
 uint64_t busy(const Result& r, const std::string& unit) {
+  uint64_t sum = 0;
   for (const UnitUsage& u : r.units)
-    if (u.name == unit) return u.busyCycles;
-  return 0;
+    if (u.name == unit || (u.name.size() > unit.size() && u.name.compare(u.name.size() - unit.size(), unit.size(), unit) == 0 &&
+                           u.name[u.name.size() - unit.size() - 1] == '.'))
+      sum += u.busyCycles;
+  return sum;
 }
 
 // A wait right after the copy it waits, from the same Vx line: a blocking
@@ -61,8 +65,16 @@ std::string profileText(const tpu::Program& p, const Result& r) {
       if (kind == Blocking::Store) blockingStall += prof.stallByInstr[i];
     }
   }
-  std::snprintf(line, sizeof line, "  waiting for copies: %" PRIu64 " of %" PRIu64 " cycles (%.1f%%)\n", stalled,
-                r.cycles, pct(stalled, r.cycles));
+  // With several cores, time is core-cycles: each core's share of the run.
+  const uint64_t cores = std::max(r.cores, 1u), span = r.cycles * cores;
+  if (cores == 1) {
+    std::snprintf(line, sizeof line, "  waiting for copies: %" PRIu64 " of %" PRIu64 " cycles (%.1f%%)\n", stalled,
+                  r.cycles, pct(stalled, r.cycles));
+  } else {
+    std::snprintf(line, sizeof line,
+                  "  waiting for copies: %" PRIu64 " of %" PRIu64 " core-cycles (%.1f%%; %" PRIu64 " cores, summed)\n",
+                  stalled, span, pct(stalled, span), cores);
+  }
   out += line;
   std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>>> rows(byLine.begin(), byLine.end());
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
@@ -87,6 +99,12 @@ std::string profileText(const tpu::Program& p, const Result& r) {
       worst = byLine[key].first;
       worstKey = key;
     }
+  if (cores > 1) {
+    std::string each;
+    for (size_t c = 0; c < r.coreCycles.size(); ++c)
+      each += (c ? ", " : "") + std::string("core") + std::to_string(c) + " " + std::to_string(r.coreCycles[c]);
+    out += "  cores: each halted at cycle: " + each + "\n";
+  }
   double n = static_cast<double>(std::max<uint64_t>(prof.dmas, 1));
   double queue = static_cast<double>(prof.queueCycles) / n, moving = static_cast<double>(prof.transferCycles) / n,
          latency = static_cast<double>(prof.latencyCycles) / n;
@@ -97,11 +115,24 @@ std::string profileText(const tpu::Program& p, const Result& r) {
                   prof.dmas, static_cast<double>(prof.dmaBytes) / n, queue, moving, latency);
     out += line;
   }
-  double hbm = pct(prof.hbmBusy, r.cycles), mxu = pct(busy(r, "matrix"), r.cycles), vpu = pct(busy(r, "vector"), r.cycles);
-  std::snprintf(line, sizeof line, "  utilisation: HBM link %.1f%%, matrix unit %.1f%%, vector unit %.1f%%\n", hbm, mxu, vpu);
+  double mxu = pct(busy(r, "matrix"), span), vpu = pct(busy(r, "vector"), span);
+  double hbm = pct(prof.hbmBusy, r.cycles);
+  if (cores == 1) {
+    std::snprintf(line, sizeof line, "  utilisation: HBM link %.1f%%, matrix unit %.1f%%, vector unit %.1f%%\n", hbm, mxu,
+                  vpu);
+  } else {
+    // The chip's HBM: the bytes moved against what it could have moved.
+    hbm = r.cycles && prof.chipBytesPerCycle > 0
+              ? 100.0 * static_cast<double>(prof.hbmBytes) / (prof.chipBytesPerCycle * static_cast<double>(r.cycles))
+              : 0.0;
+    std::snprintf(line, sizeof line,
+                  "  utilisation: the chip's HBM %.1f%%, matrix units %.1f%%, vector units %.1f%% (averaged over %" PRIu64
+                  " cores)\n",
+                  hbm, mxu, vpu, cores);
+  }
   out += line;
   // The hint: only where the figures say which bound it is.
-  double stallPct = pct(stalled, r.cycles);
+  double stallPct = pct(stalled, span);
   std::string hint;
   if (!prof.dmas || r.cycles == 0) {
     hint = "";
@@ -122,9 +153,9 @@ std::string profileText(const tpu::Program& p, const Result& r) {
     hint = line;
   } else if (hbm >= 70.0) {
     std::snprintf(line, sizeof line,
-                  "bandwidth-bound: the HBM link is busy %.1f%% of the time, so more copies in flight will not help; "
+                  "bandwidth-bound: %s is busy %.1f%% of the time, so more copies in flight will not help; "
                   "move fewer bytes per result (keep reused tiles in VMEM, use bf16)",
-                  hbm);
+                  cores > 1 ? "the chip's HBM" : "the HBM link", hbm);
     hint = line;
   } else if (mxu + vpu >= 2 * stallPct) {
     std::snprintf(line, sizeof line,

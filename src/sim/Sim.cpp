@@ -1,5 +1,5 @@
-// run(): validate, bind parameters, allocate and fill memory, decode, execute,
-// checksum. Also the text report vxsim prints.
+// run(): validate, bind parameters, allocate and fill memory, decode, run the
+// cores, checksum. Also the text report vxsim prints.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -54,10 +54,17 @@ bool Machine::load() {
   }
   if (!res_.errors.empty()) return false;
 
-  // Buffers: sizes, capacities, host memory.
+  // Buffers: sizes, capacities, host memory. HBM is the chip's; every core
+  // that runs the program has VMEM and SMEM of its own.
+  const unsigned cores = prog_.spmd ? static_cast<unsigned>(cfg_.cores) : 1;
   uint64_t used[3] = {0, 0, 0};
   const uint64_t cap[3] = {cfg_.hbmBytes, cfg_.vmemBytes, cfg_.smemBytes};
-  mem_.resize(prog_.buffers.size());
+  hbm_.resize(prog_.buffers.size());
+  cores_.resize(cores);
+  for (Core& c : cores_) {
+    c.local.resize(prog_.buffers.size());
+    c.mem.resize(prog_.buffers.size());
+  }
   for (size_t i = 0; i < prog_.buffers.size(); ++i) {
     const tpu::Buffer& b = prog_.buffers[i];
     int64_t bytes = tpu::dtypeBytes(b.dtype);
@@ -82,14 +89,20 @@ bool Machine::load() {
                             " the machine has (" + tpu::spaceName(b.space) + "_bytes)");
       return false;
     }
-    mem_[i].size = bytes;
-    mem_[i].space = b.space;
-    mem_[i].dtype = b.dtype;
-    mem_[i].data.reset(static_cast<uint8_t*>(std::calloc(static_cast<size_t>(bytes), 1)));
-    if (!mem_[i].data) {
-      res_.errors.push_back("error: cannot allocate " + bytesText(static_cast<uint64_t>(bytes)) +
-                            " of host memory for buffer `" + b.name + "`");
-      return false;
+    for (Core& c : cores_) {
+      const bool shared = b.space == tpu::Space::Hbm;
+      Memory& m = shared ? hbm_[i] : c.local[i];
+      c.mem[i] = &m;
+      if (m.data) continue;  // the HBM buffer, already made for core 0
+      m.size = bytes;
+      m.space = b.space;
+      m.dtype = b.dtype;
+      m.data.reset(static_cast<uint8_t*>(std::calloc(static_cast<size_t>(bytes), 1)));
+      if (!m.data) {
+        res_.errors.push_back("error: cannot allocate " + bytesText(static_cast<uint64_t>(bytes)) +
+                              " of host memory for buffer `" + b.name + "`");
+        return false;
+      }
     }
   }
 
@@ -112,7 +125,8 @@ bool Machine::load() {
     if (b.space != tpu::Space::Hbm || b.role == tpu::Role::Scratch) continue;
     const uint32_t index = ordinal++;
     if (b.role != tpu::Role::Input && b.role != tpu::Role::InOut) continue;
-    const size_t n = static_cast<size_t>(mem_[i].size) / tpu::dtypeBytes(b.dtype);
+    Memory& m = hbm_[i];
+    const size_t n = static_cast<size_t>(m.size) / tpu::dtypeBytes(b.dtype);
     const std::vector<float>* given = nullptr;
     for (const auto& [name, values] : opt_.inputs)
       if (name == b.name) given = &values;
@@ -122,20 +136,20 @@ bool Machine::load() {
       return false;
     }
     if (given && b.dtype == tpu::DType::F32) {
-      std::memcpy(mem_[i].data.get(), given->data(), n * 4);
+      std::memcpy(m.data.get(), given->data(), n * 4);
     } else if (given) {
       for (size_t k = 0; k < n; ++k) {
         uint16_t h = vx_bf16_from_f32((*given)[k]);
-        std::memcpy(mem_[i].data.get() + 2 * k, &h, 2);
+        std::memcpy(m.data.get() + 2 * k, &h, 2);
       }
     } else if (b.dtype == tpu::DType::F32) {
-      vx_fill(opt_.seed, index, reinterpret_cast<float*>(mem_[i].data.get()), n);
+      vx_fill(opt_.seed, index, reinterpret_cast<float*>(m.data.get()), n);
     } else {
       tmp.resize(n);
       vx_fill(opt_.seed, index, tmp.data(), n);
       for (size_t k = 0; k < n; ++k) {
         uint16_t h = vx_bf16_from_f32(tmp[k]);
-        std::memcpy(mem_[i].data.get() + 2 * k, &h, 2);
+        std::memcpy(m.data.get() + 2 * k, &h, 2);
       }
     }
   }
@@ -144,18 +158,34 @@ bool Machine::load() {
     res_.errors.push_back("error: acc_rows x mxu_dim is too large to simulate (at most 2^28 elements)");
     return false;
   }
-  acc_.assign(cfg_.accRows * cfg_.mxuDim, 0.0f);
-  wK_ = wN_ = static_cast<int64_t>(cfg_.mxuDim);
-  engineFree_.assign(cfg_.dmaEngines, 0);
-  engineBusy_.assign(cfg_.dmaEngines, 0);
-  return decode();
+  for (Core& c : cores_) {
+    c.id = static_cast<unsigned>(&c - cores_.data());
+    c.track0 = static_cast<uint16_t>(c.id * (3 + cfg_.dmaEngines));
+    c.tag = -1 - static_cast<int64_t>(c.id);
+    c.acc.assign(cfg_.accRows * cfg_.mxuDim, 0.0f);
+    c.wK = c.wN = static_cast<int64_t>(cfg_.mxuDim);
+    c.engineFree.assign(cfg_.dmaEngines, 0);
+    c.engineBusy.assign(cfg_.dmaEngines, 0);
+  }
+  // Accesses of different instances or cores can race only when there are
+  // several of either.
+  trackInstances_ = cores > 1;
+  for (const tpu::Instr& in : prog_.code) trackInstances_ = trackInstances_ || in.op == Op::GridInstance;
+  if (trackInstances_) {
+    written_.resize(prog_.buffers.size());
+    read_.resize(prog_.buffers.size());
+  }
+  chipShared_ = cores > 1 || cfg_.hbmChipGbps < cfg_.hbmGbps;
+  if (!decode()) return false;
+  for (Core& c : cores_) c.vals = vals0_;
+  return true;
 }
 
 bool Machine::decode() {
-  vals_.assign(tpu::kNumRegs + 1, 0);  // registers, then the constant 0
+  vals0_.assign(tpu::kNumRegs + 1, 0);  // registers, then the constant 0
   auto constant = [&](int64_t v) {
-    vals_.push_back(v);
-    return static_cast<uint32_t>(vals_.size() - 1);
+    vals0_.push_back(v);
+    return static_cast<uint32_t>(vals0_.size() - 1);
   };
   code_.resize(prog_.code.size());
   res_.profile.stallByInstr.assign(prog_.code.size(), 0);
@@ -192,21 +222,50 @@ bool Machine::decode() {
 }
 
 void Machine::execute() {
+  const Core* last = &cores_[0];
   try {
-    interpret();
+    if (!multicore()) {
+      c_ = &cores_[0];
+      interpret(false);
+    } else {
+      // The core furthest behind in time runs next, up to its next DMA
+      // start: DMAs start in the order of their issue times across cores.
+      uint64_t total = 0;
+      for (;;) {
+        Core* next = nullptr;
+        for (Core& c : cores_)
+          if (!c.halted && (!next || timeOf(c) < timeOf(*next))) next = &c;
+        if (!next) break;
+        c_ = next;
+        othersExecuted_ = total - next->executed;
+        interpret(true);
+        total = othersExecuted_ + next->executed;
+      }
+    }
     finish();
   } catch (const FaultSignal& f) {
     res_.status = Status::Fault;
     res_.fault = f.fault;
+    last = c_;
   }
-  res_.instructions = executed_;
-  res_.registers.assign(vals_.begin(), vals_.begin() + tpu::kNumRegs);
-  res_.cycles = now();
+  res_.cores = static_cast<unsigned>(cores_.size());
+  res_.instructions = 0;
+  res_.cycles = 0;
   res_.units.clear();
-  res_.units.push_back({"scalar", executed_ * cfg_.scalarCycles});
-  res_.units.push_back({"vector", vectorBusy_});
-  res_.units.push_back({"matrix", matrixBusy_});
-  for (size_t e = 0; e < engineBusy_.size(); ++e) res_.units.push_back({"dma" + std::to_string(e), engineBusy_[e]});
+  res_.coreCycles.clear();
+  for (const Core& c : cores_) {
+    res_.instructions += c.executed;
+    res_.cycles = std::max(res_.cycles, timeOf(c));
+    res_.coreCycles.push_back(timeOf(c));
+    const std::string pre = multicore() ? "core" + std::to_string(c.id) + "." : "";
+    res_.units.push_back({pre + "scalar", c.executed * cfg_.scalarCycles, c.id});
+    res_.units.push_back({pre + "vector", c.vectorBusy, c.id});
+    res_.units.push_back({pre + "matrix", c.matrixBusy, c.id});
+    for (size_t e = 0; e < c.engineBusy.size(); ++e)
+      res_.units.push_back({pre + "dma" + std::to_string(e), c.engineBusy[e], c.id});
+  }
+  res_.registers.assign(last->vals.begin(), last->vals.begin() + tpu::kNumRegs);
+  res_.profile.chipBytesPerCycle = cfg_.hbmChipGbps / cfg_.clockGhz;
 }
 
 void Machine::finish() {
@@ -214,14 +273,15 @@ void Machine::finish() {
   for (size_t i = 0; i < prog_.buffers.size(); ++i) {
     const tpu::Buffer& b = prog_.buffers[i];
     if (b.role != tpu::Role::Output && b.role != tpu::Role::InOut) continue;
-    const size_t n = static_cast<size_t>(mem_[i].size) / tpu::dtypeBytes(b.dtype);
+    const Memory& m = hbm_[i];
+    const size_t n = static_cast<size_t>(m.size) / tpu::dtypeBytes(b.dtype);
     tmp.resize(n);
     if (b.dtype == tpu::DType::F32) {
-      std::memcpy(tmp.data(), mem_[i].data.get(), n * 4);
+      std::memcpy(tmp.data(), m.data.get(), n * 4);
     } else {
       for (size_t k = 0; k < n; ++k) {
         uint16_t h;
-        std::memcpy(&h, mem_[i].data.get() + 2 * k, 2);
+        std::memcpy(&h, m.data.get() + 2 * k, 2);
         tmp[k] = vx_f32_from_bf16(h);
       }
     }

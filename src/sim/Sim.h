@@ -70,6 +70,7 @@ const char* faultKindName(FaultKind k);
 struct Fault {
   FaultKind kind{};
   uint32_t instr = 0;   // index of the faulting instruction
+  unsigned core = 0;    // the core that ran it
   int64_t dma = -1;     // the DMA involved, if any (numbered from 0 in start order)
   std::string message;  // complete, multi-line, names instruction, DMA and source lines
 };
@@ -81,8 +82,9 @@ struct Output {
 };
 
 struct UnitUsage {
-  std::string name;  // scalar, vector, matrix, dma0, dma1, ...
+  std::string name;  // scalar, vector, matrix, dma0, dma1, ...; core0.scalar, ... with several cores
   uint64_t busyCycles = 0;
+  unsigned core = 0;
 };
 
 enum class EventKind : uint8_t { Scalar, Stall, Vector, Matrix, Dma };
@@ -101,6 +103,8 @@ struct DmaRecord {  // one per started DMA, for the trace
   int32_t src, dst;  // buffers
   int64_t srcOff, dstOff, bytes;
   uint8_t sem;
+  int64_t rows = 1;  // dma.strided: rows of bytes / rows
+  unsigned core = 0;
 };
 
 // Where the time went, always recorded: the profile `vxc run --target tpu`
@@ -112,7 +116,9 @@ struct Profile {
   uint64_t queueCycles = 0;     // issue to data start: waiting for an engine or the link
   uint64_t transferCycles = 0;  // the data crossing its link
   uint64_t latencyCycles = 0;   // dma_latency after the data
-  uint64_t hbmBusy = 0;         // cycles the HBM link carried data
+  uint64_t hbmBusy = 0;         // cycles the HBM link carried data (summed over the cores' ports)
+  uint64_t hbmBytes = 0;        // bytes moved to or from HBM (whole bursts)
+  double chipBytesPerCycle = 0; // what the chip's HBM delivers to all cores together
 };
 
 struct Result {
@@ -124,7 +130,9 @@ struct Result {
   uint64_t instructions = 0;        // executed
   double clockGhz = 1.5;
   std::vector<UnitUsage> units;
-  std::vector<int64_t> registers;   // r0..r31 when the run ended (halt or fault)
+  unsigned cores = 1;               // cores that ran the program (`.spmd`: the machine's, else 1)
+  std::vector<uint64_t> coreCycles; // per core: when it halted (or stopped)
+  std::vector<int64_t> registers;   // r0..r31 when the run ended: core 0's at halt, the faulting core's
   std::vector<TraceEvent> trace;    // Options::trace
   std::vector<DmaRecord> dmas;      // Options::trace
   bool traceTruncated = false;

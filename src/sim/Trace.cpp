@@ -1,6 +1,7 @@
-// Chrome/Perfetto trace-event JSON: one process (the TensorCore), one thread
+// Chrome/Perfetto trace-event JSON: one process per TensorCore, one thread
 // per unit (scalar, vector, matrix, each DMA engine), complete ("X") events.
 // Timestamps are microseconds at clock_ghz; args carry the exact cycles.
+#include <algorithm>
 #include <cstdio>
 
 #include "sim/Sim.h"
@@ -57,7 +58,8 @@ std::string eventDetail(const tpu::Program& p, const Result& r, const TraceEvent
   }
   if (e.kind == EventKind::Dma && e.dma >= 0 && static_cast<size_t>(e.dma) < r.dmas.size()) {
     const DmaRecord& d = r.dmas[static_cast<size_t>(e.dma)];
-    s += "; " + std::to_string(d.bytes) + " bytes, " + p.buffers[static_cast<size_t>(d.src)].name + "+" +
+    s += "; " + std::to_string(d.bytes) + " bytes" + (d.rows > 1 ? " in " + std::to_string(d.rows) + " rows" : "") +
+         ", " + p.buffers[static_cast<size_t>(d.src)].name + "+" +
          std::to_string(d.srcOff) + " -> " + p.buffers[static_cast<size_t>(d.dst)].name + "+" +
          std::to_string(d.dstOff) + ", sem" + std::to_string(d.sem);
   }
@@ -81,20 +83,29 @@ std::string chromeTraceJson(const tpu::Program& p, const Result& r) {
   std::string out = "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"cycles\":" + std::to_string(r.cycles) +
                     ",\"instructions\":" + std::to_string(r.instructions) +
                     ",\"truncated\":" + (r.traceTruncated ? "true" : "false") + "},\"traceEvents\":[\n";
-  out += "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"vxsim TensorCore" +
-         (p.kernel.empty() ? std::string() : " " + jsonEscape(p.kernel)) + "\"}}";
+  // One process per core: Perfetto groups each core's units under it.
+  for (unsigned c = 0; c < std::max(r.cores, 1u); ++c) {
+    out += std::string(c ? ",\n" : "") + "{\"ph\":\"M\",\"pid\":" + std::to_string(c + 1) +
+           ",\"name\":\"process_name\",\"args\":{\"name\":\"vxsim TensorCore" +
+           (r.cores > 1 ? " " + std::to_string(c) : std::string()) +
+           (p.kernel.empty() ? std::string() : " " + jsonEscape(p.kernel)) + "\"}}";
+    out += ",\n{\"ph\":\"M\",\"pid\":" + std::to_string(c + 1) +
+           ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" + std::to_string(c + 1) + "}}";
+  }
   for (size_t t = 0; t < r.units.size(); ++t) {
-    const std::string tid = std::to_string(t + 1);
-    out += ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":" + tid + ",\"name\":\"thread_name\",\"args\":{\"name\":\"" +
-           jsonEscape(r.units[t].name) + "\"}}";
-    out += ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":" + tid + ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":" +
-           tid + "}}";
+    const std::string tid = std::to_string(t + 1), pid = std::to_string(r.units[t].core + 1);
+    out += ",\n{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + tid +
+           ",\"name\":\"thread_name\",\"args\":{\"name\":\"" + jsonEscape(r.units[t].name) + "\"}}";
+    out += ",\n{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + tid +
+           ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":" + tid + "}}";
   }
   char num[96];
   for (const TraceEvent& e : r.trace) {
     std::snprintf(num, sizeof num, "\"ts\":%.6f,\"dur\":%.6f", static_cast<double>(e.start) * usPerCycle,
                   static_cast<double>(e.dur) * usPerCycle);
-    out += ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" + std::to_string(e.track + 1) + ",\"name\":\"" +
+    const unsigned core = e.track < r.units.size() ? r.units[e.track].core : 0;
+    out += ",\n{\"ph\":\"X\",\"pid\":" + std::to_string(core + 1) + ",\"tid\":" + std::to_string(e.track + 1) +
+           ",\"name\":\"" +
            jsonEscape(eventName(p, r, e)) + "\",\"cat\":\"" + eventCategory(e.kind) + "\"," + num +
            ",\"args\":{\"start_cycle\":" + std::to_string(e.start) + ",\"cycles\":" + std::to_string(e.dur) +
            ",\"detail\":\"" + jsonEscape(eventDetail(p, r, e)) + "\"}}";

@@ -24,6 +24,7 @@ const char* kHelp =
     "  --config FILE          machine parameters, `key = value` lines\n"
     "  --set KEY=VALUE        one machine parameter (after --config)\n"
     "  --max-instructions N   executed-instruction limit (default 100000000)\n"
+    "  --cores N              TensorCores a `.spmd` program runs on (default 2)\n"
     "  --trace OUT.json       write a Chrome/Perfetto trace\n"
     "  --timeline OUT.svg     write the timeline as an SVG picture\n"
     "  --profile              after the run, print where the time went and a hint\n"
@@ -112,6 +113,9 @@ int realMain(const std::vector<std::string>& args) {
     } else if (a == "--max-instructions") {
       if (!value(v)) return usage("--max-instructions needs a value");
       sets.emplace_back("max_instructions", v);
+    } else if (a == "--cores") {
+      if (!value(v)) return usage("--cores needs a value");
+      sets.emplace_back("cores", v);
     } else if (a == "--trace") {
       if (!value(traceOut)) return usage("--trace needs a file");
     } else if (a == "--timeline") {

@@ -270,6 +270,10 @@ void Assembler::directive(Cursor& c) {
     }
     expectEnd(c);
     p_.sourceFile = std::move(file);
+  } else if (d == "spmd") {
+    if (p_.spmd) throw LineError{col, "`.spmd` appears twice"};
+    expectEnd(c);
+    p_.spmd = true;
   } else if (d == "param") {
     c.skipSpace();
     uint32_t ncol = c.col();
@@ -295,7 +299,7 @@ void Assembler::directive(Cursor& c) {
     loc_ = {static_cast<uint32_t>(ln), static_cast<uint32_t>(cl)};
   } else {
     throw LineError{col, "unknown directive `." + asmlex::quoteToken(d.empty() ? c.rest().substr(0, 1) : d) +
-                             "` (directives: .vxdma .kernel .source .param .hbm .vmem .smem .loc)"};
+                             "` (directives: .vxdma .kernel .source .spmd .param .hbm .vmem .smem .loc)"};
   }
 }
 

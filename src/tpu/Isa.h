@@ -13,7 +13,7 @@ namespace vx::tpu {
 inline constexpr uint32_t kFormatVersion = 1;
 inline constexpr unsigned kNumRegs = 32;        // r0..r31, 64-bit signed
 inline constexpr unsigned kNumSems = 32;        // sem0..sem31
-inline constexpr unsigned kMaxOperands = 4;
+inline constexpr unsigned kMaxOperands = 7;   // dma.strided
 inline constexpr unsigned kMaxRank = 8;         // dimensions of a buffer shape
 inline constexpr int64_t kMaxTileDim = 1 << 20; // rows or cols of a tile operand
 

@@ -81,6 +81,7 @@ std::string print(const Program& p) {
   std::string out = ".vxdma " + std::to_string(p.version) + "\n";
   if (!p.kernel.empty()) out += ".kernel " + p.kernel + "\n";
   if (!p.sourceFile.empty()) out += ".source " + quoted(p.sourceFile) + "\n";
+  if (p.spmd) out += ".spmd\n";
   for (const Param& prm : p.params) {
     out += ".param " + prm.name;
     if (prm.defaultValue) out += " = " + std::to_string(*prm.defaultValue);

@@ -103,6 +103,7 @@ struct Program {
   uint32_t version = kFormatVersion;
   std::string kernel;      // `.kernel NAME`, may be empty
   std::string sourceFile;  // `.source "FILE"`: the Vx file the locs refer to
+  bool spmd = false;       // `.spmd`: every core runs the program (else core 0 alone)
   std::vector<Param> params;
   std::vector<Buffer> buffers;
   std::vector<Label> labels;

@@ -23,6 +23,27 @@ expect_status 0 "$VXSIM" "$DB" --seed 4
 expect_status 0 "$VXSIM" "$DB" --seed 3 --arg n=5
 [ "$(echo "$OUT" | head -1)" != "$SUM_DB" ] || fail "--arg n does not change the checksum"
 
+# An SPMD program runs on every core (--cores N, or --set cores=N): the same
+# checksum on 1 and on 2 cores, in fewer cycles on 2, each core's units
+# reported; a program without .spmd runs on core 0 alone.
+GRID=$ROOT/tests/tpu/spmd_tiles.vxdma
+expect_status 0 "$VXSIM" "$GRID" --cores 1 --arg m=256
+ONE=$OUT
+expect_status 0 "$VXSIM" "$GRID" --arg m=256
+TWO=$OUT
+[ "$(echo "$ONE" | head -1)" = "$(echo "$TWO" | head -1)" ] || fail "1 and 2 cores differ: $ONE vs $TWO"
+contains "$TWO" "busy core1.dma0 = "
+cyc() { sed -n 's/^cycles = //p' <<<"$1"; }
+[ "$(cyc "$TWO")" -lt "$(cyc "$ONE")" ] || fail "2 cores are not faster: $(cyc "$TWO") vs $(cyc "$ONE")"
+expect_status 0 "$VXSIM" "$GRID" --set cores=4 --arg m=256 --profile
+contains "$OUT" "busy core3.scalar = "
+contains "$OUT" "cores: each halted at cycle: core0 "
+expect_status 2 "$VXSIM" "$GRID" --cores 0
+contains "$ERR" "\`cores\` must be in 1...64"
+expect_status 0 "$VXSIM" "$DB" --seed 3 --cores 4
+[ "$(echo "$OUT" | head -1)" = "$SUM_DB" ] || fail "a program without .spmd changed with --cores: $OUT"
+contains "$OUT" "busy dma3 = "
+
 # Malformed programs: exit 2, FILE:LINE:COL errors for every bad line.
 printf '.vxdma 1\n  li r1, 2\n  frob r1\n  add r1, r1\n  halt\n' > "$TMP/bad.vxdma"
 expect_status 2 "$VXSIM" "$TMP/bad.vxdma"

@@ -18,10 +18,11 @@ bool definesFirst(Op op) {
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Min: case Op::Max:
     case Op::And: case Op::Or: case Op::Xor: case Op::Shl: case Op::Shr:
     case Op::Seq: case Op::Sne: case Op::Slt: case Op::Sle: case Op::Sgt: case Op::Sge:
+    case Op::CoreId: case Op::CoreCount:
       return true;
     case Op::Nop: case Op::StSmem: case Op::Jmp: case Op::Bnz: case Op::Bz: case Op::Beq: case Op::Bne:
     case Op::Blt: case Op::Bge: case Op::Halt: case Op::DmaStart: case Op::DmaWait: case Op::MxuLatch:
-    case Op::MxuMatmul: case Op::MxuPop: case Op::VecAdd: case Op::VecSub: case Op::VecMul: case Op::VecMax:
+    case Op::MxuMatmul: case Op::MxuPop: case Op::GridInstance: case Op::DmaStrided: case Op::MxuReset: case Op::VecAdd: case Op::VecSub: case Op::VecMul: case Op::VecMax:
     case Op::VecRelu: case Op::VecScale: case Op::VecCopy: case Op::VecZero: case Op::VecFill: case Op::VecAbs:
     case Op::VecNeg: case Op::VecExp: case Op::VecLog: case Op::VecSqrt: case Op::VecRsqrt: case Op::VecTanh:
     case Op::VecRowMax: case Op::VecRowSum: case Op::VecAddCol: case Op::VecSubCol: case Op::VecMulCol:

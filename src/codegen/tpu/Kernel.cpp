@@ -3,6 +3,8 @@
 // accumulator, the result), trap stubs; then analysis and allocation, whose
 // failures become diagnostics.
 
+#include <map>
+
 #include "codegen/tpu/LowerImpl.h"
 #include "base/Text.h"
 #include "diag/DiagKinds.h"
@@ -31,13 +33,42 @@ std::string entryProblem(mlir::func::FuncOp f) {
   return {};
 }
 
-std::vector<isa::Dim> dims(llvm::ArrayRef<int64_t> shape) {
+// A buffer's shape: its static dimensions, and its run-time extents by
+// their `.param`s.
+std::vector<isa::Dim> dims(llvm::ArrayRef<int64_t> shape, const std::vector<std::string>& extents,
+                           const std::map<std::string, int>& extentParams) {
   std::vector<isa::Dim> out;
-  for (int64_t d : shape) out.push_back(isa::Dim{d, -1});
+  for (size_t d = 0; d < shape.size(); ++d) {
+    auto it = d < extents.size() ? extentParams.find(extents[d]) : extentParams.end();
+    out.push_back(it != extentParams.end() ? isa::Dim{0, it->second} : isa::Dim{shape[d], -1});
+  }
   return out;
 }
 
+// `vxc run`'s default for a run-time extent, as on the cpu target.
+constexpr int64_t kDefaultExtent = 128;
+
 }  // namespace
+
+const char* trapWord(TrapKind k) {
+  switch (k) {
+#define TRAP(Kind, Word, Message) \
+  case TrapKind::Kind: return Word;
+#include "codegen/tpu/Traps.def"
+#undef TRAP
+  }
+  return "";
+}
+
+const char* trapMessage(TrapKind k) {
+  switch (k) {
+#define TRAP(Kind, Word, Message) \
+  case TrapKind::Kind: return Message;
+#include "codegen/tpu/Traps.def"
+#undef TRAP
+  }
+  return "";
+}
 
 std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerOptions& options) {
   Kernel k;
@@ -52,6 +83,15 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
     int64_t bytes;
   };
   std::vector<Out> copyOut;
+  std::optional<mlir::Location> pinnedAt;  // the first parameter copied on chip
+  // Run-time extents first: the tensors' shapes name their `.param`s.
+  std::map<std::string, int> extentParams;
+  for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+    auto nameAttr = f.getArgAttrOfType<mlir::StringAttr>(i, "vx.name");
+    if (!f.getArgAttr(i, "vx.extent") || !nameAttr) continue;
+    l.m.params.push_back({l.takeName(nameAttr.getValue().str()), kDefaultExtent});
+    extentParams[nameAttr.getValue().str()] = static_cast<int>(l.m.params.size() - 1);
+  }
   for (unsigned i = 0; i < f.getNumArguments() && !l.failed; ++i) {
     mlir::Type t = f.getArgument(i).getType();
     auto nameAttr = f.getArgAttrOfType<mlir::StringAttr>(i, "vx.name");
@@ -73,7 +113,9 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
       b.name = l.takeName(p.name);
       llvm::ArrayRef<int64_t> shape =
           shaped.isa<TensorType>() ? shaped.cast<TensorType>().getShape() : shaped.cast<PinnedType>().getShape();
-      b.shape = dims(shape);
+      if (auto names = f.getArgAttrOfType<mlir::ArrayAttr>(i, "vx.extents"))
+        for (mlir::Attribute d : names) p.extents.push_back(d.cast<mlir::StringAttr>().getValue().str());
+      b.shape = dims(shape, p.extents, extentParams);
       int64_t elems = 1;
       for (int64_t d : shape) elems *= d;
       p.type = dt == isa::DType::F32 ? "f32" : "bf16";
@@ -96,6 +138,7 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
       auto pinned = t.dyn_cast<PinnedType>();
       if (pinned && pinned.getSpace() != MemorySpace::HBM) {
         // On chip for the call: copied in before the body (and out after it).
+        if (!pinnedAt) pinnedAt = f.getLoc();
         Val hbm = v;
         v = newBuffer(l, t, f.getLoc(), p.name);
         if (l.failed) break;
@@ -117,10 +160,17 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
       p.kind = KernelParam::Kind::Scalar;
       bool uns = f.getArgAttr(i, "vx.unsigned") != nullptr || t.isIndex();
       p.type = scalarName(t, uns);
-      p.param = l.takeName(p.name);
-      l.m.params.push_back({p.param, 0});
+      p.extent = f.getArgAttr(i, "vx.extent") != nullptr;
+      auto known = extentParams.find(p.name);
+      if (p.extent && known != extentParams.end()) {
+        v.param = known->second;
+        p.param = l.m.params[static_cast<size_t>(v.param)].name;
+      } else {
+        p.param = l.takeName(p.name);
+        l.m.params.push_back({p.param, 0});
+        v.param = static_cast<int>(l.m.params.size() - 1);
+      }
       v.kind = Val::Kind::Int;
-      v.param = static_cast<int>(l.m.params.size() - 1);
       v.nonneg = uns || t.isInteger(1);  // kernelArgs keeps unsigned values below 2^63
       if (t.isInteger(1)) v.ub = 2;
     } else if (t.isa<mlir::FloatType>()) {
@@ -134,6 +184,12 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
   if (l.failed) return std::nullopt;
   l.lowerBlock(body);
   if (l.failed) return std::nullopt;
+  if (l.spmd && pinnedAt) {
+    // Every core would copy it in (and out) for itself.
+    l.fail(*pinnedAt, "an on-chip `Pinned` parameter of a kernel with a grid",
+           "every core runs the kernel and would copy it in (and back) for itself; pass it as a `Tensor` in HBM");
+    return std::nullopt;
+  }
 
   // The matrix unit's shapes, now that every use is known.
   if (l.firstMma && l.firstImplicit) {
@@ -229,9 +285,7 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
     auto [kind, line, col] = key;
     auto it = l.trapBuffers.find(kind);
     if (it == l.trapBuffers.end())
-      it = l.trapBuffers
-               .emplace(kind, l.smemWord(kind == TrapKind::IndexOutOfBounds ? "index_out_of_bounds" : "integer_overflow"))
-               .first;
+      it = l.trapBuffers.emplace(kind, l.smemWord(trapWord(kind))).first;
     l.loc = {line, col};
     l.bind(label);
     l.emit(Op::LdSmem, {R(l.fresh()), Word(it->second, 8)});
@@ -285,6 +339,7 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
   }
   k.program.kernel = l.entryName;
   k.program.sourceFile = options.sourceName;
+  k.program.spmd = l.spmd;
   // Output buffers by their Program index (HBM buffers keep their order).
   int32_t hbmIndex = 0;
   std::vector<int32_t> hbmOf(l.m.buffers.size(), -1);
@@ -296,8 +351,7 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
   k.outputs = outs;
   if (k.accBuffer >= 0) k.accBuffer = hbmOf[k.accBuffer];
   for (auto& [kind, buf] : l.trapBuffers)
-    k.traps.push_back({k.program.findBuffer(l.m.buffers[buf].name),
-                       kind == TrapKind::IndexOutOfBounds ? "index out of bounds" : "integer overflow"});
+    k.traps.push_back({k.program.findBuffer(l.m.buffers[buf].name), trapMessage(kind)});
   return k;
 }
 

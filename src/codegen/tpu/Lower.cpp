@@ -281,6 +281,12 @@ Val Lowering::mergedLike(const Val& p, mlir::Type t, mlir::Location at) {
       v.buffer = p.buffer;
       v.offVreg = fresh();
       if (m.buffers[p.buffer].space != isa::Space::Hbm) v.pseudo = newPseudo();
+      // A block: its geometry is the type's; a stride known only at run
+      // time is merged like the offset.
+      v.viewRows = p.viewRows;
+      v.viewRowBytes = p.viewRowBytes;
+      v.strideC = p.strideC;
+      if (p.strideVreg >= 0) v.strideVreg = fresh();
       return v;
     case Val::Kind::Token:
       v.ready = p.ready;
@@ -339,7 +345,9 @@ void Lowering::moves(const std::vector<Val>& dst, const std::vector<Val>& src, m
       zero.isConst = true;
     }
     const Val& s = src[i].undef ? zero : src[i];
-    bool same = d.kind == s.kind && d.buffer == s.buffer && d.ready == s.ready && d.hasPayload == s.hasPayload;
+    bool same = d.kind == s.kind && d.buffer == s.buffer && d.ready == s.ready && d.hasPayload == s.hasPayload &&
+                d.viewRows == s.viewRows && d.viewRowBytes == s.viewRowBytes &&
+                (d.strideVreg >= 0 || (s.strideVreg < 0 && s.strideC == d.strideC));
     if (!same) {
       fail(at, "a merge of values in different buffers",
            d.kind == Val::Kind::Token && d.ready != s.ready
@@ -360,7 +368,16 @@ void Lowering::moves(const std::vector<Val>& dst, const std::vector<Val>& src, m
         mv.push_back(x);
         break;
       }
-      case Val::Kind::Place: place(d.offVreg, s); break;
+      case Val::Kind::Place: {
+        place(d.offVreg, s);
+        if (d.strideVreg < 0) break;
+        Move x;
+        x.dst = d.strideVreg;
+        x.src = s.strideVreg;
+        x.imm = s.strideVreg >= 0 ? 0 : s.strideC;
+        mv.push_back(x);
+        break;
+      }
       case Val::Kind::Token: {
         if (!d.ready) {
           Move x;
@@ -415,9 +432,11 @@ std::vector<Val> yields(Lowering& l, mlir::Block& b) {
   return out;
 }
 
+}  // namespace
+
 // A loop's trip counter: instances of sites in the loop rotate on it (or on
 // `iv`, when it counts trips from a non-negative start).
-int startLoop(Lowering& l, int iv = -1) {
+int startLoop(Lowering& l, int iv) {
   int id = static_cast<int>(l.m.loops.size());
   l.m.loops.push_back({l.currentLoop(), l.fresh(), -1});
   l.m.loops[id].slotBase = iv >= 0 ? iv : l.m.loops[id].tripVreg;
@@ -476,6 +495,8 @@ std::vector<std::pair<mlir::Value, Val>> hoist(Lowering& l, mlir::Operation* loo
   }
   return saved;
 }
+
+namespace {
 
 void lowerFor(Lowering& l, mlir::scf::ForOp f) {
   mlir::Location at = f.getLoc();
@@ -651,6 +672,7 @@ void Lowering::lowerOp(mlir::Operation* op) {
   if (auto f = mlir::dyn_cast<mlir::scf::ForOp>(op)) return lowerFor(*this, f);
   if (auto i = mlir::dyn_cast<mlir::scf::IfOp>(op)) return lowerIf(*this, i);
   if (auto w = mlir::dyn_cast<mlir::scf::WhileOp>(op)) return lowerWhile(*this, w);
+  if (auto p = mlir::dyn_cast<dialect::ParallelOp>(op)) return lowerParallel(*this, p);
   if (auto call = mlir::dyn_cast<mlir::func::CallOp>(op)) {
     auto callee = module.lookupSymbol<mlir::func::FuncOp>(call.getCallee());
     if (!callee) return fail(op->getLoc(), "call of " + call.getCallee().str(), "no such function");

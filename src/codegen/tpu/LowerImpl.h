@@ -49,6 +49,10 @@ struct Val {
   int site = -1;
   int64_t off = 0;
   int offVreg = -1;
+  // A strided view of an HBM tensor (vx.block) when viewRows > 0: viewRows
+  // rows of viewRowBytes, a stride apart (bytes: strideC, or strideVreg).
+  int64_t viewRows = 0, viewRowBytes = 0, strideC = 0;
+  int strideVreg = -1;
   int pseudo = -1;  // on-chip buffers and tokens: the liveness variable
   // Token: its semaphore (semVreg, or semImm + base(semSite)); `ready` tokens
   // (--sync-baseline) have none.
@@ -59,7 +63,13 @@ struct Val {
   int semVreg = -1;
 };
 
-enum class TrapKind : uint8_t { IndexOutOfBounds, IntegerOverflow };
+enum class TrapKind : uint8_t {
+#define TRAP(Kind, Word, Message) Kind,
+#include "codegen/tpu/Traps.def"
+#undef TRAP
+};
+const char* trapWord(TrapKind k);     // the SMEM word its stub reads past
+const char* trapMessage(TrapKind k);  // what `vxc run` reports
 
 // Operand builders.
 inline MOp R(int v) { MOp o; o.kind = isa::OperandKind::Reg; o.vreg = v; return o; }
@@ -90,6 +100,8 @@ struct Lowering {
   int32_t arenas[2][2] = {{-1, -1}, {-1, -1}};
   int32_t accFlag = -1;  // SMEM word set by matmul_acc when `acc` is an output
   bool hasOutputs = false;
+  bool spmd = false;     // the kernel has a grid: every core runs the program
+  bool inGrid = false;   // lowering a grid instance's body
   std::map<TrapKind, int32_t> trapBuffers;
   // (kind, line, col) -> label of a stub that faults there.
   std::map<std::tuple<TrapKind, uint32_t, uint32_t>, int> trapLabels;
@@ -168,6 +180,26 @@ struct Lowering {
   int tokensReady_ = -1;
   void moves(const std::vector<Val>& dst, const std::vector<Val>& src, mlir::Location at, int backLoop);
 };
+
+// ---- Lower.cpp: loops, for the grid too ----
+// A loop's trip counter (its sites rotate on it, or on `iv`).
+int startLoop(Lowering& l, int iv = -1);
+// Binds the loop's head label; slot numbers are computed there.
+void head(Lowering& l, int id, int label);
+void countTrip(Lowering& l, int id);
+// Loop-invariant code of `body` to the preheader; returns the values to
+// restore after the loop.
+std::vector<std::pair<mlir::Value, Val>> hoist(Lowering& l, mlir::Operation* loop, mlir::Block& body);
+
+// ---- LowerGrid.cpp: vx.block, vx.parallel (grid.md) ----
+void lowerBlockView(Lowering& l, dialect::BlockOp op);
+void lowerParallel(Lowering& l, dialect::ParallelOp op);
+// Row `idx` of a strided view (a slot of a block): a contiguous place.
+Val stridedRow(Lowering& l, const Val& view, const Val& idx, int64_t rows);
+// dma.start, or dma.strided when either end is a strided view.
+MInstr& startCopy(Lowering& l, const Val& src, const Val& dst, int64_t bytes, const Val& token);
+// An `x` operand for a view's stride.
+MOp strideOp(const Val& v);
 
 // ---- LowerOps.cpp: vx ops ----
 void lowerVxOp(Lowering& l, mlir::Operation* op);

@@ -29,10 +29,26 @@ llvm::ArrayRef<int64_t> shapeOf(mlir::Type t) {
   return {};
 }
 
+// -1 for a shape with run-time extents.
 int64_t elements(mlir::Type t) {
   int64_t n = 1;
-  for (int64_t d : shapeOf(t)) n *= d;
+  for (int64_t d : shapeOf(t)) {
+    if (d < 0) return -1;
+    n *= d;
+  }
   return n;
+}
+
+// Copies move whole tensors of known size: a tensor with run-time extents
+// moves in blocks.
+bool staticCopy(Lowering& l, mlir::Operation* op) {
+  for (mlir::Type t : op->getOperandTypes())
+    if (elements(t) < 0 && !t.isa<TokenType>()) {
+      l.fail(op->getLoc(), "a copy of a whole tensor with run-time extents",
+             "its size is known only at run time; copy blocks of it (`block::<[R, C]>(...)`)");
+      return false;
+    }
+  return true;
 }
 
 std::string elemName(mlir::Type e) {
@@ -91,7 +107,7 @@ Val newToken(Lowering& l, bool rotating, const std::string& what) {
 // the destination is a new buffer, born by this copy.
 void blockingCopy(Lowering& l, const Val& src, const Val& dst, int64_t bytes, const std::string& what, bool fresh) {
   Val t = newToken(l, false, what);
-  l.emit(Op::DmaStart, {l.memOp(src), l.memOp(dst), XI(bytes), l.semOp(t)});
+  startCopy(l, src, dst, bytes, t);
   uses(l, {&src});
   if (!fresh) uses(l, {&dst});
   born(l, t.pseudo, {t.semSite});
@@ -158,6 +174,10 @@ void lowerView(Lowering& l, mlir::Operation* op) {
   isa::DType dt;
   int64_t eb;
   if (l.failed || !tensorInfo(l, s.getResult().getType(), at, dt, eb)) return;
+  if (base.viewRows > 0) {  // a row of a block
+    l.define(s.getResult(), stridedRow(l, base, idx, shapeOf(s.getBase().getType())[0]));
+    return;
+  }
   int64_t slice = elements(s.getResult().getType()) * eb;
   int64_t dim0 = shapeOf(s.getBase().getType())[0];
   Val v = base, limit;
@@ -173,6 +193,7 @@ void lowerView(Lowering& l, mlir::Operation* op) {
 
 void lowerTransfer(Lowering& l, mlir::Operation* op) {
   mlir::Location at = op->getLoc();
+  if (!staticCopy(l, op)) return;
   if (auto t = mlir::dyn_cast<TransferOp>(op)) {
     Val src = l.lookup(t.getSrc());
     isa::DType dt;
@@ -220,7 +241,7 @@ void lowerTransfer(Lowering& l, mlir::Operation* op) {
     tok.site = dst.site;
     tok.off = dst.off;
     tok.offVreg = dst.offVreg;
-    l.emit(Op::DmaStart, {l.memOp(src), l.memOp(dst), XI(bytes), l.semOp(tok)});
+    startCopy(l, src, dst, bytes, tok);
     uses(l, {&src});
     born(l, tok.pseudo, {tok.semSite, dst.site});
     if (onChip(l, src)) l.edge(src.pseudo, tok.pseudo, Edge::Kind::Pin);
@@ -246,7 +267,7 @@ void lowerTransfer(Lowering& l, mlir::Operation* op) {
     tok = newToken(l, true, "store_async");
     result = s.getToken();
   }
-  l.emit(Op::DmaStart, {l.memOp(src), l.memOp(dst), XI(bytes), l.semOp(tok)});
+  startCopy(l, src, dst, bytes, tok);
   uses(l, {&src, &dst});
   born(l, tok.pseudo, {tok.semSite});
   // The token keeps both ends of its DMA allocated until it is waited.
@@ -326,7 +347,9 @@ void lowerMatrix(Lowering& l, mlir::Operation* op) {
     if (!l.firstImplicit) l.firstImplicit = at;
     l.emit(Op::MxuMatmul, {l.memOp(v, OperandKind::Tile), Dims(rows, k)});
     uses(l, {&v});
-    if (!l.hasOutputs) {
+    // A grid instance's matrix unit is its own: the kernel's accumulator is
+    // never the result of a kernel with a grid (the cpu target's neither).
+    if (!l.hasOutputs && !l.inGrid) {
       if (l.accFlag < 0) l.accFlag = l.smemWord("acc_used");
       l.emit(Op::StSmem, {Word(l.accFlag), XI(1)});
     }
@@ -335,7 +358,7 @@ void lowerMatrix(Lowering& l, mlir::Operation* op) {
   if (auto s = mlir::dyn_cast<StoreAccOp>(op)) {
     Val dst = l.lookup(s.getDst());
     auto [rows, n] = tileDims(s.getDst().getType());
-    if (l.failed || !dimsFit(l, s.getDst().getType(), at)) return;
+    if (l.failed || !staticCopy(l, op) || !dimsFit(l, s.getDst().getType(), at)) return;
     if (rows > kAccRows) return l.fail(at, "store_acc of " + std::to_string(rows) + " rows", "the accumulator holds 2048 rows");
     l.storeNs.push_back({n, at});
     if (!l.firstImplicit) l.firstImplicit = at;
@@ -344,7 +367,7 @@ void lowerMatrix(Lowering& l, mlir::Operation* op) {
     Val t = newToken(l, false, "store_acc");
     l.emit(Op::MxuPop, {l.memOp(st, OperandKind::Tile), Dims(rows, n)});
     born(l, st.pseudo, {st.site, t.semSite});
-    l.emit(Op::DmaStart, {l.memOp(st), l.memOp(dst), XI(bytes), l.semOp(t)});
+    startCopy(l, st, dst, bytes, t);
     uses(l, {&st});
     l.emit(Op::DmaWait, {l.semOp(t)});
     uses(l, {&st});
@@ -567,6 +590,7 @@ void lowerVxOp(Lowering& l, mlir::Operation* op) {
     return;
   }
   if (mlir::isa<VecGetOp, SlotOp>(op)) return lowerView(l, op);
+  if (auto b = mlir::dyn_cast<BlockOp>(op)) return lowerBlockView(l, b);
   if (mlir::isa<LoadElemOp, StoreElemOp>(op))
     return l.fail(at, "tensor element access",
                   "the TensorCore's scalar unit reads SMEM words, not tensor elements; use whole-tile operations");

@@ -73,6 +73,8 @@ std::string kernelArgs(const Kernel& k, const std::vector<std::string>& kvs,
       ok = !value.empty() && !*end;
     }
     if (!ok) return "`--arg " + kv + "`: `" + value + "` is not a valid `" + t + "`";
+    if (p->extent && v < 1)
+      return "`--arg " + kv + "`: on target tpu a run-time extent is at least 1 (the HBM buffers it sizes cannot be empty)";
     if (!p->param.empty()) out.push_back({p->param, v});
   }
   return {};

@@ -24,6 +24,8 @@ struct KernelParam {
   std::string type;   // scalars: bool i32 u32 i64 u64 usize f32 ...; buffers: element type
   bool mut = false;   // `&mut` buffer: an output
   std::string param;  // the `.param` holding a Vec's length or a scalar; empty if none
+  bool extent = false;               // a scalar: a run-time extent (grid.md §1), at least 1 here
+  std::vector<std::string> extents;  // a tensor: per dimension, the extent holding it ("" where static)
 };
 
 struct Kernel {
