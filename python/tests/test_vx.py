@@ -299,3 +299,49 @@ class AttentionAgreesWithNumPy(unittest.TestCase):
     def test_attention_on_b200_and_h100_interpreted(self):
         self.check("b200", 16, 32, 64, 2, 2e-2)
         self.check("h100", 8, 16, 32, 2, 2e-2)
+
+
+class RunTimeExtentsComeFromTheArrays(unittest.TestCase):
+    """examples/gemm_rowmajor.vx and rows.vx take m x k arrays as they are:
+    their run-time extents come from the NumPy shapes (one value per name
+    across the arguments), on every target."""
+
+    def check_gemm(self, target, shapes, consts):
+        k = vx.compile(os.path.join(REPO, "examples", "gemm_rowmajor.vx"), target=target, consts=consts)
+        rng = np.random.default_rng(len(shapes))
+        for m, n, kk in shapes:
+            a = (rng.integers(-8, 9, size=(m, kk)) / 8).astype(np.float32)
+            b = (rng.integers(-8, 9, size=(kk, n)) / 8).astype(np.float32)
+            c = np.zeros((m, n), np.float32)
+            k.gemm(a, b, c)
+            # b200/h100 multiply in tf32; the values here are exact in it.
+            np.testing.assert_allclose(c, a @ b, rtol=1e-6, atol=1e-6, err_msg="%s %dx%dx%d" % (target, m, n, kk))
+
+    def test_gemm_on_cpu(self):
+        self.check_gemm("cpu", [(128, 192, 96), (64, 64, 32), (192, 64, 320)], {"BM": 64, "BN": 64, "BK": 32})
+        self.check_gemm("cpu", [(256, 128, 128)], None)
+
+    def test_gemm_on_tpu(self):
+        self.check_gemm("tpu", [(256, 128, 384), (128, 256, 128)], None)
+
+    def test_rows_on_cpu_and_tpu(self):
+        rng = np.random.default_rng(7)
+        for target in ("cpu", "tpu"):
+            k = vx.compile(os.path.join(REPO, "examples", "rows.vx"), target=target)
+            for m in (8, 40):
+                x = rng.standard_normal((m, 256)).astype(np.float32)
+                y = np.zeros_like(x)
+                k.rows(x, y)
+                e = np.exp(x - x.max(axis=1, keepdims=True))
+                np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6, err_msg=target)
+
+    def test_extents_that_disagree_name_both_arrays(self):
+        k = vx.compile(os.path.join(REPO, "examples", "gemm_rowmajor.vx"), target="cpu")
+        a = np.zeros((128, 64), np.float32)
+        with self.assertRaisesRegex(ValueError, r"`a` is \(m, k\) and `b` is \(k, n\), but `a` has shape \(128, 64\) "
+                                                r"and `b` has shape \(128, 128\): `k` is 64 in one and 128 in the other"):
+            k.gemm(a, np.zeros((128, 128), np.float32), np.zeros((128, 128), np.float32))
+        with self.assertRaisesRegex(ValueError, r"`a` takes an array of shape \(m, k\), not \(128,\)"):
+            k.gemm(np.zeros(128, np.float32), np.zeros((128, 128), np.float32), np.zeros((128, 128), np.float32))
+        with self.assertRaisesRegex(TypeError, r"gemm takes 3 arguments \(a, b, c\), 4 given"):
+            k.gemm(a, a, a, 128)
