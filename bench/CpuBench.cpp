@@ -6,6 +6,8 @@
 // preempt the thread) do not decide the ratio.
 //   vx_bench_cpu [M N K] [--runs N]
 //   vx_bench_cpu --parallelism    how many cores two busy threads really get
+//   vx_bench_cpu --blas-threads T M N K [--runs N]
+//                                 OpenBLAS sgemm alone on T threads, wall time
 //                                 (a shared machine may give them one)
 #include <cblas.h>
 
@@ -63,8 +65,38 @@ int probeParallelism() {
 
 }  // namespace
 
+double wallSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// OpenBLAS on `threads` threads, best wall time: the reference of the grid
+// benchmark (bench/cpu_grid.sh), where the vx kernel runs on as many workers.
+int blasThreads(int threads, size_t m, size_t n, size_t k, int runs) {
+  openblas_set_num_threads(threads);
+  std::vector<float> a(m * k), b(k * n), c(m * n, 0.0f);
+  vx_fill(1, 0, a.data(), a.size());
+  vx_fill(1, 1, b.data(), b.size());
+  double best = 1e300;
+  for (int r = 0; r < runs; ++r) {
+    double t0 = wallSeconds();
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
+                static_cast<int>(k), 1.0f, a.data(), static_cast<int>(k), b.data(), static_cast<int>(n), 0.0f,
+                c.data(), static_cast<int>(n));
+    best = std::min(best, wallSeconds() - t0);
+  }
+  std::printf("RESULT blas_threads=%d blas_us=%.1f blas_core=%s\n", threads, best * 1e6, openblas_get_corename());
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "--parallelism") == 0) return probeParallelism();
+  if (argc >= 6 && std::strcmp(argv[1], "--blas-threads") == 0) {
+    int runs = argc >= 8 && std::strcmp(argv[6], "--runs") == 0 ? std::atoi(argv[7]) : 5;
+    return blasThreads(std::atoi(argv[2]), std::strtoull(argv[3], nullptr, 10), std::strtoull(argv[4], nullptr, 10),
+                       std::strtoull(argv[5], nullptr, 10), runs);
+  }
   size_t m = 2048, n = 2048, k = 2048;
   int runs = 5;
   std::vector<std::string> pos;
