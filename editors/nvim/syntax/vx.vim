@@ -4,7 +4,7 @@ if exists("b:current_syntax")
   finish
 endif
 
-syn keyword vxKeyword as break const continue else extern fn for if in let mut on return while
+syn keyword vxKeyword as break const continue else extern fn for if in let mut on parallel return while
 syn keyword vxBoolean true false
 syn keyword vxType i32 i64 u32 u64 usize f16 bf16 f32 f64 bool void
 syn keyword vxType Tensor Vec Pinned Token
