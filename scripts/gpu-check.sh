@@ -6,7 +6,10 @@
 # self-test, include/vx/cuda/launch.h); checks tf32 products against cpu
 # within K * 2^-11; then times the GEMM example against cuBLAS TF32 and a
 # stream example against the device's copy bandwidth (scripts/gpu/
-# baselines.cu). Needs nvcc and a built vxc (scripts/build.sh). Fits in 5
+# baselines.cu). The grid examples (examples/gemm_rowmajor.vx, rows.vx:
+# tensor-map copies, one block per SM) are checked against cpu within the
+# tf32 tolerance, and gemm_rowmajor is timed at 4096^3 against cuBLAS TF32
+# at 4096^3. Needs nvcc and a built vxc (scripts/build.sh). Fits in 5
 # minutes.
 #   scripts/gpu-check.sh [VXC]
 set -u
@@ -55,7 +58,20 @@ out=$("$VXC" run tests/run/tf32_operands.vx --target "$target" --compare=cpu --t
   fail "tf32 products: $out"
 echo "ok tf32 products within 64 * 2^-11 of cpu: $(grep '^compare' <<<"$out")"
 
-# ---- timing: one block per kernel (docs/b200.md), against the whole GPU ----
+# The grid examples on every SM against cpu (the cpu's BK is 128, the GPU's
+# 32: k a multiple of 128, or both at BK = 32), within K * 2^-11.
+grid() {  # FILE TOLERANCE ARGS...
+  local f=$1 tol=$2
+  shift 2
+  out=$("$VXC" run "$f" --target "$target" --compare=cpu --tolerance "$tol" "$@" 2>&1) || fail "$f $*: $out"
+  echo "ok $(basename "$f") $*: $(grep '^compare' <<<"$out")"
+}
+grid examples/gemm_rowmajor.vx 0.5 --arg m=1024 --arg n=768 --arg k=1024
+grid examples/gemm_rowmajor.vx 0.015625 --const BK=32 --arg m=512 --arg n=256 --arg k=32
+grid examples/rows.vx 1e-5 --arg m=4096
+
+# ---- timing against the whole GPU (docs/b200.md "Performance"): gemm.vx and
+# stream.vx on one block, gemm_rowmajor.vx on one block per SM ----
 NVCC=${VXC_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 "$NVCC" -O3 -o "$TMP/baselines" scripts/gpu/baselines.cu -lcublas || fail "building scripts/gpu/baselines.cu"
 base=$("$TMP/baselines" 4096) || fail "baselines: $base"
@@ -68,6 +84,15 @@ sed -e 's/128, 128/64, 64/g' examples/gemm.vx >"$g"
 t=$("$VXC" run "$g" --target "$target" --arg a=256 --arg b=256 --arg c=256 --arg kt=16 --repeat 3 | awk '/^time_us/ {print $3}')
 awk -v t="$t" -v ref="$tflops" 'BEGIN { f = 2 * 1024^3 / (t * 1e-6) / 1e12;
   printf "gemm 1024^3: %.1f us, %.3f TFLOP/s, %.4fx cuBLAS TF32 at 4096^3 (%.1f TFLOP/s)\n", t, f, f / ref, ref }'
+# The grid GEMM over row-major matrices at 4096^3, one block per SM: the
+# kernel's own time (VX_KERNEL_TIME, the best of 3), as cuBLAS's is, and the
+# entry's (with the launcher's copies of 192 MiB in and 64 MiB out).
+out=$(VX_KERNEL_TIME=1 "$VXC" run examples/gemm_rowmajor.vx --target "$target" --arg m=4096 --arg n=4096 --arg k=4096 \
+  --repeat 3) || fail "gemm_rowmajor 4096^3: $out"
+k=$(awk '/^kernel_us/ {print $3}' <<<"$out" | sort -g | head -1)
+t=$(awk '/^time_us/ {print $3}' <<<"$out")
+awk -v k="$k" -v t="$t" -v ref="$tflops" 'BEGIN { f = 2 * 4096^3 / (k * 1e-6) / 1e12;
+  printf "gemm_rowmajor 4096^3: kernel %.1f us, %.2f TFLOP/s, %.4fx cuBLAS TF32 at 4096^3 (%.1f TFLOP/s); %.1f us with copies\n", k, f, f / ref, ref, t }'
 # The stream example: 256 tiles of 64x64 f32 in, one out.
 s=$TMP/stream64.vx
 sed -e 's/128, 128/64, 64/g' examples/stream.vx >"$s"

@@ -2,7 +2,9 @@
  * docs/compute.md): the functors of src/target/Unary.def's rows, fills,
  * copies, broadcasting operators, casts, transposes and row reductions.
  * Included by vx/cuda/runtime.h after the elementwise operations it builds
- * on (map, the operator functors, the arena, the block's barriers). */
+ * on (map, the operator functors, the arena, the block's barriers). Every
+ * operand is read row-major (linear(): a tensor-map copy may have landed it
+ * in the tensor cores' swizzle). */
 #ifndef VX_CUDA_COMPUTE_H
 #define VX_CUDA_COMPUTE_H
 
@@ -39,6 +41,8 @@ VX_HD inline Buf<T> unary(Arena& arena, const Buf<T>& x, const char* at) {
 }
 template <typename F, typename T>
 VX_HD inline void unary_into(const Buf<T>& y, const Buf<T>& x, const char* at) {
+  linear(x, at);
+  linear(y, at);
   sync();
   touch(x.data, x.n * sizeof(T), false, at);
   touch(y.data, y.n * sizeof(T), true, at);
@@ -47,6 +51,7 @@ VX_HD inline void unary_into(const Buf<T>& y, const Buf<T>& x, const char* at) {
 }
 template <typename T>
 VX_HD inline void fill(const Buf<T>& y, float v, const char* at) {
+  linear(y, at);
   sync();
   touch(y.data, y.n * sizeof(T), true, at);
   for (uint64_t i = lane(); i < y.n; i += lanes()) y.data[i] = static_cast<T>(v);
@@ -54,6 +59,8 @@ VX_HD inline void fill(const Buf<T>& y, float v, const char* at) {
 }
 template <typename T>
 VX_HD inline void copy_into(const Buf<T>& y, const Buf<T>& x, const char* at) {
+  linear(x, at);
+  linear(y, at);
   sync();
   touch(x.data, x.n * sizeof(T), false, at);
   touch(y.data, y.n * sizeof(T), true, at);
@@ -94,6 +101,8 @@ using min = MinF;
 template <typename T, typename F>
 VX_HD inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const Buf<T>& b, int mb, uint64_t rows,
                               uint64_t cols, const char* at) {
+  linear(a, at);
+  linear(b, at);
   sync();
   touch(a.data, a.n * sizeof(T), false, at);
   touch(b.data, b.n * sizeof(T), false, at);
@@ -110,6 +119,7 @@ VX_HD inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const 
 /* The transpose of a rows x cols tile, each thread a strided share. */
 template <typename T>
 VX_HD inline Buf<T> transpose(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  linear(x, at);
   sync();
   touch(x.data, x.n * sizeof(T), false, at);
   Buf<T> r = allocate<T>(arena, x.n, at);
@@ -123,6 +133,7 @@ struct Wide;
 /* x converted to U, each thread a strided share; rounded to nearest even. */
 template <typename U, typename T>
 VX_HD inline Buf<U> cast(Arena& arena, const Buf<T>& x, const char* at) {
+  linear(x, at);
   sync();
   touch(x.data, x.n * sizeof(T), false, at);
   Buf<U> r = allocate<U>(arena, x.n, at);
@@ -144,6 +155,7 @@ struct Wide<double> {
  * ascending column order, so every target adds in the same order. */
 template <typename T>
 VX_HD inline Buf<T> row_max(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  linear(x, at);
   sync();
   touch(x.data, x.n * sizeof(T), false, at);
   Buf<T> r = allocate<T>(arena, rows, at);
@@ -160,6 +172,7 @@ VX_HD inline Buf<T> row_max(Arena& arena, const Buf<T>& x, uint64_t rows, uint64
 }
 template <typename T>
 VX_HD inline Buf<T> row_sum(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  linear(x, at);
   sync();
   touch(x.data, x.n * sizeof(T), false, at);
   Buf<T> r = allocate<T>(arena, rows, at);

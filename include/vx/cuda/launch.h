@@ -1,8 +1,10 @@
 /* The host side of an entry of the b200 and h100 targets (docs/b200.md):
- * device memory for the parameters, copies in and out, the launch of the
- * entry's kernel on one block, and every CUDA error reported with the Vx
- * function's name. Under the interpreter the same calls use host memory and
- * run the kernel on the calling thread. Included by vx/cuda/runtime.h. */
+ * device memory for the parameters, their tensor maps (vx/cuda/tma.h),
+ * copies in and out, the launch of the entry's kernel on one block (a
+ * kernel with a grid: one per SM, vx/cuda/grid.h), and every CUDA error
+ * reported with the Vx function's name. Under the interpreter the same
+ * calls use host memory and run the kernel's blocks on the calling thread.
+ * Included by vx/cuda/runtime.h. */
 #ifndef VX_CUDA_LAUNCH_H
 #define VX_CUDA_LAUNCH_H
 
@@ -10,7 +12,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace vx::cu {
@@ -82,6 +86,9 @@ VX_GLOBAL void tensorSelfTest(float* acc, const float* a, const float* b) {
 class Launch {
  public:
   Launch(HostInvocation& inv, const char* fn) : inv_(inv), fn_(fn) {
+#if !defined(__CUDACC__)
+    interp::state().hbm().clear();
+#endif
     scratch_.header = alloc<Header>(1, "the launch header");
     scratch_.weights = alloc<float>(kMxuFloats, "the matrix unit's weights");
     scratch_.acc = alloc<float>(kMxuFloats, "the matrix unit's accumulator");
@@ -94,11 +101,48 @@ class Launch {
     for (void* p : owned_) release(p);
   }
 
-  /* Device memory holding a copy of `n` elements at `host`. */
+  /* Device memory holding a copy of `n` elements at `host`: parameter
+   * `name`, rows of `cols` elements, whose elements the interpreter holds a
+   * grid's instances to (vx/cuda/interpret_grid.h). */
   template <typename T>
-  T* input(const T* host, size_t n) {
+  T* input(const T* host, size_t n, const char* name = nullptr, uint64_t cols = 0) {
     T* d = alloc<T>(n, "a parameter");
     copyIn(d, host, n);
+#if !defined(__CUDACC__)
+    if (name) interp::state().hbm().add(d, n * sizeof(T), sizeof(T), cols, name);
+#else
+    (void)name, (void)cols;
+#endif
+    return d;
+  }
+
+  /* The tensor maps of a parameter: `rows` x `cols` elements at `dev`, a
+   * map per box of `boxes` (and, for f32 boxes of 32 columns, one that
+   * lands in the tensor cores' swizzle), in device memory; null when none
+   * can be encoded (its blocks then move row by row). */
+  template <typename T>
+  const tma::Maps* maps(const T* dev, uint64_t rows, uint64_t cols, std::initializer_list<tma::Box> boxes) {
+    tma::Maps h{};
+    h.base = dev;
+    h.rows = rows;
+    h.cols = cols;
+    h.elemBytes = sizeof(T);
+    auto add = [&](tma::Box b, tma::Swizzle s) {
+      if (h.count == tma::kMaxMaps) return;
+      tma::Entry& e = h.entries[h.count];
+      if (!tma::encode(e.map, dev, sizeof(T), rows, cols, b, s)) return;
+      e.boxRows = b.rows;
+      e.boxCols = b.cols;
+      e.swizzle = s;
+      ++h.count;
+    };
+    for (tma::Box b : boxes) {
+      add(b, tma::Swizzle::None);
+      if (std::is_same_v<T, float> && b.cols * sizeof(T) == tc::kRowBytes && b.rows % 8 == 0) add(b, tma::Swizzle::B128);
+    }
+    if (h.count == 0) return nullptr;
+    tma::Maps* d = alloc<tma::Maps>(1, "a parameter's tensor maps");
+    copyIn(d, &h, 1);
     return d;
   }
   template <typename T>
@@ -106,8 +150,36 @@ class Launch {
     copyOut(host, dev, n);
   }
 
+  /* A kernel without a grid: one block. */
   template <typename... P, typename... A>
   void run(void (*kernel)(Scratch, P...), A... args) {
+    launch(1, false, kernel, args...);
+  }
+  /* A kernel with a grid: the persistent grid of vx/cuda/grid.h, one block
+   * per SM (under the interpreter $VX_CTAS, else 3, so that a block runs
+   * several instances and blocks interleave). `matrixUnit`: its instances
+   * use the latched-weights unit, which then gets its cells per block. */
+  template <typename... P, typename... A>
+  void runGrid(bool matrixUnit, void (*kernel)(Scratch, P...), A... args) {
+    launch(gridBlocks(), matrixUnit, kernel, args...);
+  }
+
+ private:
+  unsigned gridBlocks() {
+#if defined(__CUDACC__)
+    int dev = 0, sms = 0;
+    check(cudaGetDevice(&dev), "finding the GPU");
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "counting the GPU's SMs");
+    return sms > 0 ? static_cast<unsigned>(sms) : 1u;
+#else
+    const char* env = std::getenv("VX_CTAS");
+    const unsigned long n = env && *env ? std::strtoul(env, nullptr, 10) : 3;
+    return n >= 1 && n <= 64 ? static_cast<unsigned>(n) : 3u;
+#endif
+  }
+
+  template <typename... P, typename... A>
+  void launch(unsigned blocks, bool perBlockMatrixUnit, void (*kernel)(Scratch, P...), A... args) {
     // Once per process, whatever kernel comes first (a static here would be
     // one per instance of this template: one per kernel signature).
     if (selftest::runs() == 0) {
@@ -115,16 +187,40 @@ class Launch {
       checkTensorCores();
       checkBulkRoundTrip();
     }
+    Scratch s = scratch_;
+    if (perBlockMatrixUnit) {
+      s.weights = alloc<float>(size_t{blocks} * kMxuFloats, "the matrix units' weights");
+      s.acc = alloc<float>(size_t{blocks} * kMxuFloats, "the matrix units' accumulators");
+      s.perCta = true;
+    }
 #if defined(__CUDACC__)
     constexpr size_t smem = kDynamicSmemBytes;
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
           "setting the kernel's shared-memory size");
-    kernel<<<1, kThreads, smem>>>(scratch_, args...);
+    // $VX_KERNEL_TIME: the kernel's own time on stdout (the entry's time
+    // includes the launcher's copies; scripts/gpu-check.sh reads both).
+    const bool timed = std::getenv("VX_KERNEL_TIME") != nullptr;
+    cudaEvent_t start{}, stop{};
+    if (timed) {
+      check(cudaEventCreate(&start), "timing the kernel");
+      check(cudaEventCreate(&stop), "timing the kernel");
+      check(cudaEventRecord(start), "timing the kernel");
+    }
+    kernel<<<blocks, kThreads, smem>>>(s, args...);
     check(cudaGetLastError(), "launching the kernel");
+    if (timed) check(cudaEventRecord(stop), "timing the kernel");
     check(cudaDeviceSynchronize(), "running the kernel");
+    if (timed) {
+      float ms = 0.0f;
+      check(cudaEventElapsedTime(&ms, start, stop), "timing the kernel");
+      std::printf("kernel_us = %.3f\n", static_cast<double>(ms) * 1000.0);
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+    }
 #else
-    interp::state().begin();
-    kernel(scratch_, args...);
+    interp::state().begin(blocks);
+    if (blocks == 1) kernel(s, args...);
+    else interp::state().runCtas([&](unsigned) { kernel(s, args...); });
 #endif
     Header h{};
     copyOut(&h, scratch_.header, 1);
@@ -137,6 +233,7 @@ class Launch {
     }
   }
 
+ public:
   template <typename R>
   R result() const {
     R r;
@@ -265,7 +362,7 @@ class Launch {
     void* p = nullptr;
     size_t bytes = n * sizeof(T) != 0 ? n * sizeof(T) : 16;
 #if defined(__CUDACC__)
-    check(cudaMalloc(&p, bytes), what);
+    check(cudaMalloc(&p, bytes), (std::string("allocating ") + what).c_str());
 #else
     p = std::aligned_alloc(128, (bytes + 127) / 128 * 128);
     if (!p) fail(what, "out of memory");

@@ -12,6 +12,14 @@
 
 namespace vx::cu {
 
+/* The rows a copy between a (maybe strided) global view and a contiguous
+ * buffer moves: `rows` runs of `rowBytes`, `srcStride` / `dstStride` bytes
+ * apart (vx/cuda/hbm.h builds them; the interpreter lands them). */
+struct CopyShape {
+  uint64_t rows = 1, rowBytes = 0, srcStride = 0, dstStride = 0;
+  VX_HD uint64_t bytes() const { return rows * rowBytes; }
+};
+
 namespace tc {
 
 inline constexpr uint32_t kRowBytes = 128;  // one K-major row of a chunk: 32 tf32

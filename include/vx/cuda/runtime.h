@@ -4,13 +4,15 @@
  * two ways:
  *
  *  - with nvcc (`__CUDACC__`): a `__global__` kernel per entry, run by one
- *    thread block of kThreads threads. Every thread runs the function's
- *    scalar code (control flow is uniform); each intrinsic decides which
- *    threads act: one elected thread issues copies (TMA bulk copies that
- *    complete on an mbarrier with expected transaction bytes, bulk stores in
- *    bulk groups), all threads share elementwise and matrix work.
+ *    thread block of kThreads threads (a kernel with a grid: one block per
+ *    SM, vx/cuda/grid.h). Every thread runs the function's scalar code
+ *    (control flow is uniform); each intrinsic decides which threads act:
+ *    one elected thread issues copies (bulk and tensor-map copies that
+ *    complete on an mbarrier with expected transaction bytes, stores in
+ *    bulk groups: vx/cuda/copies.h), all threads share elementwise and
+ *    matrix work.
  *  - with the host C++ compiler (`vxc run --interpret`): the interpreter
- *    (vx/cuda/interpret.h) runs the block on the CPU. Copies complete out of
+ *    (vx/cuda/interpret.h) runs the blocks on the CPU. Copies complete out of
  *    order under a seeded schedule; mbarrier phases and transaction bytes
  *    are tracked; an access of memory a copy is still landing in or reading,
  *    a wait on a phase never armed, a byte-count mismatch and a copy or
@@ -19,7 +21,9 @@
  * A token is an (mbarrier, phase parity) pair. Shared memory (`Memory::VMEM`)
  * is an arena managed by bookkeeping that every thread keeps identically
  * (all threads run the same allocation sequence), with 1 KiB granules as
- * the checker's footprint (E6007) counts them. Header-only C++17. */
+ * the checker's footprint (E6007) counts them; it also knows which granules
+ * a tensor-map copy left in the tensor cores' swizzle (linear()).
+ * Header-only C++17. */
 #ifndef VX_CUDA_RUNTIME_H
 #define VX_CUDA_RUNTIME_H
 
@@ -83,6 +87,7 @@ inline constexpr size_t kDynamicSmemBytes = 1024 + size_t{kStageBytes} + kSmemBy
 inline constexpr int kBarriers = 64;          // mbarriers, so copies in flight at once
 inline constexpr int kMaxBuffers = 64;        // shared-memory buffers live at once
 inline constexpr size_t kMxuFloats = 65536;   // matrix-unit weights and accumulator, each
+inline constexpr uint32_t kGranules = kSmemBytes / kGranule;
 
 }  // namespace vx::cu
 
@@ -91,8 +96,25 @@ inline constexpr size_t kMxuFloats = 65536;   // matrix-unit weights and accumul
 #endif
 
 #include "vx/cuda/block.h"
+#include "vx/cuda/layout.h"
+#include "vx/cuda/tma.h"
 
 namespace vx::cu {
+
+namespace detail {
+/* A shared-memory address as the instructions take it; under the
+ * interpreter, the offset in the block's window (1024-aligned as the
+ * device's dynamic shared memory is made to be). */
+#if defined(__CUDA_ARCH__)
+__device__ inline uint32_t smemAddr(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+#elif !defined(__CUDACC__)
+inline uint32_t smemAddr(const void* p) {
+  return static_cast<uint32_t>(static_cast<const unsigned char*>(p) - interp::state().block().smem);
+}
+#else
+inline uint32_t smemAddr(const void*) { return 0; }  // nvcc's host pass: never runs
+#endif
+}  // namespace detail
 
 /* ---- shared memory: buffers and mbarriers of the block ---- */
 
@@ -106,6 +128,9 @@ class Arena {
     for (int i = 0; i < kMaxBuffers; ++i) refs_[i] = 0;
     VX_NO_UNROLL
     for (int i = 0; i < kBarriers; ++i) busy_[i] = false, uses_[i] = 0;
+    VX_NO_UNROLL
+    for (uint32_t i = 0; i < kSwzWords; ++i) swz_[i] = 0;
+    swizzled_ = 0;
   }
   /* First fit in 1 KiB granules; returns a buffer id holding one reference. */
   VX_HD int allocate(uint64_t bytes, unsigned char** data, const char* at) {
@@ -131,6 +156,7 @@ class Arena {
         size_[i] = static_cast<uint32_t>(need);
         refs_[i] = 1;
         *data = base_ + cand;
+        setSwizzled(*data, need, false);  // a fresh buffer is row-major
         return i;
       }
     trap("shared memory: more than 64 buffers live at once", at);
@@ -156,7 +182,57 @@ class Arena {
   }
   VX_HD uint64_t* barrier(int b) const { return bars_ + b; }
 
+  /* ---- each granule's layout: row-major, or the tensor cores' 128-byte
+   * swizzle that a tensor-map copy landed (vx/cuda/copies.h) ---- */
+  VX_HD unsigned char* base() const { return base_; }
+  /* Whether [p, p + bytes) is whole granules of the arena. */
+  VX_HD bool holds(const void* p, uint64_t bytes) const {
+    const auto* c = static_cast<const unsigned char*>(p);
+    return base_ && c >= base_ && c + bytes <= base_ + capacity_ && (c - base_) % kGranule == 0 && bytes % kGranule == 0;
+  }
+  /* The granules [*g0, *g1) that [p, p + bytes) touches (none outside the arena). */
+  VX_HD void granules(const void* p, uint64_t bytes, uint32_t* g0, uint32_t* g1) const {
+    const auto* c = static_cast<const unsigned char*>(p);
+    *g0 = *g1 = 0;
+    if (!base_ || c < base_ || c >= base_ + capacity_ || bytes == 0) return;
+    const uint64_t off = static_cast<uint64_t>(c - base_);
+    *g0 = static_cast<uint32_t>(off / kGranule);
+    const uint64_t end = (off + bytes + kGranule - 1) / kGranule;
+    *g1 = static_cast<uint32_t>(end < kGranules ? end : kGranules);
+  }
+  VX_HD bool swizzled(uint32_t g) const { return (swz_[g / 32] >> (g % 32)) & 1u; }
+  VX_HD bool anySwizzled(const void* p, uint64_t bytes) const {
+    if (swizzled_ == 0) return false;  // the common case: no tensor-map copy landed swizzled
+    uint32_t g0, g1;
+    granules(p, bytes, &g0, &g1);
+    VX_NO_UNROLL
+    for (uint32_t g = g0; g < g1; ++g)
+      if (swizzled(g)) return true;
+    return false;
+  }
+  VX_HD bool allSwizzled(const void* p, uint64_t bytes) const {
+    uint32_t g0, g1;
+    granules(p, bytes, &g0, &g1);
+    if (g0 == g1) return false;
+    VX_NO_UNROLL
+    for (uint32_t g = g0; g < g1; ++g)
+      if (!swizzled(g)) return false;
+    return true;
+  }
+  /* Marks the granules [p, p + bytes) touches. */
+  VX_HD void setSwizzled(const void* p, uint64_t bytes, bool on) {
+    uint32_t g0, g1;
+    granules(p, bytes, &g0, &g1);
+    VX_NO_UNROLL
+    for (uint32_t g = g0; g < g1; ++g) {
+      if (swizzled(g) == on) continue;
+      swz_[g / 32] ^= 1u << (g % 32);
+      swizzled_ = on ? swizzled_ + 1 : swizzled_ - 1;
+    }
+  }
+
  private:
+  static constexpr uint32_t kSwzWords = (kGranules + 31) / 32;
   unsigned char* base_ = nullptr;
   uint32_t capacity_ = 0;
   uint64_t* bars_ = nullptr;
@@ -165,6 +241,8 @@ class Arena {
   int32_t refs_[kMaxBuffers] = {};
   bool busy_[kBarriers] = {};
   uint32_t uses_[kBarriers] = {};
+  uint32_t swz_[kSwzWords] = {};
+  uint32_t swizzled_ = 0;  // granules swizzled
 };
 
 /* A counted reference to a shared-memory buffer (none when arena is null). */
@@ -218,39 +296,65 @@ VX_HD inline void detail_store_one(T* p, T v) {
 #endif
 }
 
-/* A tensor in global memory (HBM): `n` elements at `data`. */
-template <typename T>
-struct Hbm {
-  T* data = nullptr;
-  uint64_t n = 0;
-  VX_HD Hbm slot(uint64_t i, uint64_t count, const char* at) const {
-    check_index(i, count, at);
-    uint64_t sub = n / count;
-    return Hbm{data + i * sub, sub};
+namespace detail {
+/* Granules [g0, g1) of the arena from the 128-byte swizzle back to
+ * row-major, in place, by all threads: each moves 16-byte chunks, all of a
+ * round's chunks read before any is written (a round is whole granules:
+ * the swizzle permutes chunks within one). */
+VX_HD inline void unswizzle(Arena& arena, uint32_t g0, uint32_t g1, const char* at) {
+  unsigned char* base = arena.base() + uint64_t{g0} * kGranule;
+  const uint32_t chunks = (g1 - g0) * (kGranule / 16);
+  sync();
+  touch(base, chunks * 16ull, false, at);
+  touch(base, chunks * 16ull, true, at);
+#if defined(__CUDA_ARCH__)
+  VX_NO_UNROLL
+  for (uint32_t c0 = 0; c0 < chunks; c0 += blockDim.x) {
+    const uint32_t c = c0 + threadIdx.x;
+    uint4 v = {};
+    if (c < chunks) v = *reinterpret_cast<const uint4*>(base + c * 16u);
+    __syncthreads();
+    if (c < chunks) *reinterpret_cast<uint4*>(base + tc::swizzle128(c * 16u)) = v;
+    __syncthreads();
   }
-  VX_HD T load(uint64_t i, const char* at) const {
-    check_index(i, n, at);
-    touch(data + i, sizeof(T), false, at);
-    return data[i];
+#else
+  unsigned char atom[kGranule];
+  for (uint32_t g = 0; g < g1 - g0; ++g) {
+    unsigned char* a = base + uint64_t{g} * kGranule;
+    std::memcpy(atom, a, kGranule);
+    for (uint32_t o = 0; o < kGranule; o += 16) std::memcpy(a + tc::swizzle128(o), atom + o, 16);
   }
-  VX_HD void store(uint64_t i, T v, const char* at) const {
-    check_index(i, n, at);
-    touch(data + i, sizeof(T), true, at);
-    detail_store_one(data + i, v);
-  }
-};
+#endif
+  sync();
+}
+}  // namespace detail
 
-/* A Vec of tensors in global memory, back to back. */
-template <typename T>
-struct Vec {
-  T* data = nullptr;
-  uint64_t len = 0;
-  uint64_t elems = 0;  // per tensor
-  VX_HD Hbm<T> get(uint64_t i, const char* at) const {
-    check_index(i, len, at);
-    return Hbm<T>{data + i * elems, elems};
+/* Makes [p, p + bytes) of the arena row-major, as the threads read and
+ * write Vx tensors: the granules a tensor-map copy landed swizzled are
+ * unswizzled in place, once (the matrix path reads them in place instead). */
+VX_HD inline void linear(Arena* arena, const void* p, uint64_t bytes, const char* at) {
+  if (!arena || !arena->anySwizzled(p, bytes)) return;
+  uint32_t g0, g1;
+  arena->granules(p, bytes, &g0, &g1);
+  VX_NO_UNROLL
+  for (uint32_t g = g0; g < g1;) {
+    if (!arena->swizzled(g)) {
+      ++g;
+      continue;
+    }
+    uint32_t h = g;
+    while (h < g1 && arena->swizzled(h)) ++h;
+    detail::unswizzle(*arena, g, h, at);
+    arena->setSwizzled(arena->base() + uint64_t{g} * kGranule, uint64_t{h - g} * kGranule, false);
+    g = h;
   }
-};
+}
+
+}  // namespace vx::cu
+
+#include "vx/cuda/hbm.h"
+
+namespace vx::cu {
 
 /* A buffer in shared memory (or a view of one: a ring slot). */
 template <typename T>
@@ -265,11 +369,13 @@ struct Buf {
   }
   VX_HD T load(uint64_t i, const char* at) const {
     check_index(i, n, at);
+    linear(keep.arena(), data + i, sizeof(T), at);
     touch(data + i, sizeof(T), false, at);
     return data[i];
   }
   VX_HD void store(uint64_t i, T v, const char* at) const {
     check_index(i, n, at);
+    linear(keep.arena(), data + i, sizeof(T), at);
     touch(data + i, sizeof(T), true, at);
     detail_store_one(data + i, v);
   }
@@ -281,6 +387,37 @@ VX_HD inline Buf<T> allocate(Arena& arena, uint64_t n, const char* at) {
   int id = arena.allocate(n * sizeof(T), &p, at);
   return Buf<T>{Keep(&arena, id), reinterpret_cast<T*>(p), n};
 }
+
+/* The buffer's shared memory, row-major, before the threads read or write
+ * it as the Vx tensor it is. */
+template <typename T>
+VX_HD inline void linear(const Buf<T>& b, const char* at) {
+  linear(b.keep.arena(), b.data, b.n * sizeof(T), at);
+}
+
+namespace detail {
+/* A copy is about to write [p, p + bytes) of the arena: granules it covers
+ * whole take its layout (`swizzled`); one it covers in part is made
+ * row-major first, as the rest of it is read that way. */
+VX_HD inline void overwrite(Arena& arena, const void* p, uint64_t bytes, bool swizzled, const char* at) {
+  uint32_t g0, g1;
+  arena.granules(p, bytes, &g0, &g1);
+  if (g0 == g1) return;
+  const auto* c = static_cast<const unsigned char*>(p);
+  const unsigned char* first = arena.base() + uint64_t{g0} * kGranule;
+  const unsigned char* last = arena.base() + uint64_t{g1 - 1} * kGranule;
+  uint32_t w0 = g0, w1 = g1;  // the granules covered whole
+  if (c != first) {
+    linear(&arena, first, 1, at);
+    w0 = g0 + 1;
+  }
+  if (c + bytes < last + kGranule) {
+    linear(&arena, last, 1, at);
+    w1 = g1 - 1;
+  }
+  if (w0 < w1) arena.setSwizzled(arena.base() + uint64_t{w0} * kGranule, uint64_t{w1 - w0} * kGranule, swizzled);
+}
+}  // namespace detail
 
 /* ---- tokens: an (mbarrier, parity) pair; bar < 0 is a completed token ---- */
 
@@ -298,231 +435,18 @@ struct VoidToken {
   const char* at = "";
 };
 
-/* ---- copies ---- */
+}  // namespace vx::cu
 
-namespace detail {
+#include "vx/cuda/copies.h"
 
-/* Whether a bulk copy can move these bytes (16-byte sizes and addresses). */
-VX_HD inline bool bulkable(const void* a, const void* b, uint64_t bytes) {
-  return bytes > 0 && bytes % 16 == 0 && bytes < (1u << 20) && reinterpret_cast<uintptr_t>(a) % 16 == 0 &&
-         reinterpret_cast<uintptr_t>(b) % 16 == 0;
-}
-
-/* A copy by all threads (a fallback for sizes bulk copies cannot move). */
-VX_HD inline void copyAll(void* dst, const void* src, uint64_t bytes, const char* at) {
-  sync();
-  touch(src, bytes, false, at);
-  touch(dst, bytes, true, at);
-  auto* d = static_cast<unsigned char*>(dst);
-  const auto* s = static_cast<const unsigned char*>(src);
-  for (uint64_t i = lane(); i < bytes; i += lanes()) d[i] = s[i];
-  sync();
-}
-
-#if defined(__CUDA_ARCH__)
-__device__ inline uint32_t smemAddr(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
-/* Generic-proxy accesses, then async-proxy ones (bulk copies), of shared
- * memory and of global memory: an element written by the threads to global
- * memory and then copied in, or overwritten by a bulk store. */
-__device__ inline void fenceAsync() {
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  asm volatile("fence.proxy.async.global;" ::: "memory");
-}
-#endif
-
-/* Starts a global (or shared) -> shared copy completing on barrier `bar`. */
-VX_HD inline void startLoad(Arena& arena, int bar, void* dst, const void* src, uint64_t bytes, const char* at) {
-#if defined(__CUDA_ARCH__)
-  (void)at;
-  fenceAsync();
-  __syncthreads();  // every thread is done with what the copy overwrites
-  if (threadIdx.x == 0) {
-    uint32_t mbar = smemAddr(arena.barrier(bar));
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mbar), "r"(static_cast<uint32_t>(bytes))
-                 : "memory");
-    if (__isShared(src))  // a copy within shared memory (between ring slots)
-      asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                       smemAddr(dst)),
-                   "r"(smemAddr(src)), "r"(static_cast<uint32_t>(bytes)), "r"(mbar)
-                   : "memory");
-    else
-      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                       smemAddr(dst)),
-                   "l"(src), "r"(static_cast<uint32_t>(bytes)), "r"(mbar)
-                   : "memory");
-  }
-#elif defined(__CUDACC__)
-  (void)arena, (void)bar, (void)dst, (void)src, (void)bytes, (void)at;
-#else
-  (void)arena;
-  interp::state().load(bar, dst, src, bytes, at);
-#endif
-}
-
-#if defined(__CUDA_ARCH__)
-/* mbarrier.try_wait.parity until the phase of `parity` completes, bounded:
- * a wait that has not completed after kWaitLimit cycles (about 10 s at the
- * GPU's clock; no correct kernel waits that long for one copy) prints the
- * barrier, the parity and the Vx line and traps, so a first run on hardware
- * that would hang says why instead. */
-constexpr long long kWaitLimit = 1ll << 34;
-__device__ inline void waitParity(uint64_t* bar, uint32_t parity, int index = -1,
-                                  const char* at = "the tensor cores' commit") {
-  uint32_t mbar = smemAddr(bar), done = 0;
-  long long start = clock64();
-  do {
-    asm volatile(
-        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(mbar), "r"(parity)
-        : "memory");
-    if (!done && clock64() - start > kWaitLimit) {
-      if (threadIdx.x == 0)
-        printf("error: runtime trap: a wait on mbarrier %d for parity %u did not complete in %lld cycles (block %u) "
-               "at %s\n",
-               index, parity, kWaitLimit, blockIdx.x, at);
-      __trap();
-    }
-  } while (!done);
-}
-#endif
-
-VX_HD inline void waitBarrier(Arena& arena, int bar, uint32_t parity, const char* at) {
-#if defined(__CUDA_ARCH__)
-  waitParity(arena.barrier(bar), parity, bar, at);
-#elif defined(__CUDACC__)
-  (void)arena, (void)bar, (void)parity, (void)at;
-#else
-  (void)arena;
-  interp::state().waitLoad(bar, parity, at);
-  interp::state().released(bar);
-#endif
-}
-
-/* Starts a shared -> global bulk store in this thread's bulk group. */
-VX_HD inline void startStore(void* dst, const void* src, uint64_t bytes, const char* at) {
-#if defined(__CUDA_ARCH__)
-  (void)at;
-  fenceAsync();
-  __syncthreads();  // every thread's writes of the source are done and visible to the async proxy
-  if (threadIdx.x == 0) {
-    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(smemAddr(src)),
-                 "r"(static_cast<uint32_t>(bytes))
-                 : "memory");
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-  }
-#elif defined(__CUDACC__)
-  (void)dst, (void)src, (void)bytes, (void)at;
-#else
-  interp::state().store(dst, src, bytes, at);
-#endif
-}
-
-VX_HD inline void waitStores(const char* at) {
-#if defined(__CUDA_ARCH__)
-  (void)at;
-  if (threadIdx.x == 0) {
-    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-    asm volatile("fence.proxy.async.global;" ::: "memory");  // what the stores wrote, to generic reads
-  }
-  __syncthreads();
-#elif defined(__CUDACC__)
-  (void)at;
-#else
-  interp::state().waitStores(at);
-#endif
-}
-
-}  // namespace detail
-
-template <typename T, template <typename> class Src>
-VX_HD inline Token<T> transfer_async(Arena& arena, const Src<T>& src, const char* at) {
-  Buf<T> b = allocate<T>(arena, src.n, at);
-  uint64_t bytes = src.n * sizeof(T);
-  if (!detail::bulkable(b.data, src.data, bytes)) {
-    detail::copyAll(b.data, src.data, bytes, at);
-    return Token<T>{-1, 0, b};
-  }
-  Token<T> t;
-  t.bar = arena.acquireBarrier(&t.parity, at);
-  detail::startLoad(arena, t.bar, b.data, src.data, bytes, at);
-  t.buf = b;
-  return t;
-}
-
-template <typename T, template <typename> class Src>
-VX_HD inline VoidToken transfer_async_into(const Src<T>& src, const Buf<T>& dst, const char* at) {
-  uint64_t bytes = src.n * sizeof(T);
-  VoidToken t;
-  t.keep = dst.keep;
-  t.at = at;
-  if (!detail::bulkable(dst.data, src.data, bytes)) {
-    detail::copyAll(dst.data, src.data, bytes, at);
-    return t;
-  }
-  Arena& arena = *dst.keep.arena();
-  t.bar = arena.acquireBarrier(&t.parity, at);
-  detail::startLoad(arena, t.bar, dst.data, src.data, bytes, at);
-  return t;
-}
-
-template <typename T>
-VX_HD inline VoidToken store_async(const Buf<T>& src, const Hbm<T>& dst, const char* at) {
-  uint64_t bytes = src.n * sizeof(T);
-  VoidToken t;
-  t.keep = src.keep;  // the source stays allocated until the store is waited
-  t.at = at;
-  if (!detail::bulkable(dst.data, src.data, bytes)) {
-    detail::copyAll(dst.data, src.data, bytes, at);
-    return t;
-  }
-  t.store = true;
-  detail::startStore(dst.data, src.data, bytes, at);
-  return t;
-}
-
-template <typename T>
-VX_HD inline Buf<T> wait(const Token<T>& t, const char* at) {
-  if (t.bar >= 0) {
-    Arena& arena = *t.buf.keep.arena();
-    detail::waitBarrier(arena, t.bar, t.parity, at);
-    arena.releaseBarrier(t.bar);
-  }
-  return t.buf;
-}
-VX_HD inline void wait(const VoidToken& t, const char* at) {
-  if (t.store) {
-    detail::waitStores(at);
-  } else if (t.bar >= 0) {
-    Arena& arena = *t.keep.arena();
-    detail::waitBarrier(arena, t.bar, t.parity, at);
-    arena.releaseBarrier(t.bar);
-  }
-}
-
-template <typename T>
-VX_HD inline Token<T> ready(const Buf<T>& b) {
-  return Token<T>{-1, 0, b};
-}
-VX_HD inline VoidToken ready() { return VoidToken{}; }
-
-template <typename T, template <typename> class Src>
-VX_HD inline Buf<T> transfer(Arena& arena, const Src<T>& src, const char* at) {
-  return wait(transfer_async(arena, src, at), at);
-}
-template <typename T, template <typename> class Src>
-VX_HD inline void transfer_into(const Src<T>& src, const Buf<T>& dst, const char* at) {
-  wait(transfer_async_into(src, dst, at), at);
-}
-template <typename T>
-VX_HD inline void store(const Buf<T>& src, const Hbm<T>& dst, const char* at) {
-  wait(store_async(src, dst, at), at);
-}
+namespace vx::cu {
 
 /* ---- elementwise: every thread takes a strided share ---- */
 
 template <typename T, typename F>
 VX_HD inline Buf<T> map(Arena& arena, const Buf<T>& a, const Buf<T>* b, const char* at, F f) {
+  linear(a, at);
+  if (b) linear(*b, at);
   sync();
   touch(a.data, a.n * sizeof(T), false, at);
   if (b) touch(b->data, b->n * sizeof(T), false, at);
@@ -594,15 +518,24 @@ VX_HD inline Buf<T> zeros(Arena& arena, uint64_t n, const char* at) {
 
 namespace vx::cu {
 
-/* acc[R x N] += a[R x K] @ b[K x N] */
+/* acc[R x N] += a[R x K] @ b[K x N]. An f32 A of 32 columns in whole
+ * 128-row tiles that a tensor-map copy landed in the tensor cores' swizzle
+ * is read in place (vx/cuda/mma.h); everything else row-major. */
 template <typename T>
 VX_HD inline void mma(TensorCore& tc, const Buf<float>& acc, const Buf<T>& a, const Buf<T>& b, uint64_t R, uint64_t N,
                       uint64_t K, const char* at) {
+  const Arena* arena = a.keep.arena();
+  const uint64_t aBytes = R * K * sizeof(T);
+  const bool inPlace = std::is_same_v<T, float> && K * sizeof(T) == tc::kRowBytes && R % kTileM == 0 && arena &&
+                       arena->holds(a.data, aBytes) && arena->allSwizzled(a.data, aBytes);
+  if (!inPlace) linear(a, at);
+  linear(b, at);
+  linear(acc, at);
   sync();
-  touch(a.data, R * K * sizeof(T), false, at);
+  touch(a.data, aBytes, false, at);
   touch(b.data, K * N * sizeof(T), false, at);
   touch(acc.data, R * N * sizeof(float), true, at);
-  gemm(tc, acc.data, a.data, b.data, R, N, K, at);
+  gemm(tc, acc.data, a.data, b.data, R, N, K, at, inPlace);
   sync();
 }
 
@@ -619,6 +552,7 @@ struct Scratch {
   Header* header;
   float* weights;
   float* acc;
+  bool perCta = false;  // a grid launch: kMxuFloats cells of each per CTA, for its instances
 };
 
 class MatrixUnit {
@@ -626,6 +560,7 @@ class MatrixUnit {
   VX_HD MatrixUnit(Scratch s, TensorCore* tc) : s_(s), tc_(tc) {}
   template <typename T>
   VX_HD void load_weights(const Buf<T>& w, uint64_t K, uint64_t N, const char* at) {
+    linear(w, at);
     sync();
     touch(w.data, K * N * sizeof(T), false, at);
     if (K * N > kMxuFloats) trap("load_weights: the weights exceed the matrix unit's 65,536 cells", at);
@@ -641,6 +576,7 @@ class MatrixUnit {
     if (hasWeights_ && wk_ != K) trap("matmul_acc: x's columns are not the latched weights' rows", at);
     uint64_t N = hasWeights_ ? wn_ : K;
     shapeAcc(R, N, at);
+    linear(x, at);
     sync();
     touch(x.data, R * K * sizeof(T), false, at);
     if (hasWeights_) {
@@ -653,8 +589,8 @@ class MatrixUnit {
   VX_HD void store_acc(const Hbm<float>& dst, uint64_t R, uint64_t N, const char* at) {
     if (accShaped_ && (rows_ != R || cols_ != N)) trap("store_acc: the destination's shape is not the accumulator's", at);
     sync();
-    touch(dst.data, R * N * sizeof(float), true, at);
-    for (uint64_t i = lane(); i < R * N; i += lanes()) dst.data[i] = accShaped_ ? s_.acc[i] : 0.0f;
+    touchRows(dst.data, toHbm(dst), false, true, at);
+    for (uint64_t i = lane(); i < R * N; i += lanes()) *dst.at(i) = accShaped_ ? s_.acc[i] : 0.0f;
     accShaped_ = false;  // zeroed; the next use may reshape it
     sync();
   }
@@ -693,7 +629,8 @@ __device__ inline unsigned char* blockSmem() {
   return vx_dynamic_smem;
 }
 /* The copies' mbarriers, then the tensor cores' (the last), and the slot
- * tcgen05.alloc writes its address to. */
+ * tcgen05.alloc writes its address to. One set per CTA: a grid's instances
+ * on the CTA go on using them (their phases carried by the arena). */
 __device__ inline uint64_t* blockBarriers() {
   __shared__ __align__(8) uint64_t vx_barriers[kBarriers + 1];
   return vx_barriers;
@@ -749,6 +686,30 @@ struct Invocation {
   VX_HD void result(R r) {
     if (lane() == 0) std::memcpy(scratch.header->result, &r, sizeof r);
   }
+  /* A grid's instance starts on this CTA (vx/cuda/grid.h): a fresh matrix
+   * unit, in the CTA's own cells of a grid launch's scratch. The arena holds
+   * none of the previous instance's buffers (each went back at its last
+   * use); its mbarriers' phases, the tensor cores' commit phase and tensor
+   * memory carry over. */
+  VX_HD void beginInstance(uint64_t flat, uint64_t cta) {
+    Scratch s = scratch;
+    if (s.perCta) s.weights += cta * kMxuFloats, s.acc += cta * kMxuFloats;
+    mxu = MatrixUnit(s, &tc);
+#if !defined(__CUDACC__)
+    interp::state().instanceBegin(flat);
+#else
+    (void)flat;
+#endif
+  }
+  /* The instance ends: no copy of it is in flight (the interpreter checks). */
+  VX_HD void endInstance(const char* at) {
+    sync();
+#if !defined(__CUDACC__)
+    interp::state().instanceEnd(at);
+#else
+    (void)at;
+#endif
+  }
 };
 
 /* An entry's `&Pinned<..>` parameter: global memory copied into shared
@@ -764,6 +725,7 @@ VX_HD inline void unpin(const Buf<T>& b, const Hbm<T>& dst, const char* at) {
 
 }  // namespace vx::cu
 
+#include "vx/cuda/grid.h"
 #include "vx/cuda/launch.h"
 
 #endif /* VX_CUDA_RUNTIME_H */

@@ -1,8 +1,12 @@
 // The C ABI of each function: how its parameters cross (docs/cpu.md), the
 // `extern "C"` wrapper that gives the call its own invocation (VMEM arena,
 // matrix unit), and its declaration in the header.
+#include <algorithm>
+#include <map>
+
 #include "codegen/cpu/EmitImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "target/Target.h"
 
 namespace vx::cpu {
@@ -142,14 +146,56 @@ Entry describeEntry(mlir::func::FuncOp f) {
 
 namespace {
 
-// A CUDA unit's entry: the `__global__` kernel (one block; its parameters
-// are the Vx function's, buffers as device pointers), and the launcher
-// run_NAME that copies the C caller's arrays to the device, launches, and
-// copies the written ones back (vx/cuda/launch.h).
+// Dimension d of a buffer parameter (of a Vec's tensors) as a C expression.
+std::string dimExpr(const Param& p, size_t d) {
+  if (d < p.extents.size() && !p.extents[d].empty()) {
+    Param x;
+    x.name = p.extents[d];
+    return "(uint64_t)" + cName(x);
+  }
+  return std::to_string(p.shape[d]) + "u";
+}
+
+// The 2-D view a parameter's tensor maps cover (vx/cuda/tma.h): every
+// dimension but the last (times a Vec's length) by the last.
+std::pair<std::string, std::string> mapView(const Param& p) {
+  std::string rows = p.kind == Param::Kind::Vec ? cName(p) + "_len" : "1u";
+  for (size_t d = 0; d + 1 < p.shape.size(); ++d) rows += " * " + dimExpr(p, d);
+  return {"(" + rows + ")", dimExpr(p, p.shape.size() - 1)};
+}
+
+// The box shapes of the module's blocks, per element type: the launcher
+// encodes a tensor map per parameter of that type and box.
+std::map<std::string, std::vector<std::pair<int64_t, int64_t>>> blockBoxes(mlir::func::FuncOp f) {
+  std::map<std::string, std::vector<std::pair<int64_t, int64_t>>> boxes;
+  auto module = f->getParentOfType<mlir::ModuleOp>();
+  module.walk([&](BlockOp b) {
+    auto t = b.getResult().getType().cast<TensorType>();
+    std::pair<int64_t, int64_t> box{t.getShape()[0], t.getShape()[1]};
+    auto& list = boxes[scalarName(t.getElementType(), false)];
+    if (std::find(list.begin(), list.end(), box) == list.end()) list.push_back(box);
+  });
+  return boxes;
+}
+
+// A CUDA unit's entry: the `__global__` kernel (its parameters are the Vx
+// function's, buffers as device pointers with their tensor maps), and the
+// launcher run_NAME that copies the C caller's arrays to the device,
+// encodes the maps of its blocks' boxes, launches (one block; a function
+// with a grid: the persistent grid of vx/cuda/grid.h), and copies the
+// written ones back (vx/cuda/launch.h).
 void emitCudaEntry(Emitter& e, mlir::func::FuncOp f, const Entry& entry, const std::string& ret) {
   std::string at = locLiteral(f.getLoc());
   std::string kparams = "vx::cu::Scratch vx_scratch";
   std::string args = "vx_inv", launchArgs;
+  auto boxes = blockBoxes(f);
+  // The tensor maps of a parameter whose element type some block has.
+  auto maps = [&](const Param& p) {
+    auto it = boxes.find(p.type);
+    return it != boxes.end() && p.shape.size() >= 2 && (p.kind == Param::Kind::Tensor || p.kind == Param::Kind::Vec)
+               ? "m_" + cName(p)
+               : std::string("nullptr");
+  };
   for (size_t i = 0; i < entry.params.size(); ++i) {
     const Param& p = entry.params[i];
     std::string cn = cName(p), el = rtElem(p.type), n = countExpr(p);
@@ -164,12 +210,12 @@ void emitCudaEntry(Emitter& e, mlir::func::FuncOp f, const Entry& entry, const s
       case Param::Kind::Tensor:
         kparams += ", vx::cu::Hbm<" + el + "> " + cn;
         args += ", " + cn;
-        launchArgs += ", vx::cu::Hbm<" + el + ">{d_" + cn + ", " + n + "}";
+        launchArgs += ", vx::cu::Hbm<" + el + ">{d_" + cn + ", " + n + ", 0, 0, " + maps(p) + "}";
         break;
       case Param::Kind::Vec:
         kparams += ", vx::cu::Vec<" + el + "> " + cn;
         args += ", " + cn;
-        launchArgs += ", vx::cu::Vec<" + el + ">{d_" + cn + ", " + cn + "_len, " + n + "}";
+        launchArgs += ", vx::cu::Vec<" + el + ">{d_" + cn + ", " + cn + "_len, " + n + ", " + maps(p) + "}";
         break;
       case Param::Kind::Pinned:
         kparams += ", vx::cu::Hbm<" + el + "> " + cn;
@@ -206,9 +252,26 @@ void emitCudaEntry(Emitter& e, mlir::func::FuncOp f, const Entry& entry, const s
   for (const Param& p : entry.params) {
     if (p.kind == Param::Kind::Scalar) continue;
     std::string cn = cName(p), el = rtElem(p.type);
-    e.line(el + "* d_" + cn + " = vx_launch.input((const " + el + "*)(" + cn + "), " + count(p) + ");");
+    // Named, with its rows: the interpreter holds a grid's instances to disjoint elements of it.
+    std::string cols = p.shape.empty() ? "0" : dimExpr(p, p.shape.size() - 1);
+    e.line(el + "* d_" + cn + " = vx_launch.input((const " + el + "*)(" + cn + "), " + count(p) + ", \"" + p.name +
+           "\", " + cols + ");");
+    if (maps(p) == "nullptr") continue;
+    auto [rows, mcols] = mapView(p);
+    std::string list;
+    for (auto [r, c] : boxes[p.type]) list += (list.empty() ? "" : ", ") + ("{" + std::to_string(r) + "u, " + std::to_string(c) + "u}");
+    e.line("const vx::cu::tma::Maps* m_" + cn + " = vx_launch.maps(d_" + cn + ", " + rows + ", " + mcols + ", {" + list +
+           "});");
   }
-  e.line("vx_launch.run(vxk_" + entry.name + launchArgs + ");");
+  bool grid = false, matrixUnit = false;
+  f.walk([&](ParallelOp g) {
+    grid = true;
+    g.walk([&](mlir::Operation* op) { matrixUnit = matrixUnit || mlir::isa<LoadWeightsOp, MatmulAccOp, StoreAccOp>(op); });
+  });
+  if (grid)
+    e.line("vx_launch.runGrid(" + std::string(matrixUnit ? "true" : "false") + ", vxk_" + entry.name + launchArgs + ");");
+  else
+    e.line("vx_launch.run(vxk_" + entry.name + launchArgs + ");");
   for (const Param& p : entry.params) {
     if (p.kind == Param::Kind::Scalar || !p.mut) continue;
     std::string cn = cName(p), el = rtElem(p.type);
