@@ -7,7 +7,7 @@ expect_status 0 "$VXC" run --target tpu "$ROOT/examples/ring2.vx" --arg tiles=8 
   --trace "$TMP/t.json" --timeline "$TMP/t.svg"
 contains "$OUT" "profile:"
 contains "$OUT" "  waiting for copies: "
-contains "$OUT" "    ring2.vx:12 "
+contains "$OUT" "    ring2.vx:20 "
 contains "$OUT" "cycles stalled in 8 waits"
 contains "$OUT" "per copy 0 cycles queued (engine or link busy), 121 moving data, 500 latency"
 contains "$OUT" "  utilisation: HBM link "
@@ -31,7 +31,7 @@ VXSIM=$(dirname "$VXC")/../sim/vxsim
 if [ -x "$VXSIM" ]; then
   expect_status 0 "$VXSIM" "$TMP/r.vxdma" --arg tiles_len=8 --profile
   contains "$OUT" "  hint: latency-bound: "
-  contains "$OUT" "    ring2.vx:12 "
+  contains "$OUT" "    ring2.vx:20 "
 fi
 # Most stall cycles at a blocking `store`: the profile names the operation
 # per line, and the hint names that store and `store_async`, not a ring.

@@ -11,8 +11,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# out = sum_i tiles[i] @ w, with 64x64 tiles (they fit every target).
-sed -e 's/128, 128/64, 64/g' "$REPO/examples/stream_out.vx" >"$TMP/s.vx"
+# out = sum_i tiles[i] @ w, with 64x64 tiles on every target (`--const T=64`).
+cp "$REPO/examples/stream_out.vx" "$TMP/s.vx"
 
 # tiles: (3, 64, 64) f4; w: (64, 64) f8 (NumPy's default), a permutation
 # times two, so out[m][n] = 2 * sum_i tiles[i][m][(n + 63) % 64].
@@ -62,12 +62,12 @@ for t in cpu tpu b200 h100; do
   extra=()
   case $t in b200|h100) extra=(--interpret) ;; esac
   mkdir -p "$TMP/$t"
-  "$VXC" run --target $t "${extra[@]}" "$TMP/s.vx" "${IN[@]}" --output "$TMP/$t" >"$TMP/$t.log" 2>&1 ||
+  "$VXC" run --target $t "${extra[@]}" "$TMP/s.vx" --const T=64 "${IN[@]}" --output "$TMP/$t" >"$TMP/$t.log" 2>&1 ||
     fail "$t: $(cat "$TMP/$t.log")"
   [ -f "$TMP/$t/out.npy" ] || fail "$t: no out.npy"
   check_out "$TMP/$t/out.npy"
   # The output goes back in: round trip (w from the first run's out).
-  "$VXC" run --target $t "${extra[@]}" "$TMP/s.vx" --input "w=$TMP/$t/out.npy" --arg tiles=2 >/dev/null 2>&1 ||
+  "$VXC" run --target $t "${extra[@]}" "$TMP/s.vx" --const T=64 --input "w=$TMP/$t/out.npy" --arg tiles=2 >/dev/null 2>&1 ||
     fail "$t: an output of vxc run does not go back in as an input"
 done
 # The same inputs give the same checksum on every target.
@@ -76,18 +76,18 @@ for t in tpu b200 h100; do
   [ "$a" = "$b" ] || fail "cpu and $t disagree: $a / $b"
 done
 # An f2 array of the same values gives the same result.
-"$VXC" run "$TMP/s.vx" --input "tiles=$TMP/tiles.npy" --input "w=$TMP/w_f2.npy" >"$TMP/f2.log" 2>&1 ||
+"$VXC" run "$TMP/s.vx" --const T=64 --input "tiles=$TMP/tiles.npy" --input "w=$TMP/w_f2.npy" >"$TMP/f2.log" 2>&1 ||
   fail "f2 input: $(cat "$TMP/f2.log")"
 [ "$(grep '^checksum' "$TMP/f2.log")" = "$(grep '^checksum' "$TMP/cpu.log")" ] || fail "an f2 input changes the result"
 # --compare passes the inputs to both targets (tpu is now one of them).
-"$VXC" run "$TMP/s.vx" "${IN[@]}" --compare=tpu >"$TMP/cmp.log" 2>&1 || fail "compare: $(cat "$TMP/cmp.log")"
+"$VXC" run "$TMP/s.vx" --const T=64 "${IN[@]}" --compare=tpu >"$TMP/cmp.log" 2>&1 || fail "compare: $(cat "$TMP/cmp.log")"
 grep -q '^compare out: max_abs = 0, max_rel = 0 (vs tpu)$' "$TMP/cmp.log" || fail "compare: $(cat "$TMP/cmp.log")"
 
 # Usage errors (exit 2) that say what is wrong.
 expect_error() {  # PATTERN ARGS...
   local pattern=$1
   shift
-  "$VXC" run "$TMP/s.vx" "$@" >"$TMP/err.log" 2>&1
+  "$VXC" run "$TMP/s.vx" --const T=64 "$@" >"$TMP/err.log" 2>&1
   local rc=$?
   [ $rc -eq 2 ] || fail "$*: exit $rc, expected 2: $(cat "$TMP/err.log")"
   grep -qF -- "$pattern" "$TMP/err.log" || fail "$*: expected \`$pattern\` in: $(cat "$TMP/err.log")"
@@ -109,5 +109,5 @@ for bad in abc -1 nan 1e400 ''; do
 done
 # Equal outputs pass any tolerance (tests/run/cuda_interpret.sh has tf32
 # outputs that fail one).
-"$VXC" run "$TMP/s.vx" "${IN[@]}" --compare=tpu --tolerance 0 >"$TMP/cmp.log" 2>&1 || fail "--tolerance 0: $(cat "$TMP/cmp.log")"
+"$VXC" run "$TMP/s.vx" --const T=64 "${IN[@]}" --compare=tpu --tolerance 0 >"$TMP/cmp.log" 2>&1 || fail "--tolerance 0: $(cat "$TMP/cmp.log")"
 echo "ok: .npy in and out on cpu, tpu, b200 and h100 (interpreted)"
