@@ -3,19 +3,29 @@
 programs (docs/checker.md, "Soundness at scale").
 
     bench/soundness.py N [--seed S] [--jobs J] [--per-file K] [--keep DIR] [--minutes M]
+                         [--generators gen,typed,grid | --grid]
 
-Generates N kernels (bench/soundness/gen.py, seeded), checks each file and
-runs every function through vx-oracle (bench/soundness/Oracle.cpp), then
-prints:
+Generates N kernels (bench/soundness/gen.py, typed.py and grid.py, seeded,
+batch by batch in turn), checks each file and runs every function through
+vx-oracle (bench/soundness/Oracle.cpp), then prints:
 
   accepted   kernels the checker accepts (each ran on vxsim for two input
-             sizes, async and --sync-baseline)
-  rejected   kernels rejected with ownership errors (E6001-E6008, W6900)
-  unsound    accepted kernels that fault on vxsim (must be 0)
+             sizes and four sets of run-time extents, async and
+             --sync-baseline)
+  rejected   kernels rejected with ownership errors (E6001-E6010, W6900),
+             confirmed by the simulator each by its own observable (a race
+             between grid instances for E6010, the block's bounds check
+             trapping for E6009, a DMA fault in one instance otherwise)
+  unsound    accepted kernels that fault on vxsim or access past an HBM
+             buffer, and rejected ones whose run shows a race between grid
+             instances without E6010 (must be 0)
   mismatch   accepted kernels whose checksums differ from --sync-baseline
   imprecise  rejected kernels that run clean with every counterexample, by
              error code (rate of the rejected ones)
   check time mean per kernel
+
+`--grid` writes grid-and-block kernels only (grid.py); its figures come
+first per generator in the `kernels` line.
 
 Unsound, mismatching, imprecise and crashing cases are copied to --keep (default
 build/soundness-failures) to become UI tests. With --minutes M it stops
@@ -86,10 +96,20 @@ ALLOWED = {
                       "Logic"],
     "cast-operand": ["Int", "Bool", "Local", "Const", "Call", "Len", "Field", "Unary", "Deref", "Cast", "Binary",
                      "Logic"],
+    # The tensor operators borrow their operands (`&x * &x`, `x + x`).
     "binary-operand": ["Int", "Float", "Bool", "Local", "Const", "Call", "Len", "Field", "Unary", "Deref", "Cast",
-                       "Binary", "Logic"],
+                       "Binary", "Logic", "Borrow", "AutoBorrow"],
     "len-operand": ["Local", "Deref", "Field"],
+    # The grid forms (docs/grid.md): a grid's extents (around the grid, where
+    # calls are allowed in the extents themselves), a block's tensor (`a`,
+    # `*&a`, `&a[b]`, `a[b]` auto-borrowed, `(a, 0).0`, a block of a block)
+    # and its offsets.
+    "grid-extent": USIZES,
+    "block-source": ["Local", "Call", "Field", "Borrow", "Deref", "AutoBorrow"],
+    "block-destination": ["Local", "Call", "Field", "Borrow", "Deref"],
+    "block-offset": USIZES,
 }
+GRID_POSITIONS = ("grid-extent", "block-source", "block-destination", "block-offset")
 
 
 def print_coverage(coverage):
@@ -98,6 +118,9 @@ def print_coverage(coverage):
     covered = allowed & got
     print(f"coverage      {len(covered)} of the {len(allowed)} (expression kind, position) pairs the type system "
           f"allows ({100.0 * len(covered) / max(1, len(allowed)):.1f}%)")
+    grid = {f"{k}@{p}" for p in GRID_POSITIONS for k in ALLOWED[p]}
+    print(f"  grid forms  {len(grid & got)} of the {len(grid)} pairs of the grid positions "
+          f"({', '.join(GRID_POSITIONS)})")
     for pos in ALLOWED:
         row = [f"{k} {coverage[k + '@' + pos]}" for k in ALLOWED[pos]]
         print(f"  {pos:21s} " + ", ".join(row))
@@ -119,15 +142,21 @@ def main():
     ap.add_argument("--minutes", type=float, default=0)
     ap.add_argument("--oracle", default=str(ROOT / "build" / "bench" / "vx-oracle"))
     ap.add_argument("--no-early-exits", action="store_true", help="generate no break/continue/return")
-    ap.add_argument("--generators", default="gen,typed",
-                    help="which generators write the batches, in turn: gen (templates), typed (type-directed)")
+    ap.add_argument("--generators", default="gen,typed,grid",
+                    help="which generators write the batches, in turn: gen (templates), typed (type-directed), "
+                         "grid (grids and blocks)")
+    ap.add_argument("--grid", action="store_true", help="grid-and-block kernels only (--generators grid)")
     args = ap.parse_args()
+    if args.grid:
+        args.generators = "grid"
 
     work = pathlib.Path(tempfile.mkdtemp(prefix="vx-soundness-"))
     files_per_batch = max(1, args.jobs * 2)
     batch_kernels = files_per_batch * args.per_file
     counts = collections.Counter()
     imprecise = collections.Counter()
+    confirmed = collections.Counter()
+    notes = collections.Counter()
     results = collections.Counter()
     failures = []
     check_ms = []
@@ -160,6 +189,12 @@ def main():
                         for pair, c in r["coverage"].items():
                             coverage[pair] += c
                         continue
+                    if r["fn"] == "*":
+                        # The whole file is not well typed (it does not parse,
+                        # or a type error): a generator bug.
+                        counts["other"] += 1
+                        failures.append((path, "*", "ill-typed", r.get("detail", "")))
+                        continue
                     if not r["fn"].startswith("k"):
                         continue  # the helpers, not kernels
                     counts[f"kernels:{generator}"] += 1
@@ -167,6 +202,10 @@ def main():
                     check_ms.append(r.get("check_ms", 0.0))
                     kind, res = r["kind"], r.get("result", "other")
                     results[f"{kind}:{res}"] += 1
+                    if r.get("grid"):
+                        counts["grid"] += 1
+                    for note in filter(None, r.get("notes", "").split(",")):
+                        notes[note] += 1
                     if res in ("build", "unrunnable"):
                         counts["unsupported"] += 1  # the tpu target cannot build it (E0206)
                     if kind == "accepted":
@@ -185,6 +224,12 @@ def main():
                             failures.append((path, r["fn"], "imprecise", r.get("detail", "")))
                         elif res == "confirmed":
                             counts["confirmed"] += 1
+                            confirmed[r.get("detail", "?").split(" ")[0]] += 1
+                        elif res == "unsound":
+                            # A race between grid instances the checker did
+                            # not report (the kernel was rejected for others).
+                            counts["unsound"] += 1
+                            failures.append((path, r["fn"], "unsound", r.get("detail", "")))
                         else:
                             counts["inconclusive"] += 1
                     else:
@@ -208,6 +253,9 @@ def main():
     print(f"rejected      {counts['rejected']}  (confirmed on vxsim {counts['confirmed']}, "
           f"inconclusive {counts['inconclusive']}: not buildable for tpu, or the counterexample traps or needs "
           f"inputs vxsim cannot take)")
+    print("  confirmed   " + ", ".join(f"{code} {c}" for code, c in sorted(confirmed.items())))
+    print(f"grids         {counts['grid']}  (kernels with a `parallel` grid; accepted ones whose run-time block check "
+          f"trapped, undecided by the checker: {notes['block-trap']})")
     print(f"unsound       {counts['unsound']}")
     print(f"mismatch      {counts['mismatch']}")
     print(f"imprecise     {counts['imprecise']}  ({100.0 * counts['imprecise'] / rej:.2f}% of the rejected, "
@@ -216,7 +264,7 @@ def main():
         print(f"  {code:10s}  {c}")
     print(f"unsupported   {counts['unsupported']}  (accepted or rejected, but the tpu target cannot build them: "
           f"not run)")
-    print(f"other         {counts['other']}  (not well typed: generator bugs)")
+    print(f"other         {counts['other']}  (not well typed, kernels or whole files: generator bugs)")
     print(f"crash         {counts['crash']}")
     print(f"check time    {sum(check_ms) / max(1, len(check_ms)):.1f} ms per kernel (mean)")
     print("results:", ", ".join(f"{key} {v}" for key, v in sorted(results.items())))

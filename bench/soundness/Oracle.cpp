@@ -2,14 +2,23 @@
 // of one file it prints a JSON line with the checker's verdict and what the
 // simulator says about it:
 //   - accepted: the function runs on the tpu target (vxsim, whose race
-//     detector tracks every DMA until its wait) for several input sizes, in
-//     its asynchronous build and in --sync-baseline; a fault is UNSOUND, a
-//     checksum that differs from the baseline a mismatch;
+//     detector tracks every DMA until its wait and, between the instances of
+//     a `parallel` grid, every HBM byte each one reads and writes) for
+//     several input sizes and run-time extents, in its asynchronous build
+//     and in --sync-baseline; a DMA fault, or an access past an HBM buffer
+//     (a block proved in bounds that is not), is UNSOUND, a checksum that
+//     differs from the baseline a mismatch;
 //   - rejected with ownership errors only: the function is built anyway (the
-//     oracle's override) and run with each error's counterexample as inputs;
-//     a DMA fault (race, deadlock, DMA left in flight) confirms the error,
-//     a clean run makes it imprecise.
-// usage: vx-oracle FILE [--lens 9,12]
+//     oracle's override; blocks the checker did not prove in bounds keep
+//     their run-time check) and run with each error's counterexample as
+//     inputs and extents. What confirms an error is its own observable:
+//     E6010, a race between two grid instances; E6009, the block's bounds
+//     check trapping at the block's line; the others, a DMA fault within
+//     one instance (race, deadlock, DMA left in flight). A clean run makes
+//     it imprecise. A race between instances in a function rejected without
+//     E6010 is a race the checker missed: UNSOUND.
+// usage: vx-oracle FILE [--lens 9,12] [--extents 64,40,48,24]
+//        vx-oracle FILE --replay FN [NAME=VALUE ...]   (one run, vxsim's verdict printed)
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -17,6 +26,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <unordered_set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -67,8 +77,11 @@ bool dmaFault(sim::FaultKind k) {
 }
 
 struct RunOutcome {
-  std::string status;  // ok, fault:KIND, trap, load, usage:..., build
+  std::string status;  // ok, fault:KIND, error:KIND, trap, load, usage, build
+  std::string message;  // vxsim's fault message (for --replay)
   std::vector<uint64_t> checksums;
+  std::string trap;    // for a trap: what trapped and where ("block out of bounds at F:L:C")
+  bool crossInstance = false;  // a race between two grid instances (or cores)
 };
 
 RunOutcome runOne(const dialect::Vir& vir, base::FileId file, const std::string& fn,
@@ -96,6 +109,7 @@ RunOutcome runOne(const dialect::Vir& vir, base::FileId file, const std::string&
   }
   so.config.maxInstructions = 2'000'000;
   sim::Result r = sim::run(k->program, so);
+  if (r.fault) out.message = r.fault->message;
   if (r.status == sim::Status::Ok) {
     out.status = "ok";
     for (const sim::Output& o : r.outputs) out.checksums.push_back(o.checksum);
@@ -105,11 +119,15 @@ RunOutcome runOne(const dialect::Vir& vir, base::FileId file, const std::string&
     out.status = "load";
     return out;
   }
-  if (!driver::trapMessage(*k, r).empty()) {
+  if (std::string trap = driver::trapMessage(*k, r); !trap.empty()) {
     out.status = "trap";
+    out.trap = trap;
     return out;
   }
   out.status = std::string(dmaFault(r.fault->kind) ? "fault:" : "error:") + sim::faultKindName(r.fault->kind);
+  // vxsim's race between instances (sim.md, "Races between cores and grid
+  // instances"), told from a race within one core by its message.
+  out.crossInstance = r.fault->message.find("grid instances and cores run in no order") != std::string::npos;
   return out;
 }
 
@@ -160,9 +178,17 @@ struct Coverage {
       case hir::ExprKind::Tuple:
         for (uint32_t i = 0; i < e.args.count; ++i) expr(p.arg(e, i), "tuple-element");
         return;
-      case hir::ExprKind::Call:
-        for (uint32_t i = 0; i < e.args.count; ++i) expr(p.arg(e, i), "call-argument");
+      case hir::ExprKind::Call: {
+        // A block's tensor and offsets are positions of their own.
+        hir::Builtin b = e.fn.valid() ? p.fns[e.fn.index].builtin : hir::Builtin::None;
+        bool blk = b == hir::Builtin::Block || b == hir::Builtin::BlockMut;
+        for (uint32_t i = 0; i < e.args.count; ++i)
+          expr(p.arg(e, i), !blk ? "call-argument"
+                            : i > 0 ? "block-offset"
+                            : b == hir::Builtin::Block ? "block-source"
+                                                  : "block-destination");
         return;
+      }
       case hir::ExprKind::Len: expr(e.a, "len-operand"); return;
       case hir::ExprKind::Field: expr(e.a, "field-base"); return;
       case hir::ExprKind::Index:
@@ -233,21 +259,52 @@ struct Coverage {
   }
 };
 
+// The source line of a diagnostic's primary span (1-based), 0 if none.
+unsigned lineOf(const base::SourceMap& sources, const diag::Diagnostic& d) {
+  base::Span s = d.primarySpan();
+  if (!s.valid()) return 0;
+  return sources.file(s.file).lineCol(s.begin).line;
+}
+
+// The line of a trap message's "at FILE:LINE:COL", 0 if none.
+unsigned trapLine(const std::string& trap) {
+  static const std::regex at(R"(:([0-9]+):[0-9]+$)");
+  std::smatch m;
+  return std::regex_search(trap, m, at) ? static_cast<unsigned>(std::stoul(m[1].str())) : 0;
+}
+
+std::vector<int64_t> numberList(const char* text) {
+  std::vector<int64_t> out;
+  std::stringstream ss(text);
+  for (std::string x; std::getline(ss, x, ',');) out.push_back(std::stoll(x));
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: vx-oracle FILE [--lens 1,2,5]\n");
+    std::fprintf(stderr, "usage: vx-oracle FILE [--lens 9,12] [--extents 64,40,48,24]\n");
     return 2;
   }
   std::string path = argv[1];
   std::vector<int64_t> lens = {9, 12};
-  for (int i = 2; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == "--lens") {
-      lens.clear();
-      std::stringstream ss(argv[i + 1]);
-      for (std::string x; std::getline(ss, x, ',');) lens.push_back(std::stoll(x));
-    }
+  // Run-time extents of accepted kernels: run r gives extent e the value
+  // extents[(r + e) % size], so each kernel runs with multiples of the tile
+  // sizes (8, 16) and with rows left over, and unequal extents.
+  std::vector<int64_t> extents = {64, 40, 48, 24};
+  // --replay FN NAME=VALUE...: run one function as the oracle builds it
+  // (ownership errors overridden) and print what vxsim says, to minimise a
+  // kept case (`vxc run` refuses what the checker rejects).
+  std::string replay;
+  std::vector<std::string> replayArgs;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--lens" && i + 1 < argc) lens = numberList(argv[++i]);
+    else if (a == "--extents" && i + 1 < argc) extents = numberList(argv[++i]);
+    else if (a == "--replay" && i + 1 < argc) replay = argv[++i];
+    else if (!replay.empty() && a.find('=') != std::string::npos) replayArgs.push_back(a);
+  }
   std::ifstream in(path, std::ios::binary);
   std::stringstream buf;
   buf << in.rdbuf();
@@ -259,7 +316,7 @@ int main(int argc, char** argv) {
   opts.overrideOwnership = true;
   // Coverage of every well-typed program, whether or not the tpu target
   // builds it (forms that do not lower are still checked).
-  opts.onTyped = [](const hir::Program& typed) {
+  if (replay.empty()) opts.onTyped = [](const hir::Program& typed) {
     Coverage cov{typed, {}};
     for (const hir::Function& f : typed.fns)
       if (!f.isExtern && f.body.valid() && !f.fromPrelude) cov.block(f.body);
@@ -277,16 +334,35 @@ int main(int argc, char** argv) {
     return 0;
   }
   const hir::Program& prog = *checked.program;
-  std::unique_ptr<dialect::Vir> vir, base;
+  std::unique_ptr<dialect::Vir> vir, base, allChecked;
   {
-    diag::Sink s1, s2;
+    diag::Sink s1, s2, s3;
     dialect::VirOptions vo;
     vo.target = "tpu";
     vir = dialect::buildVir(prog, sources, id, vo, s1);
+    // Every block checked at run time, those the checker proved in bounds
+    // too: a proved block that traps here is an unsound proof (a block past
+    // its last column stays inside the buffer, where vxsim cannot see it).
+    std::unordered_set<uint32_t> proved;
+    proved.swap(checked.program->provedBlocks);
+    if (!proved.empty()) allChecked = dialect::buildVir(prog, sources, id, vo, s3);
+    proved.swap(checked.program->provedBlocks);
     vo.syncBaseline = true;
     base = dialect::buildVir(prog, sources, id, vo, s2);
     if (!vir && std::getenv("VX_ORACLE_DEBUG"))
       std::fputs(driver::renderAll(s1, sources, driver::Format::Human, false).c_str(), stderr);
+  }
+  if (!replay.empty()) {
+    for (const auto* v : {vir.get(), base.get()}) {
+      if (!v) {
+        std::printf("%s: not built for tpu\n", v == vir.get() ? "async" : "sync");
+        continue;
+      }
+      RunOutcome a = runOne(*v, id, replay, replayArgs, path);
+      std::printf("%s: %s %s\n%s\n", v == vir.get() ? "async" : "--sync-baseline", a.status.c_str(),
+                  a.trap.c_str(), a.message.c_str());
+    }
+    return 0;
   }
   unsigned fns = 0;
   for (const hir::Function& f : prog.fns)
@@ -302,18 +378,20 @@ int main(int argc, char** argv) {
     }
     std::set<std::string> codes;
     for (const diag::Diagnostic* d : diags) codes.insert(d->code());
-    std::string kind, result, detail;
+    std::string kind, result, detail, notes;
     std::string codeList;
     for (const std::string& c : codes) codeList += (codeList.empty() ? "" : ",") + std::string("\"") + c + "\"";
-    // Parameters the oracle sets: Vec lengths and scalars.
-    std::vector<std::pair<std::string, std::string>> params;  // name, "vec" or scalar type
+    // Parameters the oracle sets: Vec lengths, scalars and run-time extents.
+    std::vector<std::pair<std::string, std::string>> params;  // name, "vec", "int", "bool" or "extent"
     for (size_t i = 0; i < f.params.size(); ++i) {
       const hir::TypeTable& tt = prog.types;
       hir::TypeId t = tt.resolve(f.paramTypes[i]);
       if (tt.kind(t) == hir::TyKind::Ref) t = tt.resolve(tt.get(t).a);
-      if (tt.kind(t) == hir::TyKind::Vec) params.emplace_back(prog.local(f.params[i]).name, "vec");
-      if (tt.kind(t) == hir::TyKind::Int) params.emplace_back(prog.local(f.params[i]).name, "int");
-      if (tt.kind(t) == hir::TyKind::Bool) params.emplace_back(prog.local(f.params[i]).name, "bool");
+      const hir::Local& local = prog.local(f.params[i]);
+      if (local.extent) params.emplace_back(local.name, "extent");
+      else if (tt.kind(t) == hir::TyKind::Vec) params.emplace_back(local.name, "vec");
+      else if (tt.kind(t) == hir::TyKind::Int) params.emplace_back(local.name, "int");
+      else if (tt.kind(t) == hir::TyKind::Bool) params.emplace_back(local.name, "bool");
     }
     if (codes.empty()) {
       kind = "accepted";
@@ -321,29 +399,56 @@ int main(int argc, char** argv) {
       if (!vir || !base) {
         result = "build";
       } else {
+        int run = 0;
         for (int64_t len : lens) {
-          for (int variant = 0; variant < 2; ++variant) {
+          for (int variant = 0; variant < 2; ++variant, ++run) {
             std::vector<std::string> kvs;
+            std::string shape;
+            int e = 0;
             for (const auto& [name, ty] : params) {
               if (ty == "vec") kvs.push_back(name + "=" + std::to_string(len));
               if (ty == "int") kvs.push_back(name + "=" + std::to_string(variant ? len - 1 : len));
               if (ty == "bool") kvs.push_back(name + "=" + std::string(variant ? "true" : "false"));
+              if (ty == "extent") {
+                kvs.push_back(name + "=" + std::to_string(extents[(run + e++) % extents.size()]));
+                shape += " " + kvs.back();
+              }
             }
             RunOutcome a = runOne(*vir, id, f.name, kvs, path);
             if (a.status == "build" || a.status == "usage") {
               result = a.status;
               break;
             }
-            if (a.status.rfind("fault:", 0) == 0) {
+            // A DMA fault is a race the checker let through; an access past
+            // an HBM buffer is a block it proved in bounds that is not (the
+            // others are checked: a trap, the program's own).
+            if (a.status.rfind("fault:", 0) == 0 || a.status == "error:out-of-bounds") {
               result = "unsound";
-              detail = a.status + " with len " + std::to_string(len) + " variant " + std::to_string(variant);
+              detail = a.status + (a.crossInstance ? " between grid instances" : "") + " with len " +
+                       std::to_string(len) + " variant " + std::to_string(variant) + shape;
               break;
             }
-            if (a.status != "ok") continue;  // the program's own trap
+            if (a.status == "trap") {
+              // A block the checker could not decide, checked at run time.
+              if (a.trap.find("block out of bounds") != std::string::npos &&
+                  notes.find("block-trap") == std::string::npos)
+                notes += std::string(notes.empty() ? "" : ",") + "block-trap";
+              continue;
+            }
+            if (a.status != "ok") continue;  // the program's own error (instruction limit, ...)
+            if (allChecked) {
+              RunOutcome c = runOne(*allChecked, id, f.name, kvs, path);
+              if (c.status == "trap" && c.trap.find("block out of bounds") != std::string::npos) {
+                result = "unsound";
+                detail = "a block proved in bounds is not: " + c.trap + " with len " + std::to_string(len) +
+                         " variant " + std::to_string(variant) + shape;
+                break;
+              }
+            }
             RunOutcome b = runOne(*base, id, f.name, kvs, path);
             if (b.status == "ok" && b.checksums != a.checksums) {
               result = "mismatch";
-              detail = "len " + std::to_string(len);
+              detail = "len " + std::to_string(len) + shape;
               break;
             }
           }
@@ -360,7 +465,8 @@ int main(int argc, char** argv) {
       } else {
         kind = "rejected";
         result = "imprecise";
-        bool anyRun = false;
+        bool anyRun = false, trapped = false;
+        std::string missed;
         for (const diag::Diagnostic* d : diags) {
           std::string code = d->code();
           std::vector<std::string> kvs;
@@ -372,28 +478,55 @@ int main(int argc, char** argv) {
                 if (ty != "vec" && name == pn) kvs.push_back(pn + "=" + value);
               }
           }
-          // Inputs the model left open: small defaults.
+          // Inputs the model left open: small defaults; extents the model
+          // left open make grids of several instances (two tries).
+          bool openExtent = false;
           for (const auto& [pn, ty] : params) {
             bool given = false;
             for (const std::string& kv : kvs) given = given || kv.rfind(pn + "=", 0) == 0;
-            if (!given) kvs.push_back(pn + "=" + std::string(ty == "bool" ? "false" : ty == "vec" ? "9" : "1"));
+            if (!given && ty == "extent") openExtent = true;
+            if (!given) kvs.push_back(pn + "=" + std::string(ty == "bool" ? "false" : ty == "vec" ? "9" : ty == "extent" ? "@" : "1"));
           }
-          RunOutcome a = runOne(*vir, id, f.name, kvs, path);
-          if (a.status == "build" || a.status == "usage" || a.status == "load") {
-            if (!anyRun) result = "unrunnable";
-            continue;
+          bool confirmed = false;
+          for (int64_t open : {int64_t{64}, int64_t{40}}) {
+            std::vector<std::string> args = kvs;
+            for (std::string& kv : args)
+              if (kv.back() == '@') kv = kv.substr(0, kv.size() - 1) + std::to_string(open);
+            RunOutcome a = runOne(*vir, id, f.name, args, path);
+            if (a.status == "build" || a.status == "usage" || a.status == "load") {
+              if (!anyRun) result = "unrunnable";
+              break;
+            }
+            anyRun = true;
+            if (result == "unrunnable") result = "imprecise";
+            bool fault = a.status.rfind("fault:", 0) == 0;
+            if (fault && a.crossInstance && !codes.count("E6010") && missed.empty())
+              missed = "missed E6010: " + a.status + " between grid instances (rejected for " + code + ")";
+            if (a.status == "error:out-of-bounds" && !codes.count("E6009") && missed.empty())
+              missed = "missed E6009: an access past an HBM buffer (rejected for " + code + ")";
+            // Each error by its own observable.
+            if (code == "E6010") confirmed = fault && a.crossInstance;
+            else if (code == "E6009")
+              confirmed = a.status == "trap" && a.trap.find("block out of bounds") != std::string::npos &&
+                          trapLine(a.trap) == lineOf(sources, *d);
+            else confirmed = fault && !a.crossInstance;
+            if (confirmed) {
+              detail = code + " " + a.status;
+              break;
+            }
+            if (a.status == "trap") trapped = true;
+            if (!openExtent) break;
           }
-          anyRun = true;
-          if (a.status.rfind("fault:", 0) == 0) {
+          if (confirmed) {
             result = "confirmed";
-            detail = code + " " + a.status;
             break;
           }
-          if (a.status == "trap") {
-            if (result == "imprecise") result = "trapped";
-            continue;
-          }
-          detail = code;
+        }
+        if (!missed.empty()) {
+          result = "unsound";
+          detail = missed;
+        } else if (result == "imprecise" && trapped) {
+          result = "trapped";
         }
         if (result == "imprecise" || result == "trapped") {
           // Which error was not confirmed.
@@ -407,9 +540,9 @@ int main(int argc, char** argv) {
       }
     }
     std::printf("{\"file\":\"%s\",\"fn\":\"%s\",\"kind\":\"%s\",\"codes\":[%s],\"result\":\"%s\",\"detail\":\"%s\","
-                "\"check_ms\":%.3f}\n",
+                "\"grid\":%s,\"notes\":\"%s\",\"check_ms\":%.3f}\n",
                 jsonEscape(path).c_str(), jsonEscape(f.name).c_str(), kind.c_str(), codeList.c_str(),
-                result.c_str(), jsonEscape(detail).c_str(), checkMs / fns);
+                result.c_str(), jsonEscape(detail).c_str(), f.grid ? "true" : "false", notes.c_str(), checkMs / fns);
   }
   return 0;
 }
