@@ -148,8 +148,20 @@ struct VoidToken {
   std::shared_ptr<CopyJob> job;
 };
 
+/* Set on the workers of a grid that has every core (grid.h): no core is left
+ * for the engine, whose thread would only take turns with them, so a copy
+ * is made where it starts, by the worker. That is the same program: between
+ * a copy's start and its wait the checker lets nothing touch its source or
+ * destination (E6004, E6005), so when the bytes move in that window cannot
+ * be observed. */
+inline thread_local bool copiesInline = false;
+
 inline std::shared_ptr<CopyJob> start_copy(const void* src, void* dst, const CopyShape& shape,
                                            std::shared_ptr<Block> keep) {
+  if (copiesInline) {
+    copyBytes(dst, src, shape);
+    return nullptr;  // a complete token
+  }
   auto job = std::make_shared<CopyJob>();
   job->src = src;
   job->dst = dst;

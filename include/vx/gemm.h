@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
 #if defined(__x86_64__) || defined(__i386__)
 #define VX_GEMM_X86 1
@@ -197,6 +198,34 @@ __attribute__((target("avx512f"))) inline void microAvx512(size_t kc, const floa
   addTile(tile, NR, C, ldc, mr, nr);
 }
 
+/* The same 8 x 32 tile with neither operand packed: A's rows and B's rows
+ * read where they are (f32, row-major, `lda`/`ldb` apart). For the tiles an
+ * `mma` sees (a few hundred rows and columns, in L2), packing costs more
+ * than it saves: B's 32-column panel stays in L1 across a column of tiles,
+ * and A's 8 rows are read in order. */
+__attribute__((target("avx512f"))) inline void microAvx512Direct(size_t kc, const float* A, size_t lda,
+                                                                 const float* B, size_t ldb, float* C, size_t ldc) {
+  constexpr int MR = 8;
+  __m512 c0[MR], c1[MR];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) c0[i] = c1[i] = _mm512_setzero_ps();
+  for (size_t k = 0; k < kc; ++k) {
+    __m512 b0 = _mm512_loadu_ps(B + k * ldb), b1 = _mm512_loadu_ps(B + k * ldb + 16);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      __m512 a = _mm512_set1_ps(A[i * lda + k]);
+      c0[i] = _mm512_fmadd_ps(a, b0, c0[i]);
+      c1[i] = _mm512_fmadd_ps(a, b1, c1[i]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    float* row = C + i * ldc;
+    _mm512_storeu_ps(row, _mm512_add_ps(_mm512_loadu_ps(row), c0[i]));
+    _mm512_storeu_ps(row + 16, _mm512_add_ps(_mm512_loadu_ps(row + 16), c1[i]));
+  }
+}
+
 __attribute__((target("avx2,fma"))) inline void microAvx2(size_t kc, const float* Ap, const float* Bp, float* C,
                                                           size_t ldc, size_t mr, size_t nr) {
   constexpr int MR = 6, NR = 16;
@@ -276,8 +305,24 @@ inline void gemmPacked(size_t M, const TA* A, size_t lda, const PackedB& B, floa
   }
 }
 
+/* The unpacked path's shapes: f32 operands, whole 8 x 32 tiles, and small
+ * enough that both operands sit in L2 (an on-chip tile, not a whole matrix). */
+inline constexpr size_t kDirectMax = 512;
+inline bool directFits(size_t M, size_t N, size_t K) {
+  return M % 8 == 0 && N % 32 == 0 && M <= kDirectMax && N <= kDirectMax && K <= kDirectMax;
+}
+
 template <typename TA, typename TB>
 inline void gemm(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB* B, size_t ldb, float* C, size_t ldc) {
+#if VX_GEMM_X86
+  if constexpr (std::is_same_v<TA, float> && std::is_same_v<TB, float>) {
+    if (isa() == Isa::Avx512 && directFits(M, N, K)) {
+      for (size_t j = 0; j < N; j += 32)
+        for (size_t i = 0; i < M; i += 8) microAvx512Direct(K, A + i * lda, lda, B + j, ldb, C + i * ldc + j, ldc);
+      return;
+    }
+  }
+#endif
   thread_local PackedB packed;  // `mma` in a loop packs a tile per call: no allocation each time
   packBInto(packed, B, ldb, K, N);
   gemmPacked(M, A, lda, packed, C, ldc);

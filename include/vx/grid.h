@@ -8,6 +8,10 @@
 #ifndef VX_GRID_H
 #define VX_GRID_H
 
+#include <algorithm>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -18,14 +22,28 @@
 #include <thread>
 #include <vector>
 
+#include "vx/copy.h"
 #include "vx/memory.h"
 
 namespace vx::rt {
 
 struct Invocation;
 
+/* The cores this process may run on: its affinity mask where the system has
+ * one (`taskset -c 0` means one core), else every core. */
+inline unsigned usableCores() {
+#if defined(__linux__)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return static_cast<unsigned>(n);
+  }
+#endif
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 /* The pool: started on the first grid, `VX_WORKERS` threads if set, else
- * one per core (the caller counted among them). */
+ * one per usable core (the caller counted among them). */
 class WorkerPool {
  public:
   static WorkerPool& instance() {
@@ -53,7 +71,7 @@ class WorkerPool {
 
  private:
   WorkerPool() {
-    unsigned n = std::thread::hardware_concurrency();
+    unsigned n = usableCores();
     if (const char* w = std::getenv("VX_WORKERS"); w && *w) n = static_cast<unsigned>(std::strtoul(w, nullptr, 10));
     if (n == 0) n = 1;
     for (unsigned w = 1; w < n; ++w) threads_.emplace_back([this, w] { loop(w); });
@@ -116,13 +134,19 @@ inline void parallel_for(Inv& caller, const uint64_t* extents, unsigned n, F&& b
     instances(caller.arena);
     return;
   }
-  WorkerPool::instance().run([&](unsigned w) {
+  // Every core a worker: copies are made by the workers (copy.h).
+  WorkerPool& pool = WorkerPool::instance();
+  const bool inlineCopies = pool.size() >= usableCores();
+  pool.run([&](unsigned w) {
+    const bool was = copiesInline;
+    copiesInline = inlineCopies;
     if (w == 0) {
       instances(caller.arena);
-      return;
+    } else {
+      thread_local Arena arena;  // one per worker, for every grid it runs
+      instances(arena);
     }
-    thread_local Arena arena;  // one per worker, for every grid it runs
-    instances(arena);
+    copiesInline = was;
   });
 }
 

@@ -186,6 +186,15 @@ template <typename T>
 inline CopyShape toHbm(const Hbm<T>& dst) {
   return CopyShape{dst.rows(), dst.rowElems() * sizeof(T), dst.rowElems() * sizeof(T), dst.rowStride() * sizeof(T)};
 }
+/* One row of a block: 64-byte moves the compiler keeps in vector registers.
+ * (A `memcpy` of a run-time size inlined in a loop can become `rep movs`,
+ * whose start-up costs as much as a short row.) */
+inline void copyRow(char* d, const char* x, size_t n) {
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) std::memcpy(d + i, x + i, 64);
+  if (i < n) std::memcpy(d + i, x + i, n - i);
+}
+
 inline void copyBytes(void* dst, const void* src, const CopyShape& s) {
   if (s.rows == 1) {
     std::memcpy(dst, src, s.rowBytes);
@@ -193,7 +202,7 @@ inline void copyBytes(void* dst, const void* src, const CopyShape& s) {
   }
   char* d = static_cast<char*>(dst);
   const char* x = static_cast<const char*>(src);
-  for (size_t r = 0; r < s.rows; ++r) std::memcpy(d + r * s.dstStride, x + r * s.srcStride, s.rowBytes);
+  for (size_t r = 0; r < s.rows; ++r) copyRow(d + r * s.dstStride, x + r * s.srcStride, s.rowBytes);
 }
 
 /* A Vec of tensors in HBM, back to back. */

@@ -50,6 +50,30 @@ TEST_CASE("the gemm kernel equals the textbook loop on shapes that are not multi
   }
 }
 
+TEST_CASE("tiles are multiplied in place, rows apart by their matrices' strides") {
+  // A 64 x 96 block of a 100 x 200 matrix times a 96 x 64 block of a
+  // 120 x 160 one, into a block of a 70 x 100 one: the shapes the unpacked
+  // f32 path takes (whole 8 x 32 tiles), as `mma` on blocks passes them.
+  const size_t m = 64, n = 64, k = 96, lda = 200, ldb = 160, ldc = 100;
+  std::vector<float> A = filled(2, 100 * lda), B = filled(3, 120 * ldb), C(70 * ldc, 0.5f);
+  const float* a = A.data() + 3 * lda + 5;
+  const float* b = B.data() + 7 * ldb + 9;
+  float* c = C.data() + 2 * ldc + 4;
+  std::vector<float> ta(m * k), tb(k * n);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t p = 0; p < k; ++p) ta[i * k + p] = a[i * lda + p];
+  for (size_t p = 0; p < k; ++p)
+    for (size_t j = 0; j < n; ++j) tb[p * n + j] = b[p * ldb + j];
+  vx::rt::gemm::gemm(m, n, k, a, lda, b, ldb, c, ldc);
+  std::vector<float> want = naive(m, n, k, ta.data(), tb.data());
+  for (size_t i = 0; i < 70; ++i)
+    for (size_t j = 0; j < ldc; ++j) {
+      bool inside = i >= 2 && i < 2 + m && j >= 4 && j < 4 + n;
+      float expect = inside ? want[(i - 2) * n + (j - 4)] + 0.5f : 0.5f;
+      REQUIRE(C[i * ldc + j] == expect);
+    }
+}
+
 TEST_CASE("every micro-kernel this CPU can run equals the textbook loop") {
   using vx::rt::gemm::Isa;
   const size_t shapes[][3] = {{1, 1, 1}, {13, 47, 300}, {130, 70, 513}};
@@ -171,6 +195,31 @@ TEST_CASE("asynchronous copies land before wait returns") {
   std::vector<float> back(1024);
   vx::rt::wait(vx::rt::store_async(ring.slot(1, 2, "t"), vx::rt::Hbm<float>{back.data(), 1024}));
   CHECK(std::memcmp(back.data(), src.data(), 1024 * sizeof(float)) == 0);
+}
+
+TEST_CASE("a grid's workers make their copies themselves, landed by the wait") {
+  // With every core a worker (grid.h), copies are made where they start.
+  vx::rt::Arena arena;
+  std::vector<float> src = filled(7, 64 * 256);
+  const bool was = vx::rt::copiesInline;
+  vx::rt::copiesInline = true;
+  vx::rt::Hbm<float> whole{src.data(), src.size()};
+  whole.cols = 256;
+  whole.stride = 256;
+  vx::rt::Hbm<float> blk = vx::rt::block(whole, 8, 32, 16, 64, 64, 256, false, "t");
+  vx::rt::Token<float> t = vx::rt::transfer_async(arena, blk, "t");
+  CHECK(t.job == nullptr);
+  vx::rt::Buf<float> b = vx::rt::wait(t);
+  for (size_t r = 0; r < 16; ++r)
+    REQUIRE(std::memcmp(b.data + r * 64, src.data() + (8 + r) * 256 + 32, 64 * sizeof(float)) == 0);
+  std::vector<float> back(64 * 256, 0.0f);
+  vx::rt::Hbm<float> out{back.data(), back.size()};
+  out.cols = 256;
+  out.stride = 256;
+  vx::rt::wait(vx::rt::store_async(b, vx::rt::block(out, 8, 32, 16, 64, 64, 256, false, "t")));
+  CHECK(back[8 * 256 + 32] == src[8 * 256 + 32]);
+  CHECK(back[8 * 256 + 31] == 0.0f);
+  vx::rt::copiesInline = was;
 }
 
 TEST_CASE("integer and float semantics are Rust's") {
