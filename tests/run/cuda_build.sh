@@ -51,7 +51,6 @@ for want in 'mbarrier.init.shared::cta.b64' 'fence.mbarrier_init.release.cluster
   grep -qF "$want" "$TMP/stream.ptx" || fail "stream.ptx has no \`$want\`"
 done
 so=$REPO/examples/gemm.vx
-[ -f "$TMP/gemm.vx" ] && so=$TMP/gemm.vx  # its tiles shrunk above
 "$VXC" build "$so" --target b200 --emit=cu -o "$TMP/so.cu" || fail "emit so.cu"
 for arch in sm_100a sm_90a; do
   nv -arch=$arch -ptx "$TMP/so.cu" -o "$TMP/so.$arch.ptx" || fail "nvcc -ptx gemm.cu ($arch)"
@@ -60,6 +59,38 @@ for want in 'cp.async.bulk.global.shared::cta.bulk_group' 'cp.async.bulk.commit_
   grep -qF "$want" "$TMP/so.sm_100a.ptx" || fail "gemm.ptx has no \`$want\`"
 done
 echo "ok ptx: bulk copies on mbarriers, parity waits, bulk stores"
+# Hardware readiness (docs/b200.md): what the one-thread interpreter cannot
+# see. (1) Generic writes of global memory are fenced from the bulk copies
+# that follow (`fence.proxy.async.global` before a copy is issued). (2) Every
+# mbarrier wait is bounded by the cycle counter (a hang on hardware traps
+# with the barrier, parity and line). (3) An element assignment is made by
+# one thread between two block barriers, not by all 128 at once.
+grep -qF 'fence.proxy.async.global' "$TMP/stream.ptx" || fail "stream.ptx: no fence.proxy.async.global before its bulk copies"
+grep -qF '%clock64' "$TMP/stream.ptx" || fail "stream.ptx: the mbarrier waits are not bounded by %clock64"
+cat >"$TMP/element.vx" <<'VX'
+fn element(x: &Tensor<f32, [64]>, out: &mut Tensor<f32, [64]>) on Topology::TensorCore {
+  let mut b = transfer(x, Memory::VMEM);
+  b[3] += 1.0;
+  store(&b, out);
+}
+VX
+"$VXC" build "$TMP/element.vx" --target b200 --emit=cu -o "$TMP/element.cu" || fail "emit element.cu"
+for arch in sm_100a sm_90a; do
+  nv -arch=$arch -ptx "$TMP/element.cu" -o "$TMP/element.$arch.ptx" || fail "nvcc -ptx element.cu ($arch)"
+  python3 - "$TMP/element.$arch.ptx" <<'PY' || fail "element.$arch.ptx: \`b[3] += 1.0\` is not written by one thread between two barriers"
+import re, sys
+lines = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.strip().startswith("//")]
+stores = [i for i, l in enumerate(lines) if l.startswith("st.shared.f32")]
+assert len(stores) == 1, f"{len(stores)} shared f32 stores"
+i = stores[0]
+before, after = lines[max(0, i - 6):i], lines[i + 1:i + 4]
+bar = [k for k, l in enumerate(before) if re.match(r"bar(rier)?\.sync\s+0", l)]
+assert bar, "no barrier before the store"
+assert any(re.match(r"@%p\d+ bra", l) for l in before[bar[-1]:]), "the store is not skipped by the other threads"
+assert any(re.match(r"bar(rier)?\.sync\s+0", l) for l in after), "no barrier after the store"
+PY
+done
+echo "ok ptx: proxy fences for global memory, bounded mbarrier waits, single-writer element stores"
 # The GEMM's pipeline in order, for both machines (tests/run/cuda_ptx/):
 # barrier init, expect-tx, TMA issue, phase wait, MMA issue, commit.
 for arch in sm_100a sm_90a; do
