@@ -269,7 +269,10 @@ def main():
     print(f"check time    {sum(check_ms) / max(1, len(check_ms)):.1f} ms per kernel (mean)")
     print("results:", ", ".join(f"{key} {v}" for key, v in sorted(results.items())))
     print_coverage(coverage)
-    for path, fn, what, detail in failures[:20]:
+    # The worst first: every unsound, mismatching or crashing case, then up
+    # to 20 of the others.
+    severe = [f for f in failures if f[2] in ("unsound", "mismatch", "crash")]
+    for path, fn, what, detail in severe + [f for f in failures if f not in severe][:20]:
         print(f"FAIL {what}: {path.name} {fn}: {detail[:300]}")
     return 1 if counts["unsound"] or counts["mismatch"] or counts["crash"] else 0
 

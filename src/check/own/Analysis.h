@@ -321,7 +321,7 @@ Term dimTerm(Analysis& a, State& s, hir::TypeId dim);
 void beginInstance(Analysis& a, State& s, const cir::Stmt& st);
 // It ends: E6010 findings for every pair of its accesses, one writing,
 // made by two distinct instances.
-void endInstance(Analysis& a, State& s, const cir::Stmt& st);
+void endInstance(Analysis& a, State& s);
 // Records an access to HBM (a parameter's place) of the instance walked.
 void recordForGrid(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at);
 

@@ -63,7 +63,7 @@ void recordForGrid(Analysis& a, State& s, const std::vector<Alt>& places, Access
   }
 }
 
-void endInstance(Analysis& a, State& s, const cir::Stmt& st) {
+void endInstance(Analysis& a, State& s) {
   TermStore& t = a.terms;
   Analysis::GridWalk g = std::move(a.grid);
   a.grid = Analysis::GridWalk{};
@@ -138,7 +138,6 @@ void endInstance(Analysis& a, State& s, const cir::Stmt& st) {
       a.findings.push_back(std::move(f));
     }
   }
-  (void)st;
 }
 
 }  // namespace vx::check::own

@@ -394,7 +394,7 @@ void walkStmt(Analysis& a, State& s, const cir::Stmt& st) {
     case StmtKind::Drop: dropPlace(a, s, st); return;
     case StmtKind::StmtEnd: return;
     case StmtKind::GridBegin: beginInstance(a, s, st); return;
-    case StmtKind::GridEnd: endInstance(a, s, st); return;
+    case StmtKind::GridEnd: endInstance(a, s); return;
   }
 }
 
@@ -409,6 +409,12 @@ RegionResult walkRegion(Analysis& a, cir::LoopId loop, const State& entry, Term 
   return std::move(w.out);
 }
 
-void walkFunction(Analysis& a, State& entry) { walkRegion(a, cir::LoopId{}, entry, Term{}); }
+void walkFunction(Analysis& a, State& entry) {
+  walkRegion(a, cir::LoopId{}, entry, Term{});
+  // A grid instance whose end no path reaches (a loop that never exits, a
+  // call that never returns) still made the accesses it recorded: two
+  // instances may race on them before they diverge.
+  if (a.grid.active) endInstance(a, entry);
+}
 
 }  // namespace vx::check::own
