@@ -324,6 +324,12 @@ class RunTimeExtentsComeFromTheArrays(unittest.TestCase):
     def test_gemm_on_tpu(self):
         self.check_gemm("tpu", [(256, 128, 384), (128, 256, 128)], None)
 
+    def test_gemm_on_the_b200_and_h100_interpreters(self):
+        # Their default tiles (BM = BN = 128, BK = 32): m, n, k unequal, and
+        # K with one step.
+        self.check_gemm("b200", [(256, 128, 64)], None)
+        self.check_gemm("h100", [(128, 256, 32)], None)
+
     def test_rows_on_cpu_and_tpu(self):
         rng = np.random.default_rng(7)
         for target in ("cpu", "tpu"):
