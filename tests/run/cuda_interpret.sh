@@ -25,6 +25,18 @@ fit() {
   echo "$1"
 }
 
+# `--const NAME=VALUE` for each const FILE sets for b200/h100 only (an item
+# under `#[cfg(any(target = "b200", ...))]`): the cpu reference run
+# computes with the GPU's tile sizes, so both compute the same thing.
+gpu_consts() {
+  awk '/^#\[cfg\(/ { gpu = ($0 ~ /b200/ && $0 !~ /not\(/); next }
+       gpu && /^const [A-Za-z_0-9]+: [a-z0-9]+ = [^;]+;/ {
+         n = $0; sub(/^const /, "", n); v = n; sub(/:.*/, "", n); sub(/^[^=]*= */, "", v); sub(/;.*/, "", v)
+         printf "--const %s=%s ", n, v
+       }
+       { gpu = 0 }' "$1"
+}
+
 # ---- 1. results agree with the cpu target ----
 agree() {  # FILE ENTRY ARGS...
   local file=$1 entry=$2
@@ -32,7 +44,8 @@ agree() {  # FILE ENTRY ARGS...
   local src
   src=$(fit "$file")
   local want got
-  want=$("$VXC" run "$src" --entry "$entry" "$@" | grep -E '^(checksum|result) ') ||
+  # shellcheck disable=SC2046
+  want=$("$VXC" run "$src" --entry "$entry" $(gpu_consts "$src") "$@" | grep -E '^(checksum|result) ') ||
     fail "$file $entry $*: the cpu run failed"
   [ -n "$want" ] || fail "$file $entry $*: the cpu run printed no checksum"
   for run in "b200 1" "b200 7" "h100 3" "b200 1 --sync-baseline"; do
@@ -72,7 +85,8 @@ done
 # `--compare=cpu` reads both runs' .npy outputs: vx_fill's values are exact
 # in tf32 and keep every sum exact, so the tensor cores give 0 and 0.
 g=$(fit "$E/gemm.vx")
-out=$("$VXC" run "$g" --target b200 --interpret --compare=cpu --arg a=4 --arg b=2 --arg c=4 --arg kt=2 --output "$TMP/npy") ||
+# shellcheck disable=SC2046
+out=$("$VXC" run "$g" --target b200 --interpret --compare=cpu $(gpu_consts "$g") --arg a=4 --arg b=2 --arg c=4 --arg kt=2 --output "$TMP/npy") ||
   fail "--compare=cpu: $out"
 grep -qx 'compare c: max_abs = 0, max_rel = 0 (vs cpu)' <<<"$out" || fail "--compare=cpu printed:
 $out"
