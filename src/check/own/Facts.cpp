@@ -253,9 +253,16 @@ struct Scan {
   }
   bool intConst(const cir::Operand& o, Int128& v) const {
     if (o.kind != OperandKind::Const || !o.constant.valid()) return false;
-    const hir::Expr& e = prog.expr(o.constant);
-    if (e.kind != hir::ExprKind::Int) return false;
-    v = static_cast<Int128>(e.value);
+    // A literal, or a `const` item whose initializer is one (`const BM:
+    // usize = 16;`), through a few items naming each other.
+    const hir::Expr* e = &prog.expr(o.constant);
+    for (int depth = 0; e->kind == hir::ExprKind::Const && depth < 16; ++depth) {
+      const hir::Const& c = prog.consts[e->constant.index];
+      if (!c.value.valid()) return false;
+      e = &prog.expr(c.value);
+    }
+    if (e->kind != hir::ExprKind::Int) return false;
+    v = static_cast<Int128>(e->value);
     return true;
   }
   void loopInfo(cir::LoopId loop) {

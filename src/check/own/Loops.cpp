@@ -190,6 +190,17 @@ std::vector<Candidate> candidates(Analysis& a, const LoopCtx& C, const State& be
       for (Int128 c : it->second)
         if (cs.size() < 6) cs.push_back(c);
     Term initial = before.scalars.at(l);
+    // A counter that only grows (or only shrinks) from its value before the
+    // loop: `r = 2 * i * BM; while r < e { ...; r += BM; }` stays at or above
+    // `2 * i * BM`, which a grid's instances need to stay apart.
+    out.push_back([&t, l, initial](const State& s, Term) {
+      auto x = s.scalars.find(l);
+      return x == s.scalars.end() ? Term{} : t.mkLe(initial, x->second);
+    });
+    out.push_back([&t, l, initial](const State& s, Term) {
+      auto x = s.scalars.find(l);
+      return x == s.scalars.end() ? Term{} : t.mkLe(x->second, initial);
+    });
     for (Int128 c : cs) {
       out.push_back([&t, l, c](const State& s, Term) {
         auto x = s.scalars.find(l);
@@ -203,6 +214,14 @@ std::vector<Candidate> candidates(Analysis& a, const LoopCtx& C, const State& be
         auto x = s.scalars.find(l);
         return x == s.scalars.end() ? Term{} : t.mkLe(x->second, t.intConst(c));
       });
+      // A counter that steps by multiples of c keeps its distance from its
+      // first value a multiple of c (`r += BM`: blocks that do not straddle).
+      if (c >= 2)
+        out.push_back([&t, l, c, initial](const State& s, Term) {
+          auto x = s.scalars.find(l);
+          if (x == s.scalars.end()) return Term{};
+          return t.mkEq(t.mkEuclidMod(t.mkSub(x->second, initial), t.intConst(c)), t.intConst(0));
+        });
       if (c >= 2 && C.isFor) {
         Term lo = C.lo;
         out.push_back([&t, l, c, initial, lo](const State& s, Term iter) {
