@@ -13,15 +13,7 @@
 #   cuda_grid_nvcc.sh VXC REPO
 set -u
 VXC=$1 REPO=$2
-NVCC=${VXC_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-if [ ! -x "$NVCC" ]; then
-  echo "SKIPPED: no nvcc (the CUDA toolkit is not installed); the grid examples are not compiled"
-  exit 77
-fi
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-nv() { "$NVCC" -std=c++17 -O3 --expt-relaxed-constexpr -I "$REPO/include" "$@"; }
+. "$(dirname "$0")/nvcc_lib.bash" "the grid examples"
 for name in gemm_rowmajor rows; do
   src=$REPO/examples/$name.vx
   for t in b200 h100; do
