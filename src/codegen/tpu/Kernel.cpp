@@ -116,8 +116,9 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
       if (auto names = f.getArgAttrOfType<mlir::ArrayAttr>(i, "vx.extents"))
         for (mlir::Attribute d : names) p.extents.push_back(d.cast<mlir::StringAttr>().getValue().str());
       b.shape = dims(shape, p.extents, extentParams);
-      int64_t elems = 1;
-      for (int64_t d : shape) elems *= d;
+      int64_t elems = 1;  // a Vec's tensors (static: E0201); run-time extents left out
+      for (int64_t d : shape)
+        if (!mlir::ShapedType::isDynamic(d)) elems *= d;
       p.type = dt == isa::DType::F32 ? "f32" : "bf16";
       l.hasOutputs |= p.mut;
       if (t.isa<VecType>()) {
