@@ -6,11 +6,11 @@
 namespace vx::dialect {
 
 mlir::Location loc(Lower& l, base::Span span) {
-  if (!span.valid()) return l.b.getUnknownLoc();
+  if (!span.valid() || l.locations == Locations::None) return l.b.getUnknownLoc();
   uint64_t key = (uint64_t{span.begin} << 32) | span.end;
   if (span.file.index == l.locFile)
     if (auto it = l.locCache.find(key); it != l.locCache.end()) return it->second;
-  if (l.spanOnlyLocations) {
+  if (l.locations == Locations::SpanOnly) {
     if (!l.locFileName) l.locFileName = mlir::StringAttr::get(&l.ctx, kSpanLocFile);
     return mlir::FileLineColLoc::get(l.locFileName, span.begin, span.end);
   }
@@ -116,9 +116,9 @@ bool declareFunctions(Lower& l) {
 mlir::OwningOpRef<mlir::ModuleOp> lowerHir(mlir::MLIRContext& context, const hir::Program& program,
                                            const base::SourceMap& sources, base::FileId file,
                                            const std::string& target, diag::Sink& sink,
-                                           bool spanOnlyLocations) {
+                                           Locations locations) {
   Lower l(context, program, sources, file, target, sink);
-  l.spanOnlyLocations = spanOnlyLocations;
+  l.locations = locations;
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc(l, base::Span{}));
   l.module = *module;
   l.locals.assign(program.locals.size(), {});

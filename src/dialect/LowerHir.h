@@ -5,6 +5,7 @@
 #pragma once
 
 #include "base/Source.h"
+#include "dialect/Vir.h"
 #include "diag/Sink.h"
 #include "hir/Hir.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -17,20 +18,17 @@ namespace vx::dialect {
 mlir::OwningOpRef<mlir::ModuleOp> lowerHir(mlir::MLIRContext& context, const hir::Program& program,
                                            const base::SourceMap& sources, base::FileId file,
                                            const std::string& target, diag::Sink& sink,
-                                           bool spanOnlyLocations = false);
+                                           Locations locations = Locations::Full);
 
-// The source span an op's location names; invalid when it has none.
-// Locations are FusedLoc of a FileLineColLoc and an `array<i32: begin,
-// end>` of byte offsets; with `spanOnlyLocations` (a check that never prints
-// the module or its line numbers), one FileLineColLoc in the file
-// `kSpanLocFile` whose line and column are the begin and end offsets: one
-// uniqued attribute per op instead of three.
+// The source span an op's location names; invalid when it has none (and
+// always with Locations::None).
 base::Span spanOf(mlir::Location loc, base::FileId file);
+
+// The file name of Locations::SpanOnly locations.
+inline constexpr const char* kSpanLocFile = "<vx-span>";
 
 // The attribute marking arith integer ops whose operands are unsigned
 // (arith is signless; overflow checks and casts need the sign).
-inline constexpr const char* kSpanLocFile = "<vx-span>";
-
 inline constexpr const char* kUnsignedAttr = "vx.unsigned";
 
 }  // namespace vx::dialect

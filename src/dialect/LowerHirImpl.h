@@ -38,7 +38,7 @@ struct Lower {
   mlir::StringAttr locFileName;
   // Locations made so far, by span (one expression lowers to several ops).
   llvm::DenseMap<uint64_t, mlir::Location> locCache;
-  bool spanOnlyLocations = false;  // lowerHir's flag (LowerHir.h)
+  Locations locations = Locations::Full;  // lowerHir's argument (LowerHir.h)
 
   // Early exits (LowerHirExits.cpp). Their flags and the return value are
   // slots of `locals` past the program's locals, so that loops and branches

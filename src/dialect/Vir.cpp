@@ -44,7 +44,7 @@ std::unique_ptr<Vir> buildVir(const hir::Program& program, const base::SourceMap
     if (d.getSeverity() == mlir::DiagnosticSeverity::Error) internal += d.str() + "\n";
     return mlir::success();
   });
-  impl->module = lowerHir(impl->context, program, sources, file, options.target, sink, options.spanOnlyLocations);
+  impl->module = lowerHir(impl->context, program, sources, file, options.target, sink, options.locations);
   if (!impl->module) return nullptr;
   if (mlir::failed(mlir::verify(*impl->module)))
     throw std::runtime_error("the lowered VIR does not verify:\n" + internal);

@@ -12,12 +12,21 @@
 
 namespace vx::dialect {
 
+// What each op's location holds.
+//   Full: a FusedLoc of a FileLineColLoc and an `array<i32: begin, end>` of
+//     byte offsets (what `vxc build` prints and the backends cite);
+//   SpanOnly: one FileLineColLoc in the file `kSpanLocFile` whose line and
+//     column are the begin and end offsets: one uniqued attribute per op
+//     instead of three (a check that never prints the module);
+//   None: UnknownLoc everywhere, nothing uniqued (a legality check that
+//     lowers again with locations only when it has something to report:
+//     uniquing a location per op was 40% of the check's legality thread).
+enum class Locations { Full, SpanOnly, None };
+
 struct VirOptions {
   std::string target = "cpu";
   bool syncBaseline = false;  // run --sync-baseline after lowering
-  // Locations keep only byte spans (LowerHir.h): for `vxc check`'s target
-  // legality, which reports diagnostics and never prints the module.
-  bool spanOnlyLocations = false;
+  Locations locations = Locations::Full;
 };
 
 class Vir {
