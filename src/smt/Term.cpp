@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <unordered_set>
 
 namespace vx::smt {
 
@@ -30,33 +31,45 @@ TermStore::TermStore() {
   false_ = make(TermOp::False, Sort::Bool, {});
 }
 
-size_t TermStore::NodeHash::operator()(uint32_t i) const {
-  const TermNode& n = store->nodes_[i];
+namespace {
+uint32_t hashNode(TermOp op, Sort s, const std::vector<Term>& args, Int128 value, uint32_t name) {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
-  mix(static_cast<uint64_t>(n.op) | static_cast<uint64_t>(n.sort) << 8);
-  mix(static_cast<uint64_t>(n.value));
-  mix(static_cast<uint64_t>(static_cast<unsigned __int128>(n.value) >> 64));
-  mix(n.name);
-  for (Term a : n.args) mix(a.index);
-  return static_cast<size_t>(h ^ (h >> 29));
+  mix(static_cast<uint64_t>(op) | static_cast<uint64_t>(s) << 8);
+  mix(static_cast<uint64_t>(value));
+  mix(static_cast<uint64_t>(static_cast<unsigned __int128>(value) >> 64));
+  mix(name);
+  for (Term a : args) mix(a.index);
+  return static_cast<uint32_t>(h ^ (h >> 32));
 }
+}  // namespace
 
-bool TermStore::NodeEq::operator()(uint32_t a, uint32_t b) const {
-  const TermNode& x = store->nodes_[a];
-  const TermNode& y = store->nodes_[b];
-  return x.op == y.op && x.sort == y.sort && x.value == y.value && x.name == y.name && x.args == y.args;
+void TermStore::grow() {
+  std::vector<Slot> bigger(index_.size() * 2);
+  size_t mask = bigger.size() - 1;
+  for (const Slot& s : index_) {
+    if (s.node == UINT32_MAX) continue;
+    size_t i = s.hash & mask;
+    while (bigger[i].node != UINT32_MAX) i = (i + 1) & mask;
+    bigger[i] = s;
+  }
+  index_ = std::move(bigger);
 }
 
 Term TermStore::make(TermOp op, Sort s, std::vector<Term> args, Int128 value, uint32_t name) {
-  // Append the candidate; drop it again when an equal node exists.
-  nodes_.push_back(TermNode{op, s, value, name, std::move(args)});
-  uint32_t id = static_cast<uint32_t>(nodes_.size() - 1);
-  auto [it, inserted] = index_.insert(id);
-  if (!inserted) {
-    nodes_.pop_back();
-    return Term{*it};
+  uint32_t hash = hashNode(op, s, args, value, name);
+  size_t mask = index_.size() - 1;
+  size_t i = hash & mask;
+  for (; index_[i].node != UINT32_MAX; i = (i + 1) & mask) {
+    if (index_[i].hash != hash) continue;
+    const TermNode& n = nodes_[index_[i].node];
+    if (n.op == op && n.sort == s && n.value == value && n.name == name && n.args == args)
+      return Term{index_[i].node};
   }
+  uint32_t id = static_cast<uint32_t>(nodes_.size());
+  nodes_.push_back(TermNode{op, s, value, name, std::move(args)});
+  index_[i] = Slot{id, hash};
+  if (++indexed_ * 2 > index_.size()) grow();
   return Term{id};
 }
 

@@ -8,7 +8,6 @@
 #include <deque>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "base/Id.h"
@@ -113,17 +112,17 @@ class TermStore {
   std::deque<TermNode> nodes_;
   std::deque<std::string> names_;  // varName() references stay valid while it grows
   std::unordered_map<std::string, uint32_t> nameIndex_;
-  // Hash-consing: the set holds node indices, hashed and compared by the
-  // nodes' contents.
-  struct NodeHash {
-    const TermStore* store;
-    size_t operator()(uint32_t i) const;
+  // Hash-consing: an open-addressing table (linear probing, at most half
+  // full) of node indices with their contents' hashes, so that a probe
+  // reads a node only when the hashes agree, and finding an existing node
+  // allocates nothing.
+  struct Slot {
+    uint32_t node = UINT32_MAX;  // UINT32_MAX: empty
+    uint32_t hash = 0;
   };
-  struct NodeEq {
-    const TermStore* store;
-    bool operator()(uint32_t a, uint32_t b) const;
-  };
-  std::unordered_set<uint32_t, NodeHash, NodeEq> index_{64, NodeHash{this}, NodeEq{this}};
+  std::vector<Slot> index_ = std::vector<Slot>(64);
+  size_t indexed_ = 0;
+  void grow();
   // variables(): visited stamps, one per node.
   mutable std::vector<uint32_t> visitMark_;
   mutable uint32_t visitEpoch_ = 0;
