@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "check/cir/Cir.h"
@@ -224,6 +225,44 @@ bool sameSummary(const Summary& x, const Summary& y) {
 // (each round's are sound; more rounds only sharpen them).
 constexpr int kCycleRounds = 4;
 
+// The members of `comp` when it is a recursive cycle (several functions, or
+// one that calls itself); empty otherwise.
+std::set<uint32_t> cycleOf(const hir::Program& prog, const std::vector<std::vector<uint32_t>>& graph,
+                           const std::vector<uint32_t>& comp) {
+  (void)prog;
+  bool recursive = comp.size() > 1;
+  for (uint32_t f : comp)
+    for (uint32_t c : graph[f]) recursive = recursive || c == f;
+  return recursive ? std::set<uint32_t>(comp.begin(), comp.end()) : std::set<uint32_t>{};
+}
+
+// A recursive cycle to a fixpoint: from the top summary (anything a call
+// could do), each round analyses every member with the last round's
+// summaries; every round's are sound (each over-approximates what the calls
+// do), and the rounds stop when nothing changes. The caller's last round
+// reports.
+void cycleRounds(const hir::Program& prog, const base::SourceMap& sources, target::TargetKind kind, TermStore& terms,
+                 smt::Solver& solver, std::vector<Summary>& summaries, const std::vector<uint32_t>& comp,
+                 const std::set<uint32_t>& cycle, const OwnershipOptions& options) {
+  for (uint32_t f : comp) makeTopSummary(prog, terms, summaries[f], prog.fns[f], f);
+  OwnershipOptions quiet = options;
+  quiet.unproved = nullptr;
+  quiet.proofLog = nullptr;
+  quiet.tokenStates = nullptr;
+  for (int round = 0; round < kCycleRounds; ++round) {
+    std::vector<Summary> previous;
+    for (uint32_t f : comp) previous.push_back(summaries[f]);
+    for (uint32_t f : comp) {
+      if (prog.fns[f].isExtern || !prog.fns[f].body.valid()) continue;
+      diag::Sink scratch;
+      analyse(prog, sources, scratch, kind, terms, solver, summaries, f, quiet, nullptr, cycle);
+    }
+    bool stable = true;
+    for (size_t i = 0; i < comp.size(); ++i) stable = stable && sameSummary(previous[i], summaries[comp[i]]);
+    if (stable) break;
+  }
+}
+
 // ---- the cache of the language server ----
 
 // A function, a callee or a const, and where it was when a result was
@@ -353,13 +392,118 @@ std::string printCheckerIr(const hir::Program& prog, const base::SourceMap& sour
   return out;
 }
 
-void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, target::TargetKind kind,
-                    const OwnershipOptions& options, OwnershipStats* stats) {
+namespace {
+
+smt::SolverLimits limitsOf(const OwnershipOptions& options) {
   smt::SolverLimits limits;
   limits.timeoutMs = options.timeoutMs;
   limits.rlimitPerFunction = options.rlimitPerFunction;
   limits.rlimitPerQuery = options.rlimitPerQuery;
   limits.cancel = options.cancel;
+  return limits;
+}
+
+void addStats(OwnershipStats* stats, const smt::Solver& solver, uint64_t analysed, uint64_t reused) {
+  if (!stats) return;
+  const smt::SolverStats& ss = solver.stats();
+  stats->queries += ss.queries;
+  stats->trivial += ss.trivial;
+  stats->cacheHits += ss.cacheHits;
+  stats->solverCalls += ss.solverCalls;
+  stats->unknowns += ss.unknowns;
+  stats->solverSeconds += ss.solverSeconds;
+  stats->analysed += analysed;
+  stats->reused += reused;
+}
+
+}  // namespace
+
+OwnershipSplit splitOwnership(const hir::Program& prog, const std::vector<double>& shares) {
+  OwnershipSplit split;
+  split.graph = callGraph(prog);
+  split.comps = components(split.graph);
+  // A function weighs the length of its text: the walk's cost follows it.
+  std::vector<double> weight(split.comps.size(), 0);
+  double total = 0;
+  for (size_t i = 0; i < split.comps.size(); ++i) {
+    for (uint32_t f : split.comps[i]) {
+      const hir::Function& fn = prog.fns[f];
+      if (!fn.isExtern && fn.body.valid()) weight[i] += fn.span.end - fn.span.begin;
+    }
+    total += weight[i];
+  }
+  double shareSum = 0;
+  for (double s : shares) shareSum += s;
+  split.bounds.push_back(0);
+  double reached = 0, goal = 0;
+  size_t i = 0;
+  for (size_t p = 0; p + 1 < shares.size(); ++p) {
+    goal += shareSum > 0 ? total * shares[p] / shareSum : 0;
+    while (i < split.comps.size() && reached + weight[i] / 2 < goal) reached += weight[i++];
+    split.bounds.push_back(i);
+  }
+  split.bounds.push_back(split.comps.size());
+  return split;
+}
+
+void checkOwnershipPart(const OwnershipSplit& split, size_t part, const hir::Program& prog,
+                        const base::SourceMap& sources, diag::Sink& sink, target::TargetKind kind,
+                        const OwnershipOptions& options, OwnershipStats* stats) {
+  if (options.cache || options.tokenStates || options.defer || options.proofLog)
+    throw std::logic_error("checkOwnershipPart: the cache, token states, deferral and proof logs need checkOwnership");
+  size_t begin = split.bounds[part], end = split.bounds[part + 1];
+  TermStore terms;
+  smt::Solver solver(terms, limitsOf(options));
+  std::vector<Summary> summaries(prog.fns.size());
+  // The callees of this part's functions that earlier parts check, and
+  // theirs: their summaries are computed here again, without reporting.
+  std::vector<size_t> compOf(prog.fns.size(), 0);
+  for (size_t i = 0; i < split.comps.size(); ++i)
+    for (uint32_t f : split.comps[i]) compOf[f] = i;
+  std::vector<bool> needed(split.comps.size(), false);
+  std::vector<uint32_t> work;
+  for (size_t i = begin; i < end; ++i) work.insert(work.end(), split.comps[i].begin(), split.comps[i].end());
+  std::vector<bool> seen(prog.fns.size(), false);
+  while (!work.empty()) {
+    uint32_t f = work.back();
+    work.pop_back();
+    for (uint32_t c : split.graph[f]) {
+      if (compOf[c] >= begin || seen[c]) continue;
+      seen[c] = true;
+      needed[compOf[c]] = true;
+      work.push_back(c);
+    }
+  }
+  OwnershipOptions quiet = options;
+  quiet.unproved = nullptr;
+  quiet.provedBlocks = nullptr;
+  uint64_t analysed = 0;
+  for (size_t i = 0; i < end; ++i) {
+    if (i < begin && !needed[i]) continue;
+    const std::vector<uint32_t>& comp = split.comps[i];
+    bool reports = i >= begin;
+    std::set<uint32_t> cycle = cycleOf(prog, split.graph, comp);
+    if (!cycle.empty()) cycleRounds(prog, sources, kind, terms, solver, summaries, comp, cycle, options);
+    for (uint32_t f : comp) {
+      const hir::Function& fn = prog.fns[f];
+      if (fn.isExtern || !fn.body.valid()) continue;
+      if (reports && options.onAnalyse) options.onAnalyse(fn.name);
+      analysed += reports;
+      Summary top = summaries[f];
+      diag::Sink local;
+      analyse(prog, sources, local, kind, terms, solver, summaries, f, reports ? options : quiet, nullptr, cycle);
+      if (!summaries[f].computed) summaries[f] = top.computed ? top : summaries[f];
+      if (!reports) continue;
+      auto same = [](base::Span&) {};
+      for (const diag::Diagnostic& d : local.diagnostics()) sink.emit(placed(d, sources, same));
+    }
+  }
+  addStats(stats, solver, analysed, 0);
+}
+
+void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, target::TargetKind kind,
+                    const OwnershipOptions& options, OwnershipStats* stats) {
+  smt::SolverLimits limits = limitsOf(options);
   OwnershipCache::Impl* cache = options.cache ? options.cache->impl.get() : nullptr;
   // What every cached result depends on besides the functions themselves.
   Places now;
@@ -404,35 +548,9 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
   auto fresh = [&] { return cache ? cache->nextStamp++ : localStamp++; };
   uint64_t analysed = 0, reused = 0;
   for (const std::vector<uint32_t>& comp : components(graph)) {
-    bool recursive = comp.size() > 1;
-    for (uint32_t f : comp)
-      for (uint32_t c : graph[f]) recursive = recursive || c == f;
-    std::set<uint32_t> cycle;
-    if (recursive) {
-      // The cycle to a fixpoint: from the top summary (anything a call
-      // could do), each round analyses every member with the last round's
-      // summaries; every round's are sound (each over-approximates what the
-      // calls do), and the rounds stop when nothing changes. The last round
-      // reports.
-      cycle.insert(comp.begin(), comp.end());
-      for (uint32_t f : comp) makeTopSummary(prog, terms, summaries[f], prog.fns[f], f);
-      OwnershipOptions quiet = options;
-      quiet.unproved = nullptr;
-      quiet.proofLog = nullptr;
-      quiet.tokenStates = nullptr;
-      for (int round = 0; round < kCycleRounds; ++round) {
-        std::vector<Summary> previous;
-        for (uint32_t f : comp) previous.push_back(summaries[f]);
-        for (uint32_t f : comp) {
-          if (prog.fns[f].isExtern || !prog.fns[f].body.valid()) continue;
-          diag::Sink scratch;
-          analyse(prog, sources, scratch, kind, terms, solver, summaries, f, quiet, nullptr, cycle);
-        }
-        bool stable = true;
-        for (size_t i = 0; i < comp.size(); ++i) stable = stable && sameSummary(previous[i], summaries[comp[i]]);
-        if (stable) break;
-      }
-    }
+    std::set<uint32_t> cycle = cycleOf(prog, graph, comp);
+    bool recursive = !cycle.empty();
+    if (recursive) cycleRounds(prog, sources, kind, terms, solver, summaries, comp, cycle, options);
     for (uint32_t f : comp) {
       const hir::Function& fn = prog.fns[f];
       if (fn.isExtern || !fn.body.valid()) continue;
@@ -511,17 +629,7 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
       }
     }
   }
-  if (stats) {
-    const smt::SolverStats& ss = solver.stats();
-    stats->queries += ss.queries;
-    stats->trivial += ss.trivial;
-    stats->cacheHits += ss.cacheHits;
-    stats->solverCalls += ss.solverCalls;
-    stats->unknowns += ss.unknowns;
-    stats->solverSeconds += ss.solverSeconds;
-    stats->analysed += analysed;
-    stats->reused += reused;
-  }
+  addStats(stats, solver, analysed, reused);
 }
 
 }  // namespace vx::check

@@ -98,7 +98,46 @@ struct OwnershipStats {
   uint64_t queries = 0, trivial = 0, cacheHits = 0, solverCalls = 0, unknowns = 0;
   double solverSeconds = 0;
   uint64_t analysed = 0, reused = 0;  // functions walked, and taken from the cache
+  OwnershipStats& operator+=(const OwnershipStats& o) {
+    queries += o.queries;
+    trivial += o.trivial;
+    cacheHits += o.cacheHits;
+    solverCalls += o.solverCalls;
+    unknowns += o.unknowns;
+    solverSeconds += o.solverSeconds;
+    analysed += o.analysed;
+    reused += o.reused;
+    return *this;
+  }
 };
+
+// The check split for threads, for `vxc check` and `vxc build` (no cache,
+// token states, deferral or proof log): the strongly connected components
+// of the call graph, callees first, cut into as many contiguous parts as
+// `shares` has entries, each part's text about its share of the whole.
+struct OwnershipSplit {
+  std::vector<std::vector<uint32_t>> graph;  // callees by FnId
+  std::vector<std::vector<uint32_t>> comps;  // callees first
+  std::vector<size_t> bounds;                // part p: comps[bounds[p], bounds[p + 1])
+};
+OwnershipSplit splitOwnership(const hir::Program& prog, const std::vector<double>& shares);
+
+// Part `part` of `split`: its functions checked and reported into `sink`,
+// with a term store and Z3 context of its own, so that the parts run at once
+// on different threads; the summaries of callees in earlier parts are
+// computed again here, without reporting (a summary is a function of the
+// function and its callees' summaries, whichever thread computes it). The
+// parts' findings, in part order, are checkOwnership's but for one thing:
+// a solver answer cached while checking one function is reused by later
+// functions of the same part only, so a query another part answered is put
+// to Z3 again, within the same deterministic budgets (rlimitPerQuery,
+// rlimitPerFunction); a verdict can differ only for a function whose
+// queries come near those budgets, and then it is W6900, never an
+// acceptance. Which part a function is in depends on the program only, so
+// the verdicts never depend on the machine.
+void checkOwnershipPart(const OwnershipSplit& split, size_t part, const hir::Program& prog,
+                        const base::SourceMap& sources, diag::Sink& sink, target::TargetKind target,
+                        const OwnershipOptions& options, OwnershipStats* stats);
 
 // `vxc check --emit=checker-ir`: the core IR the ownership checker runs
 // on, for every user function with a body.

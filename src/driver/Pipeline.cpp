@@ -80,22 +80,62 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   // program only, so it runs on a second thread while the ownership
   // checker runs here; its findings count when the checker reports no
   // error (as if it had run after it).
+  //
+  // Without the language server's cache (and what goes with it), the
+  // ownership check is split in two parts (check::checkOwnershipPart): this
+  // thread checks the first, the second thread the rest once legality is
+  // done. The shares balance the two threads on the benchmark
+  // (bench/checker.sh: legality costs about half the ownership check) and
+  // are fixed, so that which functions share a solver cache never depends
+  // on the machine.
   bool legality = options.targetLegality && legalityHook() && !options.deferLegality;
-  diag::Sink legalSink;
+  bool split = !own.cache && !own.tokenStates && !own.defer && !own.proofLog && !own.onAnalyse;
+  diag::Sink legalSink, secondSink;
   double legalSeconds = 0;
-  std::optional<base::Thread> legalThread;
+  std::optional<check::OwnershipSplit> parts;
+  if (split) parts = check::splitOwnership(*prog, legality ? std::vector<double>{3, 1} : std::vector<double>{1, 1});
+  std::vector<uint32_t> secondUnproved, secondProved;
+  check::OwnershipStats secondStats;
+  check::OwnershipOptions secondOwn = own;
+  secondOwn.unproved = &secondUnproved;
+  secondOwn.provedBlocks = &secondProved;
+  std::exception_ptr secondFailed;
+  std::optional<base::Thread> second;
   const hir::Program& typed = *prog;
-  if (legality)
-    legalThread.emplace([&, target] {
-      Clock::time_point t0 = Clock::now();
-      legalityHook()(target, typed, sources, file, legalSink);
-      legalSeconds = seconds(t0);
+  if (legality || split)
+    second.emplace([&, target] {
+      try {
+        if (legality) {
+          Clock::time_point t0 = Clock::now();
+          legalityHook()(target, typed, sources, file, legalSink);
+          legalSeconds = seconds(t0);
+        }
+        if (split)
+          check::checkOwnershipPart(*parts, 1, typed, sources, secondSink, target, secondOwn,
+                                    options.ownershipStats ? &secondStats : nullptr);
+      } catch (...) {
+        secondFailed = std::current_exception();
+      }
     });
   start = Clock::now();
   size_t mark = sink.diagnostics().size();
-  check::checkOwnership(*prog, sources, sink, target, own, options.ownershipStats);
+  std::exception_ptr firstFailed;
+  try {
+    if (split)
+      check::checkOwnershipPart(*parts, 0, *prog, sources, sink, target, own, options.ownershipStats);
+    else
+      check::checkOwnership(*prog, sources, sink, target, own, options.ownershipStats);
+  } catch (...) {
+    firstFailed = std::current_exception();
+  }
+  if (second) second->join();
   out.ownershipSeconds = seconds(start);
-  if (legalThread) legalThread->join();
+  if (firstFailed) std::rethrow_exception(firstFailed);
+  if (secondFailed) std::rethrow_exception(secondFailed);
+  for (const diag::Diagnostic& d : secondSink.diagnostics()) sink.emit(d);
+  unproved.insert(unproved.end(), secondUnproved.begin(), secondUnproved.end());
+  provedBlocks.insert(provedBlocks.end(), secondProved.begin(), secondProved.end());
+  if (options.ownershipStats) *options.ownershipStats += secondStats;
   out.legalitySeconds = legalSeconds;
   // --unchecked (tests only): go on when every new error is E6004 or E6005.
   bool onlyHazards = options.overrideHazards || options.overrideOwnership;

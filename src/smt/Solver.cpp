@@ -25,9 +25,15 @@ struct Solver::Impl {
   // answers, which for this checker would be unsound acceptances. Without
   // it a nonlinear query ends Unknown within its rlimit, and Unknown is
   // reported (W6900), never taken as a proof.
+  // Z3's parameters are global: set once per process, never while another
+  // thread's solver runs (the ownership check runs its parts at once).
   struct NoNlsat {
     NoNlsat() {
-      z3::set_param("smt.arith.nl.nra", false);
+      static const bool set = [] {
+        z3::set_param("smt.arith.nl.nra", false);
+        return true;
+      }();
+      (void)set;
     }
   } noNlsat;
   z3::context ctx;
