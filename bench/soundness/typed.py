@@ -484,7 +484,7 @@ class Kernel:
         elif use == "store":
             self.emit(2, f"store(&wait({tok}), &mut out[{self.usize('i', 2)}]);", "W")
         elif use == "scaled":
-            self.emit(2, f"mma(acc, &relu(scale(wait({tok}), {self.pick(('HALF', 1), ('0.25', 1), ('(0.5 * 0.5)', 1))})), w);", "W")
+            self.emit(2, f"mma(acc, &relu(&scale(&wait({tok}), {self.pick(('HALF', 1), ('0.25', 1), ('(0.5 * 0.5)', 1))})), w);", "W")
         else:
             self.emit(2, f"let pair = (wait({tok}), {self.usize('i', 2)});", "W")
             self.emit(2, "mma(acc, &pair.0, w);")

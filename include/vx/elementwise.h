@@ -1,4 +1,4 @@
-/* Elementwise ops on VMEM buffers: `+ - *`, relu, scale, and on-chip compute. Each result is a new
+/* Elementwise ops on VMEM buffers: `+ - *`, scale, and on-chip compute. Each result is a new
  * buffer of the arena (the operands may still be borrowed elsewhere).
  * Header-only C++17. */
 #ifndef VX_ELEMENTWISE_H
@@ -48,20 +48,15 @@ inline Buf<double> mul(Arena& arena, const Buf<double>& a, const Buf<double>& b,
 }
 
 template <typename T>
-inline Buf<T> relu(Arena& arena, const Buf<T>& x, const char* at) {
-  Buf<T> r = allocate<T>(arena, x.n, at);
-  for (uint64_t i = 0; i < x.n; ++i) {
-    T v = x.data[i];
-    r.data[i] = static_cast<float>(v) > 0.0f ? v : T(0.0f);
-  }
-  return r;
-}
-
-template <typename T>
 inline Buf<T> scale(Arena& arena, const Buf<T>& x, float s, const char* at) {
   Buf<T> r = allocate<T>(arena, x.n, at);
   for (uint64_t i = 0; i < x.n; ++i) r.data[i] = static_cast<T>(static_cast<float>(x.data[i]) * s);
   return r;
+}
+
+template <typename T>
+inline void scale_into(const Buf<T>& y, const Buf<T>& x, float s, const char*) {
+  for (uint64_t i = 0; i < x.n; ++i) y.data[i] = static_cast<T>(static_cast<float>(x.data[i]) * s);
 }
 
 /* ---- on-chip compute (compute.md) ----
@@ -84,6 +79,7 @@ VX_UNARY_FN(rsqrt, V(1) / std::sqrt(x))
 VX_UNARY_FN(tanh, std::tanh(x))
 VX_UNARY_FN(abs, std::fabs(x))
 VX_UNARY_FN(neg, -x)
+VX_UNARY_FN(relu, x > V(0) ? x : V(0))  // NaN: 0 (the tpu's vec.relu, the CUDA layer)
 #undef VX_UNARY_FN
 }  // namespace fn
 

@@ -87,12 +87,13 @@ Vals lowerBuiltin(Lower& l, hir::ExprId id, const hir::Expr& call, const hir::Fu
       if (!need(3)) return {};
       l.b.create<MmaOp>(at, args[0], args[1], args[2]);
       return {};
-    case hir::Builtin::Relu:
-      if (!need(1)) return {};
-      return one(l.b.create<ReluOp>(at, r, args[0]));
     case hir::Builtin::Scale:
       if (!need(2)) return {};
       return one(l.b.create<ScaleOp>(at, r, args[0], args[1]));
+    case hir::Builtin::ScaleInto:
+      if (!need(3)) return {};
+      l.b.create<ScaleIntoOp>(at, args[0], args[1], args[2]);
+      return {};
     case hir::Builtin::Exp:
     case hir::Builtin::Log:
     case hir::Builtin::Sqrt:
@@ -100,6 +101,7 @@ Vals lowerBuiltin(Lower& l, hir::ExprId id, const hir::Expr& call, const hir::Fu
     case hir::Builtin::Tanh:
     case hir::Builtin::Abs:
     case hir::Builtin::Neg:
+    case hir::Builtin::Relu:
       if (!need(1)) return {};
       return one(l.b.create<UnaryOp>(at, r, target::info(*target::unaryOf(fn.builtin)).name, args[0]));
     case hir::Builtin::ExpInto:
@@ -109,6 +111,7 @@ Vals lowerBuiltin(Lower& l, hir::ExprId id, const hir::Expr& call, const hir::Fu
     case hir::Builtin::TanhInto:
     case hir::Builtin::AbsInto:
     case hir::Builtin::NegInto:
+    case hir::Builtin::ReluInto:
       if (!need(2)) return {};
       l.b.create<UnaryIntoOp>(at, target::info(*target::unaryOf(fn.builtin)).name, args[0], args[1]);
       return {};

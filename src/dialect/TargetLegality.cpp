@@ -29,8 +29,8 @@ target::Builtin builtinOf(mlir::Operation* op) {
   if (mlir::isa<LoadWeightsOp>(op)) return B::LoadWeights;
   if (mlir::isa<StoreAccOp>(op)) return B::StoreAcc;
   if (mlir::isa<MmaOp>(op)) return B::Mma;
-  if (mlir::isa<ReluOp>(op)) return B::Relu;
   if (mlir::isa<ScaleOp>(op)) return B::Scale;
+  if (mlir::isa<ScaleIntoOp>(op)) return B::ScaleInto;
   if (auto u = mlir::dyn_cast<UnaryOp>(op)) return target::info(*target::unaryByName(u.getFn().str())).builtin;
   if (auto u = mlir::dyn_cast<UnaryIntoOp>(op)) return target::info(*target::unaryByName(u.getFn().str())).into;
   if (mlir::isa<FillOp>(op)) return B::Fill;

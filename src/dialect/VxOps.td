@@ -304,19 +304,18 @@ def Vx_AddOp : Vx_BinaryOp<"add", "sum">;
 def Vx_SubOp : Vx_BinaryOp<"sub", "difference">;
 def Vx_MulOp : Vx_BinaryOp<"mul", "product">;
 
-def Vx_ReluOp : Vx_Op<"relu", [AllTypesMatch<["x", "result"]>]> {
-  let summary = "elementwise max(x, 0)";
-  let arguments = (ins Vx_PinnedType:$x);
-  let results = (outs Vx_PinnedType:$result);
-  let assemblyFormat = "$x attr-dict `:` qualified(type($result))";
-  let hasVerifier = 1;
-}
-
 def Vx_ScaleOp : Vx_Op<"scale", [AllTypesMatch<["x", "result"]>]> {
   let summary = "elementwise x * s";
   let arguments = (ins Vx_PinnedType:$x, F32:$factor);
   let results = (outs Vx_PinnedType:$result);
   let assemblyFormat = "$x `,` $factor attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Vx_ScaleIntoOp : Vx_Op<"scale_into", [AllTypesMatch<["y", "x"]>]> {
+  let summary = "y = x * s elementwise, into an existing buffer";
+  let arguments = (ins Vx_PinnedType:$y, Vx_PinnedType:$x, F32:$factor);
+  let assemblyFormat = "$y `,` $x `,` $factor attr-dict `:` qualified(type($y))";
   let hasVerifier = 1;
 }
 

@@ -187,8 +187,8 @@ mlir::LogicalResult verifyElementwise(mlir::Operation* op) {
 mlir::LogicalResult AddOp::verify() { return verifyElementwise(*this); }
 mlir::LogicalResult SubOp::verify() { return verifyElementwise(*this); }
 mlir::LogicalResult MulOp::verify() { return verifyElementwise(*this); }
-mlir::LogicalResult ReluOp::verify() { return verifyElementwise(*this); }
 mlir::LogicalResult ScaleOp::verify() { return verifyElementwise(*this); }
+mlir::LogicalResult ScaleIntoOp::verify() { return needVmem(*this, getY().getType(), "y"); }
 
 namespace {
 mlir::LogicalResult needUnaryFn(mlir::Operation* op, llvm::StringRef fn) {

@@ -243,8 +243,26 @@ TEST_CASE("elementwise ops make new buffers and compute in f32") {
     a.data[i] = static_cast<float>(i) - 2.0f;
     b.data[i] = 0.5f;
   }
-  vx::rt::Buf<vx::rt::bf16> r = vx::rt::relu(arena, vx::rt::scale(arena, vx::rt::add(arena, a, b, "t"), 2.0f, "t"), "t");
+  vx::rt::Buf<vx::rt::bf16> r =
+      vx::rt::unary<vx::rt::fn::relu>(arena, vx::rt::scale(arena, vx::rt::add(arena, a, b, "t"), 2.0f, "t"), "t");
   CHECK(static_cast<float>(r.data[0]) == 0.0f);  // relu(2 * -1.5)
   CHECK(static_cast<float>(r.data[3]) == 3.0f);  // 2 * 1.5
   CHECK(static_cast<float>(a.data[3]) == 1.0f);  // operands unchanged
+}
+
+TEST_CASE("scale_into and relu_into write an existing buffer and allocate nothing") {
+  vx::rt::Arena arena;
+  vx::rt::Buf<float> x = vx::rt::zeros<float>(arena, 4, "t");
+  vx::rt::Buf<float> y = vx::rt::zeros<float>(arena, 4, "t");
+  for (int i = 0; i < 4; ++i) x.data[i] = static_cast<float>(i) - 1.5f;
+  x.data[0] = std::numeric_limits<float>::quiet_NaN();
+  size_t peak = arena.peak();
+  vx::rt::scale_into(y, x, -2.0f, "t");
+  CHECK(y.data[1] == 1.0f);  // -2 * -0.5
+  CHECK(y.data[3] == -3.0f);
+  vx::rt::unary_into<vx::rt::fn::relu>(y, x, "t");
+  CHECK(y.data[0] == 0.0f);  // NaN: 0, as the tpu's vec.relu
+  CHECK(y.data[1] == 0.0f);
+  CHECK(y.data[3] == 1.5f);
+  CHECK(arena.peak() == peak);
 }

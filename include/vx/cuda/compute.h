@@ -26,6 +26,7 @@ VX_UNARY_FN(rsqrt, 1.0f / sqrtf(x), 1.0 / ::sqrt(x))
 VX_UNARY_FN(tanh, tanhf(x), ::tanh(x))
 VX_UNARY_FN(abs, fabsf(x), ::fabs(x))
 VX_UNARY_FN(neg, -x, -x)
+VX_UNARY_FN(relu, x > 0.0f ? x : 0.0f, x > 0.0 ? x : 0.0)  // NaN: 0, as on cpu and tpu
 #undef VX_UNARY_FN
 }  // namespace fn
 template <typename F>

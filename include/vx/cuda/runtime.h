@@ -470,10 +470,6 @@ struct MulF {
   VX_HD T operator()(T x, T y) const { return static_cast<T>(static_cast<float>(x) * static_cast<float>(y)); }
   VX_HD double operator()(double x, double y) const { return x * y; }
 };
-struct ReluF {
-  template <typename T>
-  VX_HD T operator()(T x, T) const { return static_cast<float>(x) > 0.0f ? x : T(0.0f); }
-};
 struct ScaleF {
   float s;
   template <typename T>
@@ -487,10 +483,18 @@ VX_HD inline Buf<T> sub(Arena& arena, const Buf<T>& a, const Buf<T>& b, const ch
 template <typename T>
 VX_HD inline Buf<T> mul(Arena& arena, const Buf<T>& a, const Buf<T>& b, const char* at) { return map(arena, a, &b, at, MulF{}); }
 template <typename T>
-VX_HD inline Buf<T> relu(Arena& arena, const Buf<T>& x, const char* at) { return map(arena, x, static_cast<const Buf<T>*>(nullptr), at, ReluF{}); }
-template <typename T>
 VX_HD inline Buf<T> scale(Arena& arena, const Buf<T>& x, float s, const char* at) {
   return map(arena, x, static_cast<const Buf<T>*>(nullptr), at, ScaleF{s});
+}
+template <typename T>
+VX_HD inline void scale_into(const Buf<T>& y, const Buf<T>& x, float s, const char* at) {
+  linear(x, at);
+  linear(y, at);
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  touch(y.data, y.n * sizeof(T), true, at);
+  for (uint64_t i = lane(); i < x.n; i += lanes()) y.data[i] = ScaleF{s}(x.data[i], x.data[i]);
+  sync();
 }
 
 }  // namespace vx::cu

@@ -6,7 +6,7 @@
 // until the end of its statement; a token's destination buffer is
 // allocated when the copy starts; a call adds the callee's own peak (its
 // summary). A `let` that moves a buffer bound in the same block (`let b =
-// a;`, `let x = wait(t);`, `relu(x)`) hands it over rather than adding a
+// a;`, `let x = wait(t);`) hands it over rather than adding a
 // second one, after the statement (during it both count, as the runtimes
 // allocate the result first); a move from an outer block, or under a
 // condition, still counts both, so the bound never falls short. A buffer
@@ -207,7 +207,7 @@ struct Footprint {
     if (st.rv == cir::RvKind::Tuple)
       for (uint32_t i = 0; i < st.args.count; ++i) handOver(live, a.body.arg(st, i), dl);
     if (st.rv == cir::RvKind::Call && st.args.count > 0) {
-      // `wait(t)` returns the buffer of `t`'s copy, `relu(x)` that of `x`.
+      // `wait(t)` returns the buffer of `t`'s copy.
       const hir::Function& f = a.prog.fn(st.fn);
       if (f.builtin != hir::Builtin::None) {
         target::ResultKind r = target::info(f.builtin).result;

@@ -210,8 +210,8 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
   if (mlir::isa<AddOp>(op)) return rt + "add(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
   if (mlir::isa<SubOp>(op)) return rt + "sub(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
   if (mlir::isa<MulOp>(op)) return rt + "mul(vx_inv.arena, " + x(0) + ", " + x(1) + ", " + at + ")";
-  if (mlir::isa<ReluOp>(op)) return rt + "relu(vx_inv.arena, " + x(0) + ", " + at + ")";
   if (mlir::isa<ScaleOp>(op)) return rt + "scale(vx_inv.arena, " + x(0) + ", (float)" + x(1) + ", " + at + ")";
+  if (mlir::isa<ScaleIntoOp>(op)) return rt + "scale_into(" + x(0) + ", " + x(1) + ", (float)" + x(2) + ", " + at + ")";
   if (auto b = mlir::dyn_cast<BroadcastOp>(op)) {
     mlir::Type r = b.getResult().getType();
     auto mode = [&](mlir::Type t) { return std::to_string(static_cast<int>(broadcastSide(t, r))); };
@@ -245,10 +245,10 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
 // The buffers an op reads (false) and writes (true), for run-time checks.
 std::vector<std::pair<unsigned, bool>> bufferAccesses(mlir::Operation* op) {
   if (mlir::isa<MmaOp>(op)) return {{0, true}, {1, false}, {2, false}};
-  if (mlir::isa<MatmulAccOp, LoadWeightsOp, TransferOp, ReluOp, ScaleOp, LoadElemOp, UnaryOp, RowReduceOp, CastOp,
+  if (mlir::isa<MatmulAccOp, LoadWeightsOp, TransferOp, ScaleOp, LoadElemOp, UnaryOp, RowReduceOp, CastOp,
                 TransposeOp>(op))
     return {{0, false}};
-  if (mlir::isa<UnaryIntoOp, CopyIntoOp>(op)) return {{0, true}, {1, false}};
+  if (mlir::isa<UnaryIntoOp, CopyIntoOp, ScaleIntoOp>(op)) return {{0, true}, {1, false}};
   if (mlir::isa<FillOp>(op)) return {{0, true}};
   if (mlir::isa<StoreAccOp>(op)) return {{0, true}};
   if (mlir::isa<StoreOp, TransferIntoOp>(op)) return {{0, false}, {1, true}};

@@ -420,8 +420,6 @@ void lowerElementwise(Lowering& l, mlir::Operation* op) {
   if (mlir::isa<AddOp, SubOp, MulOp>(op)) {
     Op o = mlir::isa<AddOp>(op) ? Op::VecAdd : mlir::isa<SubOp>(op) ? Op::VecSub : Op::VecMul;
     l.emit(o, {d, l.memOp(in[0], OperandKind::Tile), l.memOp(in[1], OperandKind::Tile), Dims(r, c)});
-  } else if (mlir::isa<ReluOp>(op)) {
-    l.emit(Op::VecRelu, {d, l.memOp(in[0], OperandKind::Tile), Dims(r, c)});
   } else {
     if (in[1].kind != Val::Kind::Float || !in[1].isConst)
       return l.fail(at, "scale by a factor known only at run time",
@@ -443,6 +441,7 @@ Op unaryOpcode(target::UnaryFn f) {
     case target::UnaryFn::Tanh: return Op::VecTanh;
     case target::UnaryFn::Abs: return Op::VecAbs;
     case target::UnaryFn::Neg: return Op::VecNeg;
+    case target::UnaryFn::Relu: return Op::VecRelu;
   }
   return Op::Nop;
 }
@@ -509,6 +508,15 @@ void lowerCompute(Lowering& l, mlir::Operation* op) {
   if (auto u = mlir::dyn_cast<UnaryIntoOp>(op)) {
     l.emit(unaryOpcode(*target::unaryByName(u.getFn().str())),
            {l.memOp(in[0], OperandKind::Tile), l.memOp(in[1], OperandKind::Tile), Dims(r, c)});
+    uses(l, {&in[0], &in[1]});
+    return;
+  }
+  if (auto s = mlir::dyn_cast<ScaleIntoOp>(op)) {
+    if (in[2].kind != Val::Kind::Float || !in[2].isConst)
+      return l.fail(at, "scale by a factor known only at run time",
+                    "`vec.scale` takes its factor as an immediate; the tpu target has no scalar float unit");
+    l.emit(Op::VecScale, {l.memOp(in[0], OperandKind::Tile), l.memOp(in[1], OperandKind::Tile),
+                          Flt(static_cast<float>(in[2].f)), Dims(r, c)});
     uses(l, {&in[0], &in[1]});
     return;
   }
@@ -599,8 +607,8 @@ void lowerVxOp(Lowering& l, mlir::Operation* op) {
   if (auto w = mlir::dyn_cast<WaitOp>(op)) return lowerWait(l, w);
   if (auto r = mlir::dyn_cast<ReadyOp>(op)) return lowerReady(l, r);
   if (mlir::isa<LoadWeightsOp, MatmulAccOp, StoreAccOp, MmaOp>(op)) return lowerMatrix(l, op);
-  if (mlir::isa<ZerosOp, AddOp, SubOp, MulOp, ReluOp, ScaleOp>(op)) return lowerElementwise(l, op);
-  if (mlir::isa<UnaryOp, UnaryIntoOp, FillOp, CopyIntoOp, RowReduceOp, CastOp, TransposeOp>(op))
+  if (mlir::isa<ZerosOp, AddOp, SubOp, MulOp, ScaleOp>(op)) return lowerElementwise(l, op);
+  if (mlir::isa<UnaryOp, UnaryIntoOp, ScaleIntoOp, FillOp, CopyIntoOp, RowReduceOp, CastOp, TransposeOp>(op))
     return lowerCompute(l, op);
   if (auto b = mlir::dyn_cast<BroadcastOp>(op)) return lowerBroadcast(l, b);
   l.fail(at, op->getName().getStringRef().str(), "the tpu lowering has no rule for this operation");

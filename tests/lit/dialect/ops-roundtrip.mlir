@@ -57,8 +57,10 @@ func.func @all_ops(%tiles: !vx.vec<!vx.tensor<128x128xf32>>, %out: !vx.tensor<12
   %prod = vx.mul %diff, %x2 : !vx.pinned<128x128xf32, vmem>
   // CHECK: vx.scale %{{.*}}, %{{.*}} : !vx.pinned<128x128xf32, vmem>
   %scaled = vx.scale %prod, %s : !vx.pinned<128x128xf32, vmem>
-  // CHECK: vx.relu %{{.*}} : !vx.pinned<128x128xf32, vmem>
-  %y = vx.relu %scaled : !vx.pinned<128x128xf32, vmem>
+  // CHECK: vx.scale_into %{{.*}}, %{{.*}}, %{{.*}} : !vx.pinned<128x128xf32, vmem>
+  vx.scale_into %prod, %scaled, %s : !vx.pinned<128x128xf32, vmem>
+  // CHECK: vx.unary "relu" %{{.*}} : !vx.pinned<128x128xf32, vmem>
+  %y = vx.unary "relu" %scaled : !vx.pinned<128x128xf32, vmem>
   // CHECK: vx.store %{{.*}}, %{{.*}} : !vx.pinned<128x128xf32, vmem>, !vx.tensor<128x128xf32>
   vx.store %y, %out : !vx.pinned<128x128xf32, vmem>, !vx.tensor<128x128xf32>
   // CHECK: vx.store_async %{{.*}}, %{{.*}} : !vx.pinned<128x128xf32, vmem>, !vx.tensor<128x128xf32> -> !vx.token<hbm>

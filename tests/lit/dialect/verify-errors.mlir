@@ -155,7 +155,15 @@ func.func @mma_acc(%acc: !vx.pinned<128x128xbf16, vmem>, %a: !vx.pinned<128x128x
 
 func.func @relu_space(%x: !vx.pinned<128xf32, smem>) {
   // expected-error @+1 {{result must be in vmem}}
-  %y = vx.relu %x : !vx.pinned<128xf32, smem>
+  %y = vx.unary "relu" %x : !vx.pinned<128xf32, smem>
+  return
+}
+
+// -----
+
+func.func @scale_into_space(%y: !vx.pinned<128xf32, smem>, %x: !vx.pinned<128xf32, smem>, %s: f32) {
+  // expected-error @+1 {{y must be in vmem}}
+  vx.scale_into %y, %x, %s : !vx.pinned<128xf32, smem>
   return
 }
 
