@@ -227,9 +227,7 @@ constexpr int kCycleRounds = 4;
 
 // The members of `comp` when it is a recursive cycle (several functions, or
 // one that calls itself); empty otherwise.
-std::set<uint32_t> cycleOf(const hir::Program& prog, const std::vector<std::vector<uint32_t>>& graph,
-                           const std::vector<uint32_t>& comp) {
-  (void)prog;
+std::set<uint32_t> cycleOf(const std::vector<std::vector<uint32_t>>& graph, const std::vector<uint32_t>& comp) {
   bool recursive = comp.size() > 1;
   for (uint32_t f : comp)
     for (uint32_t c : graph[f]) recursive = recursive || c == f;
@@ -482,7 +480,7 @@ void checkOwnershipPart(const OwnershipSplit& split, size_t part, const hir::Pro
     if (i < begin && !needed[i]) continue;
     const std::vector<uint32_t>& comp = split.comps[i];
     bool reports = i >= begin;
-    std::set<uint32_t> cycle = cycleOf(prog, split.graph, comp);
+    std::set<uint32_t> cycle = cycleOf(split.graph, comp);
     if (!cycle.empty()) cycleRounds(prog, sources, kind, terms, solver, summaries, comp, cycle, options);
     for (uint32_t f : comp) {
       const hir::Function& fn = prog.fns[f];
@@ -548,7 +546,7 @@ void checkOwnership(const hir::Program& prog, const base::SourceMap& sources, di
   auto fresh = [&] { return cache ? cache->nextStamp++ : localStamp++; };
   uint64_t analysed = 0, reused = 0;
   for (const std::vector<uint32_t>& comp : components(graph)) {
-    std::set<uint32_t> cycle = cycleOf(prog, graph, comp);
+    std::set<uint32_t> cycle = cycleOf(graph, comp);
     bool recursive = !cycle.empty();
     if (recursive) cycleRounds(prog, sources, kind, terms, solver, summaries, comp, cycle, options);
     for (uint32_t f : comp) {
