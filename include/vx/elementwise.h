@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "vx/debug.h"
 #include "vx/memory.h"
 
 namespace vx::rt {
@@ -148,6 +149,17 @@ inline Buf<U> cast(Arena& arena, const Buf<T>& x, const char* at) {
   for (uint64_t i = 0; i < x.n; ++i) r.data[i] = static_cast<U>(static_cast<compute_t<U>>(static_cast<compute_t<T>>(x.data[i])));
   return r;
 }
+
+/* dbg(x) (vx/debug.h): a tensor's elements widened to f64. */
+template <typename T>
+inline void dbg_tensor(const char* label, const char* type, const Buf<T>& x, const char*) {
+  vx::dbg::print_tensor(label, type, x.n,
+                        [&](uint64_t i) { return static_cast<double>(static_cast<compute_t<T>>(x.data[i])); });
+}
+inline void dbg_int(const char* label, long long v) { vx::dbg::print_int(label, v); }
+inline void dbg_uint(const char* label, unsigned long long v) { vx::dbg::print_uint(label, v); }
+inline void dbg_bool(const char* label, bool v) { vx::dbg::print_bool(label, v); }
+inline void dbg_float(const char* label, double v) { vx::dbg::print_float(label, v); }
 
 /* The transpose of a rows x cols tile: r[c][r] = x[r][c]. */
 template <typename T>

@@ -122,6 +122,10 @@ hir::ExprId errorExpr(Sema& s, base::Span span);
 
 // ---- calls (SemaCall.cpp) ----
 hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range);
+// The full type when `a op b` (or `max(a, b)`) broadcasts one side: both
+// VMEM tensors of one element type, 2-D, one `[R, C]` and the other
+// `[R, 1]` or `[1, C]`; else invalid.
+hir::TypeId broadcastOf(hir::TypeTable& tt, hir::TypeId a, hir::TypeId b);
 hir::ExprId checkMethodCall(Sema& s, const ast::Expr& call, ast::Range range);
 
 // ---- statements (SemaStmt.cpp) ----

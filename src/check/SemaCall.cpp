@@ -79,6 +79,19 @@ void checkAvailability(Sema& s, const hir::Function& f, base::Span at) {
   }
 }
 
+// What `dbg` prints: a scalar, an on-chip tensor, or a shared reference to
+// one (a token has no value to print: it is waited, not shown).
+bool printable(const hir::TypeTable& tt, TypeId t) {
+  t = tt.resolve(t);
+  if (tt.kind(t) == TyKind::Ref) {
+    if (tt.get(t).sub != 0) return false;
+    t = tt.resolve(tt.get(t).a);
+    return tt.kind(t) == TyKind::Pinned && tt.kind(tt.resolve(tt.get(t).a)) == TyKind::Tensor;
+  }
+  if (tt.kind(t) == TyKind::Pinned) return tt.kind(tt.resolve(tt.get(t).a)) == TyKind::Tensor;
+  return tt.isNumeric(t) || tt.kind(t) == TyKind::Bool;
+}
+
 // `block::<[R, C]>(a, r, c)`: a static 2-D block of a 2-D tensor.
 bool checkBlockShapes(Sema& s, const hir::Function& fn, TypeId block, TypeId src, base::Span at, base::Span callee) {
   hir::TypeTable& tt = s.types();
@@ -199,6 +212,7 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
   // A call with a broken argument has the error type: nothing downstream
   // (a dropped-token check, an unused-variable lint) reports on its result.
   bool argError = false;
+  TypeId broadcast;  // max/min of a tensor and its column or row: the full type
   for (uint32_t i = 0; i < call.list.count; ++i) {
     ast::ExprId argAst{s.m->listAt(call.list, i)};
     TypeId param = substitute(tt, fn.paramTypes[i], sub);
@@ -245,6 +259,21 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
       b.type = tt.ref(tt.get(xt).a, false);
       x = s.prog.add(b);
     }
+    // `max(&x, &m)` with `m` a column `[R, 1]` or a row `[1, C]` of `x`'s
+    // `[R, C]` (either side): NumPy broadcasting, as the binary operators.
+    if ((fn.builtin == hir::Builtin::Max || fn.builtin == hir::Builtin::Min) && i == 1 && !argError) {
+      auto pointee = [&](TypeId t) {
+        t = tt.resolve(t);
+        return tt.kind(t) == TyKind::Ref ? tt.resolve(tt.get(t).a) : TypeId{};
+      };
+      TypeId a0 = pointee(s.prog.expr(hir::ExprId{args[0]}).type), a1 = pointee(s.prog.expr(x).type);
+      if (a0.valid() && a1.valid())
+        if (TypeId full = broadcastOf(tt, a0, a1); full.valid()) {
+          broadcast = full;
+          args.push_back(x.index);
+          continue;
+        }
+    }
     if (tt.containsError(s.prog.expr(x).type) ||
         !unify(s, param, s.prog.expr(x).type, s.prog.expr(x).span, {}, x))
       argError = true;
@@ -253,6 +282,14 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
   if ((fn.builtin == hir::Builtin::Block || fn.builtin == hir::Builtin::BlockMut) && !argError &&
       !checkBlockShapes(s, fn, sub[0].second, s.prog.expr(hir::ExprId{args[0]}).type, at, calleeSpan))
     argError = true;
+  if (fn.builtin == hir::Builtin::Dbg && !argError && !printable(tt, s.prog.expr(hir::ExprId{args[0]}).type)) {
+    TypeId t = s.prog.expr(hir::ExprId{args[0]}).type;
+    s.sink.emit(diag::DbgNotPrintable(tt.print(t))
+                    .primary(s.prog.expr(hir::ExprId{args[0]}).span, "`" + tt.print(t) + "`")
+                    .note("`dbg` prints a number or `bool`, or an on-chip tensor (`Pinned<Tensor<..>, M>`), "
+                          "or a shared reference to one"));
+    argError = true;
+  }
   // The hidden arguments: the value of each extent, as the arguments'
   // shapes bind it (a constant, or an extent of the caller).
   for (size_t k = 0; k < fn.extents.size() && !argError; ++k) {
@@ -277,7 +314,7 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
     args.push_back(s.prog.add(x).index);
   }
   he.args = s.prog.addList(args);
-  he.type = argError ? tt.error() : substitute(tt, fn.ret, sub);
+  he.type = argError ? tt.error() : broadcast.valid() ? broadcast : substitute(tt, fn.ret, sub);
   if (fn.isExtern && !argError && !checkStaticOnChip(s, he.type, at)) he.type = tt.error();
   return s.prog.add(he);
 }

@@ -43,6 +43,35 @@ hir::LocalId placeRoot(const hir::Program& p, hir::ExprId id) {
   return hir::LocalId{};
 }
 
+// The full type when `a op b` broadcasts one side: both VMEM tensors of one
+// element type, 2-D, one `[R, C]` and the other `[R, 1]` or `[1, C]` (with
+// R, C > 1 where they differ); else invalid.
+TypeId broadcastOf(hir::TypeTable& tt, TypeId a, TypeId b) {
+  auto dims = [&](TypeId p, TypeId& elem, uint64_t& r, uint64_t& c) {
+    p = tt.resolve(p);
+    if (tt.kind(p) != TyKind::Pinned) return false;
+    TypeId mem = tt.resolve(tt.get(p).b), ten = tt.resolve(tt.get(p).a);
+    if (tt.kind(mem) != TyKind::Mem || static_cast<hir::MemSpace>(tt.get(mem).sub) != hir::MemSpace::VMEM ||
+        tt.kind(ten) != TyKind::Tensor)
+      return false;
+    TypeId shape = tt.resolve(tt.get(ten).b);
+    if (tt.kind(shape) != TyKind::Shape || tt.count(shape) != 2) return false;
+    TypeId d0 = tt.resolve(tt.elem(shape, 0)), d1 = tt.resolve(tt.elem(shape, 1));
+    if (tt.kind(d0) != TyKind::Dim || tt.kind(d1) != TyKind::Dim) return false;
+    elem = tt.resolve(tt.get(ten).a);
+    r = tt.get(d0).value;
+    c = tt.get(d1).value;
+    return true;
+  };
+  TypeId ea, eb;
+  uint64_t ra = 0, ca = 0, rb = 0, cb = 0;
+  if (!dims(a, ea, ra, ca) || !dims(b, eb, rb, cb) || ea != eb || (ra == rb && ca == cb)) return {};
+  auto fits = [](uint64_t r, uint64_t c, uint64_t R, uint64_t C) { return (r == R && c == 1) || (r == 1 && c == C); };
+  if (fits(rb, cb, ra, ca)) return tt.resolve(a);
+  if (fits(ra, ca, rb, cb)) return tt.resolve(b);
+  return {};
+}
+
 namespace {
 
 // Strips references: `&&Vec<T>` -> `Vec<T>`.
@@ -291,35 +320,6 @@ bool isArith(ast::Op op) {
 bool isCompare(ast::Op op) {
   return op == ast::Op::Eq || op == ast::Op::Ne || op == ast::Op::Lt || op == ast::Op::Gt ||
          op == ast::Op::Le || op == ast::Op::Ge;
-}
-
-// The full type when `a op b` broadcasts one side: both VMEM tensors of one
-// element type, 2-D, one `[R, C]` and the other `[R, 1]` or `[1, C]` (with
-// R, C > 1 where they differ); else invalid.
-TypeId broadcastOf(hir::TypeTable& tt, TypeId a, TypeId b) {
-  auto dims = [&](TypeId p, TypeId& elem, uint64_t& r, uint64_t& c) {
-    p = tt.resolve(p);
-    if (tt.kind(p) != TyKind::Pinned) return false;
-    TypeId mem = tt.resolve(tt.get(p).b), ten = tt.resolve(tt.get(p).a);
-    if (tt.kind(mem) != TyKind::Mem || static_cast<hir::MemSpace>(tt.get(mem).sub) != hir::MemSpace::VMEM ||
-        tt.kind(ten) != TyKind::Tensor)
-      return false;
-    TypeId shape = tt.resolve(tt.get(ten).b);
-    if (tt.kind(shape) != TyKind::Shape || tt.count(shape) != 2) return false;
-    TypeId d0 = tt.resolve(tt.elem(shape, 0)), d1 = tt.resolve(tt.elem(shape, 1));
-    if (tt.kind(d0) != TyKind::Dim || tt.kind(d1) != TyKind::Dim) return false;
-    elem = tt.resolve(tt.get(ten).a);
-    r = tt.get(d0).value;
-    c = tt.get(d1).value;
-    return true;
-  };
-  TypeId ea, eb;
-  uint64_t ra = 0, ca = 0, rb = 0, cb = 0;
-  if (!dims(a, ea, ra, ca) || !dims(b, eb, rb, cb) || ea != eb || (ra == rb && ca == cb)) return {};
-  auto fits = [](uint64_t r, uint64_t c, uint64_t R, uint64_t C) { return (r == R && c == 1) || (r == 1 && c == C); };
-  if (fits(rb, cb, ra, ca)) return tt.resolve(a);
-  if (fits(ra, ca, rb, cb)) return tt.resolve(b);
-  return {};
 }
 
 hir::ExprId checkBinary(Sema& s, const ast::Expr& e, base::Span at) {

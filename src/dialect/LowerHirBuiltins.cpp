@@ -14,6 +14,35 @@ mlir::Value dimValue(Lower& l, hir::TypeId dim, mlir::Location at) {
   return {};
 }
 
+namespace {
+
+// `dbg`'s prefix, `file:line: <expression>`: the argument as written, its
+// runs of white space one space each.
+std::string dbgLabel(Lower& l, base::Span call, base::Span arg) {
+  if (!call.valid()) return "?: <expression>";
+  const base::SourceFile& f = l.sources.file(call.file);
+  std::string text;
+  if (arg.valid() && arg.file.index == call.file.index && arg.end <= f.text().size())
+    for (char c : f.text().substr(arg.begin, arg.end - arg.begin)) {
+      bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+      if (!space) text += c;
+      else if (!text.empty() && text.back() != ' ') text += ' ';
+    }
+  return f.path() + ":" + std::to_string(f.lineCol(call.begin).line) + ": " + text;
+}
+
+// How `dbg` prints a value of HIR type `t` (DbgOp's kinds).
+const char* dbgKind(Lower& l, hir::TypeId t) {
+  const hir::TypeTable& tt = l.types();
+  t = derefAll(tt, t);
+  if (tt.kind(t) == hir::TyKind::Pinned) return "tensor";
+  if (tt.kind(t) == hir::TyKind::Bool) return "bool";
+  if (tt.isFloat(t)) return "float";
+  return isUnsignedInt(tt, t) ? "uint" : "int";
+}
+
+}  // namespace
+
 Vals lowerBuiltin(Lower& l, hir::ExprId id, const hir::Expr& call, const hir::Function& fn) {
   mlir::Location at = loc(l, call.span);
   llvm::SmallVector<mlir::Value, 3> args;
@@ -137,6 +166,12 @@ Vals lowerBuiltin(Lower& l, hir::ExprId id, const hir::Expr& call, const hir::Fu
     case hir::Builtin::RowSum:
       if (!need(1)) return {};
       return one(l.b.create<RowReduceOp>(at, r, fn.builtin == hir::Builtin::RowMax ? "max" : "sum", args[0]));
+    case hir::Builtin::Dbg: {
+      if (!need(1)) return {};
+      const hir::Expr& x = l.prog.expr(l.prog.arg(call, 0));
+      l.b.create<DbgOp>(at, dbgLabel(l, call.span, x.span), dbgKind(l, x.type), args[0]);
+      return one(args[0]);
+    }
   }
   unsupported(l, call.span, fn.name, "not a builtin this lowering knows");
   return {};

@@ -40,6 +40,7 @@ target::Builtin builtinOf(mlir::Operation* op) {
     return b.getOp() == "max" ? B::Max : b.getOp() == "min" ? B::Min : B::None;  // operators: every target
   if (mlir::isa<CopyIntoOp>(op)) return B::CopyInto;
   if (auto r = mlir::dyn_cast<RowReduceOp>(op)) return r.getKind() == "max" ? B::RowMax : B::RowSum;
+  if (mlir::isa<DbgOp>(op)) return B::Dbg;
   return B::None;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "llvm/ADT/StringRef.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -41,5 +42,9 @@ namespace vx::dialect {
 // its column [R, 1] (1) or its row [1, C] (2), as the runtimes number them.
 enum class BroadcastSide : uint8_t { Whole, Column, Row };
 BroadcastSide broadcastSide(mlir::Type operand, mlir::Type result);
+
+// What `vx.dbg` prints before a tensor's elements: its element type and
+// shape as Vx writes them (`f32[4, 8]`); every target prints the same.
+std::string dbgTypeText(mlir::Type pinned);
 
 }  // namespace vx::dialect

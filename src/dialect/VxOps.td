@@ -322,7 +322,7 @@ def Vx_ScaleIntoOp : Vx_Op<"scale_into", [AllTypesMatch<["y", "x"]>]> {
 // ---- on-chip compute (compute.md): reads borrow, `_into` forms write ----
 
 def Vx_BroadcastOp : Vx_Op<"broadcast"> {
-  let summary = "elementwise lhs op rhs (add, sub, mul, div; max and min without broadcasting), each side the [R, C] result's shape, its column [R, 1] or its row [1, C]";
+  let summary = "elementwise lhs op rhs (add, sub, mul, div, max, min), each side the [R, C] result's shape, its column [R, 1] or its row [1, C]";
   let arguments = (ins StrAttr:$op, Vx_PinnedType:$lhs, Vx_PinnedType:$rhs);
   let results = (outs Vx_PinnedType:$result);
   let assemblyFormat = "$op $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs)) `->` qualified(type($result))";
@@ -379,6 +379,15 @@ def Vx_RowReduceOp : Vx_Op<"row_reduce"> {
   let arguments = (ins StrAttr:$kind, Vx_PinnedType:$x);
   let results = (outs Vx_PinnedType:$result);
   let assemblyFormat = "$kind $x attr-dict `:` qualified(type($x)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+// ---- debugging (language.md §5) ----
+
+def Vx_DbgOp : Vx_Op<"dbg"> {
+  let summary = "prints `label = value` in program order: a scalar (kind int, uint, bool, float) or an on-chip tensor (kind tensor: its element type, shape, first elements and sum)";
+  let arguments = (ins StrAttr:$label, StrAttr:$kind, AnyType:$x);
+  let assemblyFormat = "$label $kind $x attr-dict `:` type($x)";
   let hasVerifier = 1;
 }
 

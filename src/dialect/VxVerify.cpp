@@ -208,9 +208,6 @@ mlir::LogicalResult BroadcastOp::verify() {
   if (getOp() != "add" && getOp() != "sub" && getOp() != "mul" && getOp() != "div" && getOp() != "max" &&
       getOp() != "min")
     return emitOpError("op must be add, sub, mul, div, max or min");
-  if ((getOp() == "max" || getOp() == "min") &&
-      (getLhs().getType() != getResult().getType() || getRhs().getType() != getResult().getType()))
-    return emitOpError("max and min take two operands of the result's type");
   for (auto [v, n] : {std::pair{getLhs(), "lhs"}, {getRhs(), "rhs"}, {getResult(), "result"}})
     if (failed(needRank(*this, v.getType(), 2, n)) || failed(needVmem(*this, v.getType(), n))) return mlir::failure();
   Shaped r = shaped(getResult().getType());
@@ -261,6 +258,36 @@ mlir::LogicalResult RowReduceOp::verify() {
   if (r.elem != x.elem || r.shape.size() != 2 || r.shape[0] != x.shape[0] || r.shape[1] != 1)
     return emitOpError("the result must be x's rows as one column: [R, 1] of x's element type");
   return mlir::success();
+}
+
+std::string dbgTypeText(mlir::Type pinned) {
+  Shaped s = shaped(pinned);
+  mlir::Type e = s.elem;
+  std::string text = !e                ? "?"
+                     : e.isF32()       ? "f32"
+                     : e.isF64()       ? "f64"
+                     : e.isBF16()      ? "bf16"
+                     : e.isF16()       ? "f16"
+                     : e.isInteger(32) ? "i32"
+                     : e.isInteger(64) ? "i64"
+                                       : "?";
+  text += "[";
+  for (size_t i = 0; i < s.shape.size(); ++i) text += (i ? ", " : "") + std::to_string(s.shape[i]);
+  return text + "]";
+}
+
+mlir::LogicalResult DbgOp::verify() {
+  mlir::Type t = getX().getType();
+  llvm::StringRef k = getKind();
+  if (k == "tensor") {
+    if (!t.isa<PinnedType>()) return emitOpError("kind `tensor` prints an on-chip buffer");
+    return mlir::success();
+  }
+  if (k == "float") return t.isa<mlir::FloatType>() ? mlir::success() : emitOpError("kind `float` prints a float");
+  if (k == "int" || k == "uint" || k == "bool")
+    return t.isa<mlir::IntegerType, mlir::IndexType>() ? mlir::success()
+                                                        : emitOpError("kind `" + k + "` prints an integer");
+  return emitOpError("kind must be int, uint, bool, float or tensor");
 }
 
 }  // namespace vx::dialect

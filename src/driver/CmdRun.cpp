@@ -243,7 +243,11 @@ int prepare(const FrontOptions& fo, const std::string& target, bool interpret, c
 // Prints a run's output; a trap is the program's error (1).
 int finishRun(const FrontOptions& fo, const cpu::ProcessResult& r) {
   std::fputs(r.stdoutText.c_str(), stdout);
-  if (r.status == 0) return 0;
+  if (r.status == 0) {
+    std::fflush(stdout);
+    std::fputs(r.stderrText.c_str(), stderr);  // the program's own: `dbg` lines
+    return 0;
+  }
   std::fflush(stdout);
   if (r.status == 101) {  // a runtime trap: the program's error
     std::fputs(r.stderrText.c_str(), stderr);

@@ -168,7 +168,20 @@ void Machine::interpret(bool yieldAtDma) {
       case Op::VecDivCol:
       case Op::VecRdivCol:
       case Op::VecDivRow:
-      case Op::VecRdivRow: sync(); vector(pc, d); ++pc; break;
+      case Op::VecRdivRow:
+      case Op::VecMaxCol:
+      case Op::VecRmaxCol:
+      case Op::VecMinCol:
+      case Op::VecRminCol:
+      case Op::VecMaxRow:
+      case Op::VecRmaxRow:
+      case Op::VecMinRow:
+      case Op::VecRminRow: sync(); vector(pc, d); ++pc; break;
+      case Op::DbgInt:
+      case Op::DbgUint:
+      case Op::DbgBool:
+      case Op::DbgFloat:
+      case Op::DbgTile: sync(); debug(pc, d); ++pc; break;
       case Op::Count_: sync(); fault(FaultKind::OutOfBounds, pc, "invalid opcode");
     }
   }

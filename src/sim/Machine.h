@@ -149,6 +149,8 @@ class Machine {
   void halt(uint32_t pc);
   // Units.cpp
   void matrix(uint32_t pc, const Dec& d);
+  // `dbg.*`: prints the line (vx/debug.h) on standard error.
+  void debug(uint32_t pc, const Dec& d);
   void vector(uint32_t pc, const Dec& d);
   void loadTile(uint32_t pc, unsigned operand, const MemRef& m, int64_t rows, int64_t cols, std::vector<float>& out);
   void storeTile(uint32_t pc, unsigned operand, const MemRef& m, int64_t rows, int64_t cols, const float* in);

@@ -6,6 +6,7 @@
 
 #include "sim/Machine.h"
 #include "vx/data.h"
+#include "vx/debug.h"
 
 namespace vx::sim {
 
@@ -191,9 +192,16 @@ void Machine::vector(uint32_t pc, const Dec& d) {
     else for (size_t i = 0; i < n; ++i) a[i] = (a[i] > b[i] || a[i] != a[i]) ? a[i] : b[i];
   } else if (d.op == Op::VecAddCol || d.op == Op::VecSubCol || d.op == Op::VecMulCol || d.op == Op::VecRsubCol ||
              d.op == Op::VecAddRow || d.op == Op::VecSubRow || d.op == Op::VecMulRow || d.op == Op::VecRsubRow ||
-             d.op == Op::VecDivCol || d.op == Op::VecRdivCol || d.op == Op::VecDivRow || d.op == Op::VecRdivRow) {
+             d.op == Op::VecDivCol || d.op == Op::VecRdivCol || d.op == Op::VecDivRow || d.op == Op::VecRdivRow ||
+             d.op == Op::VecMaxCol || d.op == Op::VecRmaxCol || d.op == Op::VecMinCol || d.op == Op::VecRminCol ||
+             d.op == Op::VecMaxRow || d.op == Op::VecRmaxRow || d.op == Op::VecMinRow || d.op == Op::VecRminRow) {
     const bool col = d.op == Op::VecAddCol || d.op == Op::VecSubCol || d.op == Op::VecMulCol || d.op == Op::VecRsubCol ||
-                     d.op == Op::VecDivCol || d.op == Op::VecRdivCol;
+                     d.op == Op::VecDivCol || d.op == Op::VecRdivCol || d.op == Op::VecMaxCol ||
+                     d.op == Op::VecRmaxCol || d.op == Op::VecMinCol || d.op == Op::VecRminCol;
+    // max/min: NaN where either is; otherwise the first operand unless the
+    // second is larger (smaller), as every target computes it.
+    auto mx = [](float x, float y) { return (x > y || x != x) ? x : y; };
+    auto mn = [](float x, float y) { return (x < y || x != x) ? x : y; };
     loadTile(pc, 2, d.m[2], col ? rows : 1, col ? 1 : cols, k.scratchB);
     const float* b = k.scratchB.data();
     for (size_t i = 0; i < n; ++i) {
@@ -203,6 +211,10 @@ void Machine::vector(uint32_t pc, const Dec& d) {
       else if (d.op == Op::VecMulCol || d.op == Op::VecMulRow) a[i] *= y;
       else if (d.op == Op::VecDivCol || d.op == Op::VecDivRow) a[i] /= y;
       else if (d.op == Op::VecRdivCol || d.op == Op::VecRdivRow) a[i] = y / a[i];
+      else if (d.op == Op::VecMaxCol || d.op == Op::VecMaxRow) a[i] = mx(a[i], y);
+      else if (d.op == Op::VecRmaxCol || d.op == Op::VecRmaxRow) a[i] = mx(y, a[i]);
+      else if (d.op == Op::VecMinCol || d.op == Op::VecMinRow) a[i] = mn(a[i], y);
+      else if (d.op == Op::VecRminCol || d.op == Op::VecRminRow) a[i] = mn(y, a[i]);
       else a[i] = y - a[i];  // rsub
     }
   } else if (d.op == Op::VecRelu) {
@@ -253,6 +265,25 @@ void Machine::vector(uint32_t pc, const Dec& d) {
                               d.op == Op::VecRdivRow || d.op == Op::VecTranspose;
   busyUnit(kTrackVector, EventKind::Vector, pc,
            (transcendental ? 2 : 1) * ceilDiv(n, perReg) + (reduce ? 2 : 1) * cfg_.vpuLatency);
+}
+
+void Machine::debug(uint32_t pc, const Dec& d) {
+  const int64_t* V = c_->vals.data();
+  const tpu::DbgText& t = prog_.dbgs[static_cast<size_t>(V[d.v[0]])];
+  if (d.op == Op::DbgTile) {
+    const int64_t rows = d.rows, cols = d.cols;
+    loadTile(pc, 1, d.m[0], rows, cols, c_->scratchA);
+    const float* a = c_->scratchA.data();
+    vx::dbg::print_tensor(t.text.c_str(), t.type.c_str(), static_cast<uint64_t>(rows * cols),
+                          [a](uint64_t i) { return static_cast<double>(a[i]); });
+    busyUnit(kTrackVector, EventKind::Vector, pc, cfg_.vpuLatency);
+    return;
+  }
+  const int64_t v = V[d.v[1]];
+  if (d.op == Op::DbgInt) vx::dbg::print_int(t.text.c_str(), v);
+  else if (d.op == Op::DbgUint) vx::dbg::print_uint(t.text.c_str(), static_cast<unsigned long long>(v));
+  else if (d.op == Op::DbgBool) vx::dbg::print_bool(t.text.c_str(), v != 0);
+  else vx::dbg::print_float(t.text.c_str(), static_cast<double>(d.f));
 }
 
 }  // namespace vx::sim

@@ -81,6 +81,7 @@ class Assembler {
  private:
   void line(std::string_view s);
   void directive(Cursor& c);
+  std::string quotedString(Cursor& c, const char* what);
   void declareBuffer(Cursor& c, Space space, uint32_t col);
   void instruction(Cursor& c);
   Operand operand(Cursor& c, Op op, unsigned i);
@@ -225,6 +226,26 @@ void Assembler::checkNewName(std::string_view n, uint32_t col) {
     throw LineError{col, "`" + std::string(n) + "` is declared twice"};
 }
 
+std::string Assembler::quotedString(Cursor& c, const char* what) {
+  c.skipSpace();
+  if (!c.accept('"')) fail(c, std::string("expected ") + what + ", found " + c.found());
+  std::string text;
+  for (;;) {
+    if (c.rest().empty()) fail(c, "unterminated string");
+    char ch = c.rest()[0];
+    c.seek(c.pos() + 1);
+    if (ch == '"') break;
+    if (ch == '\\') {
+      if (c.rest().empty()) fail(c, "unterminated string");
+      ch = c.rest()[0];
+      c.seek(c.pos() + 1);
+      if (ch != '"' && ch != '\\') fail(c, "only \\\" and \\\\ escapes are allowed in a string");
+    }
+    text += ch;
+  }
+  return text;
+}
+
 void Assembler::directive(Cursor& c) {
   c.skipSpace();
   uint32_t col = c.col();
@@ -253,23 +274,14 @@ void Assembler::directive(Cursor& c) {
     p_.kernel = name(c, "a kernel name");
     expectEnd(c);
   } else if (d == "source") {
-    if (!c.accept('"')) fail(c, "expected a quoted file name, found " + c.found());
-    std::string file;
-    for (;;) {
-      if (c.rest().empty()) fail(c, "unterminated string");
-      char ch = c.rest()[0];
-      c.seek(c.pos() + 1);
-      if (ch == '"') break;
-      if (ch == '\\') {
-        if (c.rest().empty()) fail(c, "unterminated string");
-        ch = c.rest()[0];
-        c.seek(c.pos() + 1);
-        if (ch != '"' && ch != '\\') fail(c, "only \\\" and \\\\ escapes are allowed in a string");
-      }
-      file += ch;
-    }
+    p_.sourceFile = quotedString(c, "a quoted file name");
     expectEnd(c);
-    p_.sourceFile = std::move(file);
+  } else if (d == "dbg") {
+    DbgText t;
+    t.text = quotedString(c, "the quoted text `dbg` prints");
+    t.type = quotedString(c, "the quoted type of a tile (\"\" for a scalar)");
+    expectEnd(c);
+    p_.dbgs.push_back(std::move(t));
   } else if (d == "spmd") {
     if (p_.spmd) throw LineError{col, "`.spmd` appears twice"};
     expectEnd(c);
@@ -299,7 +311,7 @@ void Assembler::directive(Cursor& c) {
     loc_ = {static_cast<uint32_t>(ln), static_cast<uint32_t>(cl)};
   } else {
     throw LineError{col, "unknown directive `." + asmlex::quoteToken(d.empty() ? c.rest().substr(0, 1) : d) +
-                             "` (directives: .vxdma .kernel .source .spmd .param .hbm .vmem .smem .loc)"};
+                             "` (directives: .vxdma .kernel .source .spmd .param .hbm .vmem .smem .dbg .loc)"};
   }
 }
 

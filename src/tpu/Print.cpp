@@ -87,6 +87,7 @@ std::string print(const Program& p) {
     if (prm.defaultValue) out += " = " + std::to_string(*prm.defaultValue);
     out += "\n";
   }
+  for (const DbgText& d : p.dbgs) out += ".dbg " + quoted(d.text) + " " + quoted(d.type) + "\n";
   for (const Buffer& b : p.buffers) {
     out += std::string(".") + spaceName(b.space) + " " + b.name + " " + dtypeName(b.dtype) + " [";
     for (size_t i = 0; i < b.shape.size(); ++i) {

@@ -99,6 +99,15 @@ struct Label {
   bool operator==(const Label&) const = default;
 };
 
+// A `.dbg "TEXT" "TYPE"` line: what a `dbg.*` instruction prints before
+// its value (`file:line: <expression>`) and, for a tile, the tensor's
+// element type and shape as the source wrote them (`f32[128]`).
+struct DbgText {
+  std::string text;
+  std::string type;
+  bool operator==(const DbgText&) const = default;
+};
+
 struct Program {
   uint32_t version = kFormatVersion;
   std::string kernel;      // `.kernel NAME`, may be empty
@@ -107,6 +116,7 @@ struct Program {
   std::vector<Param> params;
   std::vector<Buffer> buffers;
   std::vector<Label> labels;
+  std::vector<DbgText> dbgs;  // numbered in order: operand 0 of `dbg.*`
   std::vector<Instr> code;
   bool operator==(const Program&) const = default;
 

@@ -58,6 +58,12 @@ void Validator::declarations() {
       err(0, "the source file name contains a control character");
       break;
     }
+  for (const DbgText& d : p_.dbgs)
+    for (char c : d.text + d.type)
+      if (static_cast<unsigned char>(c) < 0x20) {
+        err(0, "a `.dbg` text contains a control character");
+        break;
+      }
   std::set<std::string> names;
   for (const Param& prm : p_.params) {
     if (!isName(prm.name) || asmlex::isReservedName(prm.name))
@@ -98,6 +104,13 @@ void Validator::instr(size_t idx, const Instr& in) {
     return;
   }
   for (unsigned i = 0; i < in.numOperands; ++i) operand(idx, in, i);
+  if (in.op == Op::DbgInt || in.op == Op::DbgUint || in.op == Op::DbgBool || in.op == Op::DbgFloat ||
+      in.op == Op::DbgTile) {
+    int64_t t = in.operands[0].imm;
+    if (t < 0 || static_cast<size_t>(t) >= p_.dbgs.size())
+      instrErr(idx, in, "operand 1: no `.dbg` text " + std::to_string(t) + " (the program declares " +
+                            std::to_string(p_.dbgs.size()) + ")");
+  }
 }
 
 void Validator::operand(size_t idx, const Instr& in, unsigned i) {

@@ -25,7 +25,7 @@ PY
 for target in cpu tpu b200 h100; do
   extra=
   case $target in b200 | h100) extra=--interpret ;; esac
-  for entry in unary into binary reduce reduce_bf16 casts transposes; do
+  for entry in unary into binary clamps reduce reduce_bf16 casts transposes; do
     out="$TMP/$target/$entry"
     mkdir -p "$out"
     # shellcheck disable=SC2086
@@ -53,6 +53,7 @@ def bf16(v):
 a = [f32(((m * 16 + n) * 37 % 61 - 30) / 10.0) for m in range(8) for n in range(16)]
 ab = [bf16(v) for v in a]
 rows = lambda xs, c: [xs[i * c:(i + 1) * c] for i in range(len(xs) // c)]
+cmax = [max(a[i * 16 + j] for i in range(8)) for j in range(16)]
 want = {
     ("unary", "e"): ([math.exp(x) for x in a], 4e-7),
     ("unary", "l"): ([math.log(f32(math.exp(x))) for x in a], 4e-7),
@@ -68,6 +69,9 @@ want = {
     ("binary", "lo"): ([-abs(x) for x in a], 0),
     ("binary", "q"): ([(x - max(r)) / (abs(x) + max(r)) for r in rows(a, 16) for x in r], 1e-6),
     ("binary", "sc"): ([x * x - x for x in a], 2e-6),  # cancellation near x = 1
+    ("clamps", "cl"): ([min(max(x, -f32(max(r) * 0.5)), f32(max(r) * 0.5)) for r in rows(a, 16) for x in r], 0),
+    ("clamps", "cr"): ([max(min(f32(cmax[j] * 0.25), a[i * 16 + j]), -f32(cmax[j] * 0.25))
+                        for i in range(8) for j in range(16)], 0),
     ("reduce", "mx"): ([max(r) for r in rows(a, 16)], 0),
     ("reduce", "sm"): ([sum(r) for r in rows(a, 16)], 1e-6),
     ("reduce_bf16", "mx"): ([max(r) for r in rows(ab, 16)], 0),

@@ -8,6 +8,8 @@
 #ifndef VX_CUDA_COMPUTE_H
 #define VX_CUDA_COMPUTE_H
 
+#include "vx/debug.h"
+
 namespace vx::cu {
 
 /* ---- on-chip compute (compute.md): the functors of src/target/Unary.def's
@@ -184,6 +186,40 @@ VX_HD inline Buf<T> row_sum(Arena& arena, const Buf<T>& x, uint64_t rows, uint64
   }
   sync();
   return r;
+}
+
+/* ---- dbg(x) (vx/debug.h): one thread of the block prints, after every
+ * thread's earlier writes; a tensor is read as any operand ---- */
+template <typename T>
+VX_HD inline double dbg_widen(T x) { return static_cast<double>(static_cast<float>(x)); }
+VX_HD inline double dbg_widen(double x) { return x; }
+template <typename T>
+VX_HD inline void dbg_tensor(const char* label, const char* type, const Buf<T>& x, const char* at) {
+  linear(x, at);
+  sync();
+  touch(x.data, x.n * sizeof(T), false, at);
+  if (lane() == 0) dbg::print_tensor(label, type, x.n, [&](uint64_t i) { return dbg_widen(x.data[i]); });
+  sync();
+}
+VX_HD inline void dbg_int(const char* label, long long v) {
+  sync();
+  if (lane() == 0) dbg::print_int(label, v);
+  sync();
+}
+VX_HD inline void dbg_uint(const char* label, unsigned long long v) {
+  sync();
+  if (lane() == 0) dbg::print_uint(label, v);
+  sync();
+}
+VX_HD inline void dbg_bool(const char* label, bool v) {
+  sync();
+  if (lane() == 0) dbg::print_bool(label, v);
+  sync();
+}
+VX_HD inline void dbg_float(const char* label, double v) {
+  sync();
+  if (lane() == 0) dbg::print_float(label, v);
+  sync();
 }
 
 }  // namespace vx::cu

@@ -74,6 +74,26 @@ int64_t numElements(mlir::Type t) {
   return 0;
 }
 
+std::string cLiteral(const std::string& text) {
+  std::string s = "\"";
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\' || c == '?') {
+      s += '\\';
+      s += c;
+    } else if (u < 0x20 || u >= 0x7f) {
+      // Octal escapes end after three digits (a hex one would swallow what follows).
+      s += '\\';
+      s += static_cast<char>('0' + (u >> 6));
+      s += static_cast<char>('0' + ((u >> 3) & 7));
+      s += static_cast<char>('0' + (u & 7));
+    } else {
+      s += c;
+    }
+  }
+  return s + "\"";
+}
+
 std::string locLiteral(mlir::Location loc) {
   mlir::FileLineColLoc file;
   if (auto f = loc.dyn_cast<mlir::FusedLoc>()) {

@@ -56,6 +56,8 @@ std::string cppType(mlir::Type t);
 std::string elemType(mlir::Type t);
 // `"file.vx:4:22"` (a C string literal) for an op's location.
 std::string locLiteral(mlir::Location loc);
+// `text` as a C string literal.
+std::string cLiteral(const std::string& text);
 // Number of elements of a tensor/pinned type.
 int64_t numElements(mlir::Type t);
 

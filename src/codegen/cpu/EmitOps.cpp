@@ -232,6 +232,18 @@ std::string vxExpr(Emitter& e, mlir::Operation* op) {
     return rt + "unary_into<" + rt + "fn::" + u.getFn().str() + ">(" + x(0) + ", " + x(1) + ", " + at + ")";
   if (mlir::isa<FillOp>(op)) return rt + "fill(" + x(0) + ", (float)" + x(1) + ", " + at + ")";
   if (mlir::isa<CopyIntoOp>(op)) return rt + "copy_into(" + x(0) + ", " + x(1) + ", " + at + ")";
+  if (auto d = mlir::dyn_cast<DbgOp>(op)) {
+    std::string label = cLiteral(d.getLabel().str());
+    llvm::StringRef k = d.getKind();
+    if (k == "tensor")
+      return rt + "dbg_tensor(" + label + ", " + cLiteral(dbgTypeText(d.getX().getType())) + ", " + x(0) + ", " + at + ")";
+    if (k == "float") return rt + "dbg_float(" + label + ", static_cast<double>(" + x(0) + "))";
+    if (k == "bool") return rt + "dbg_bool(" + label + ", " + x(0) + ")";
+    mlir::Type xt = d.getX().getType();
+    std::string w = xt.isIndex() ? "64" : std::to_string(xt.getIntOrFloatBitWidth());
+    if (k == "uint") return rt + "dbg_uint(" + label + ", static_cast<uint" + w + "_t>(" + x(0) + "))";
+    return rt + "dbg_int(" + label + ", static_cast<int" + w + "_t>(" + x(0) + "))";
+  }
   if (auto r = mlir::dyn_cast<RowReduceOp>(op)) {
     mlir::Type t = op->getOperand(0).getType();
     return rt + "row_" + r.getKind().str() + "(vx_inv.arena, " + x(0) + ", " + shapeDim(t, 0) + ", " + shapeDim(t, 1) +
@@ -254,6 +266,7 @@ std::vector<std::pair<unsigned, bool>> bufferAccesses(mlir::Operation* op) {
   if (mlir::isa<StoreOp, TransferIntoOp>(op)) return {{0, false}, {1, true}};
   if (mlir::isa<AddOp, SubOp, MulOp, BroadcastOp>(op)) return {{0, false}, {1, false}};
   if (mlir::isa<StoreElemOp>(op)) return {{1, true}};
+  if (auto d = mlir::dyn_cast<DbgOp>(op); d && d.getKind() == "tensor") return {{0, false}};
   return {};
 }
 

@@ -280,6 +280,7 @@ AllocError allocate(Mir& m, const Liveness& live, const std::vector<std::vector<
   for (size_t b = 0; b < m.buffers.size(); ++b)
     if (m.buffers[b].space != isa::Space::Hbm) declare(b);
   out.params = m.params;
+  out.dbgs = m.dbgs;
 
   auto siteBase = [&](int s) -> int64_t { return s >= 0 ? m.sites[s].base : 0; };
   std::vector<int> labelTarget(static_cast<size_t>(m.numLabels), -1);

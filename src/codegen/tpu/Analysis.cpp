@@ -28,6 +28,9 @@ bool definesFirst(Op op) {
     case Op::VecRowMax: case Op::VecRowSum: case Op::VecAddCol: case Op::VecSubCol: case Op::VecMulCol:
     case Op::VecRsubCol: case Op::VecAddRow: case Op::VecSubRow: case Op::VecMulRow: case Op::VecRsubRow:
     case Op::VecMin: case Op::VecTranspose: case Op::VecDiv: case Op::VecDivCol: case Op::VecRdivCol: case Op::VecDivRow: case Op::VecRdivRow:
+    case Op::VecMaxCol: case Op::VecRmaxCol: case Op::VecMinCol: case Op::VecRminCol: case Op::VecMaxRow:
+    case Op::VecRmaxRow: case Op::VecMinRow: case Op::VecRminRow:
+    case Op::DbgInt: case Op::DbgUint: case Op::DbgBool: case Op::DbgFloat: case Op::DbgTile:
     case Op::Count_:
       return false;
   }

@@ -461,8 +461,12 @@ void lowerBroadcast(Lowering& l, BroadcastOp op) {
   BroadcastSide side = swap ? ml : mr;  // Whole: `/` of two whole tiles
   bool col = side == BroadcastSide::Column;
   std::string k = op.getOp().str();
-  Op o = k == "max"                       ? Op::VecMax
-         : k == "min"                     ? Op::VecMin
+  Op o = k == "max" ? (side == BroadcastSide::Whole ? Op::VecMax
+                      : col                         ? (swap ? Op::VecRmaxCol : Op::VecMaxCol)
+                                                    : (swap ? Op::VecRmaxRow : Op::VecMaxRow))
+         : k == "min" ? (side == BroadcastSide::Whole ? Op::VecMin
+                         : col                         ? (swap ? Op::VecRminCol : Op::VecMinCol)
+                                                       : (swap ? Op::VecRminRow : Op::VecMinRow))
          : side == BroadcastSide::Whole   ? Op::VecDiv
          : k == "add" ? (col ? Op::VecAddCol : Op::VecAddRow)
          : k == "mul" ? (col ? Op::VecMulCol : Op::VecMulRow)
@@ -476,6 +480,52 @@ void lowerBroadcast(Lowering& l, BroadcastOp op) {
   uses(l, {&lhs, &rhs});
   born(l, dst.pseudo, {dst.site});
   l.define(op.getResult(), dst);
+}
+
+// `dbg(x)`: a `.dbg` text and one `dbg.*` instruction. A tile is read as
+// any operand; a float prints its value, which the tpu knows only as a
+// constant (no scalar float unit).
+void lowerDbg(Lowering& l, DbgOp op) {
+  mlir::Location at = op->getLoc();
+  Val x = l.lookup(op.getX());
+  if (l.failed) return;
+  llvm::StringRef k = op.getKind();
+  isa::DbgText text{op.getLabel().str(), k == "tensor" ? dbgTypeText(op.getX().getType()) : ""};
+  auto index = static_cast<int64_t>(l.m.dbgs.size());
+  if (k == "tensor") {
+    mlir::Type t = op.getX().getType();
+    if (!needVmem(l, x, at) || !dimsFit(l, t, at)) return;
+    auto [r, c] = tileDims(t);
+    l.m.dbgs.push_back(std::move(text));
+    l.emit(Op::DbgTile, {I(index), l.memOp(x, OperandKind::Tile), Dims(r, c)});
+    uses(l, {&x});
+    return;
+  }
+  if (k == "float") {
+    if (x.kind != Val::Kind::Float || !x.isConst)
+      return l.fail(at, "`dbg` of a float known only at run time",
+                    "the tpu target has no scalar float unit: its floats are constants of the program");
+    l.m.dbgs.push_back(std::move(text));
+    l.emit(Op::DbgFloat, {I(index), Flt(static_cast<float>(x.f))});
+    return;
+  }
+  l.m.dbgs.push_back(std::move(text));
+  mlir::Type t = op.getX().getType();
+  unsigned width = t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
+  if (k == "uint" && width < 64) {
+    // Registers hold narrower integers sign-extended: print the low bits.
+    const int64_t mask = (int64_t{1} << width) - 1;
+    if (x.isConst) {
+      x.c &= mask;
+    } else {
+      int r = l.fresh();
+      l.emit(Op::And, {R(r), R(l.reg(x)), XI(mask)});
+      x = Val{};
+      x.kind = Val::Kind::Int;
+      x.vreg = r;
+    }
+  }
+  l.emit(k == "uint" ? Op::DbgUint : k == "bool" ? Op::DbgBool : Op::DbgInt, {I(index), l.x(x)});
 }
 
 // On-chip compute (compute.md): each builtin is one vector instruction.
@@ -611,6 +661,7 @@ void lowerVxOp(Lowering& l, mlir::Operation* op) {
   if (mlir::isa<UnaryOp, UnaryIntoOp, ScaleIntoOp, FillOp, CopyIntoOp, RowReduceOp, CastOp, TransposeOp>(op))
     return lowerCompute(l, op);
   if (auto b = mlir::dyn_cast<BroadcastOp>(op)) return lowerBroadcast(l, b);
+  if (auto d = mlir::dyn_cast<DbgOp>(op)) return lowerDbg(l, d);
   l.fail(at, op->getName().getStringRef().str(), "the tpu lowering has no rule for this operation");
 }
 

@@ -97,6 +97,7 @@ struct Mir {
   std::vector<MInstr> code;
   std::vector<MBuffer> buffers;
   std::vector<isa::Param> params;
+  std::vector<isa::DbgText> dbgs;  // `dbg` texts, numbered as the program's
   std::vector<Site> sites;
   std::vector<Edge> edges;
   std::vector<Loop> loops;
