@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "vx/debug.h"
+#include "vx/reduce.h"
 #include "vx/memory.h"
 
 namespace vx::rt {
@@ -175,24 +176,21 @@ template <typename T>
 inline Buf<T> row_max(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
   Buf<T> r = allocate<T>(arena, rows, at);
   for (uint64_t i = 0; i < rows; ++i) {
-    compute_t<T> m = -std::numeric_limits<compute_t<T>>::infinity();
-    for (uint64_t j = 0; j < cols; ++j) {
-      compute_t<T> v = static_cast<compute_t<T>>(x.data[i * cols + j]);
-      if (std::isnan(v) || v > m) m = v;
-    }
-    r.data[i] = static_cast<T>(m);
+    const T* row = x.data + i * cols;
+    r.data[i] = static_cast<T>(reduce::row<compute_t<T>>(
+        cols, [row](uint64_t c) { return static_cast<compute_t<T>>(row[c]); }, reduce::Max{}));
   }
   return r;
 }
 
-/* The sum of each row, columns in ascending order, in f32 (f64 for f64). */
+/* Each row's sum in f32 (f64 for f64), in the order of vx/reduce.h. */
 template <typename T>
 inline Buf<T> row_sum(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
   Buf<T> r = allocate<T>(arena, rows, at);
   for (uint64_t i = 0; i < rows; ++i) {
-    compute_t<T> s = 0;
-    for (uint64_t j = 0; j < cols; ++j) s += static_cast<compute_t<T>>(x.data[i * cols + j]);
-    r.data[i] = static_cast<T>(s);
+    const T* row = x.data + i * cols;
+    r.data[i] = static_cast<T>(reduce::row<compute_t<T>>(
+        cols, [row](uint64_t c) { return static_cast<compute_t<T>>(row[c]); }, reduce::Sum{}));
   }
   return r;
 }

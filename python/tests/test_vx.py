@@ -203,28 +203,29 @@ def numpy_softmax(x):
 
 
 class SoftmaxAgreesWithNumPy(unittest.TestCase):
-    """examples/softmax.vx at several tile shapes, set with `consts=`."""
+    """examples/softmax.vx (a grid of row groups, each streamed in blocks) at
+    several tile shapes set with `consts=`, on m x n arrays as they are."""
 
-    def check(self, target, bm, n, blocks):
+    def check(self, target, bm, n, t, groups):
         path = os.path.join(REPO, "examples", "softmax.vx")
-        k = vx.compile(path, target=target, consts={"BM": bm, "N": n})
+        k = vx.compile(path, target=target, consts={"BM": bm, "N": n, "T": t})
         rng = np.random.default_rng(bm * 1000 + n)
-        x = (rng.standard_normal((blocks, bm, n)) * 4).astype(np.float32)
+        x = (rng.standard_normal((groups * t * bm, n)) * 4).astype(np.float32)
         out = np.zeros_like(x)
         k.softmax(x, out)
         np.testing.assert_allclose(out, numpy_softmax(x), rtol=2e-6, atol=1e-8, err_msg="%s %dx%d" % (target, bm, n))
         np.testing.assert_allclose(out.sum(axis=-1), 1.0, rtol=1e-5)
 
     def test_softmax_on_cpu(self):
-        for bm, n, blocks in ((8, 128, 3), (16, 64, 2), (1, 256, 5)):
-            self.check("cpu", bm, n, blocks)
+        for bm, n, t, groups in ((8, 128, 3, 2), (16, 64, 2, 3), (1, 256, 5, 1)):
+            self.check("cpu", bm, n, t, groups)
 
     def test_softmax_on_tpu(self):
-        for bm, n, blocks in ((8, 128, 3), (32, 32, 1)):
-            self.check("tpu", bm, n, blocks)
+        for bm, n, t, groups in ((8, 128, 3, 2), (32, 32, 1, 3)):
+            self.check("tpu", bm, n, t, groups)
 
     def test_softmax_on_b200_interpreted(self):
-        self.check("b200", 8, 64, 2)
+        self.check("b200", 8, 64, 2, 2)
 
 
 def numpy_rmsnorm(x, w, eps=1e-6):
@@ -233,32 +234,33 @@ def numpy_rmsnorm(x, w, eps=1e-6):
 
 
 class RmsNormAgreesWithNumPy(unittest.TestCase):
-    """examples/rmsnorm.vx at several tile shapes, set with `consts=`."""
+    """examples/rmsnorm.vx (a grid of row groups) at several tile shapes set
+    with `consts=`, on m x n arrays as they are."""
 
-    def check(self, target, bm, n, blocks):
+    def check(self, target, bm, n, t, groups):
         path = os.path.join(REPO, "examples", "rmsnorm.vx")
-        k = vx.compile(path, target=target, consts={"BM": bm, "N": n})
+        k = vx.compile(path, target=target, consts={"BM": bm, "N": n, "T": t})
         rng = np.random.default_rng(bm * 7 + n)
-        x = (rng.standard_normal((blocks, bm, n)) * 3).astype(np.float32)
+        x = (rng.standard_normal((groups * t * bm, n)) * 3).astype(np.float32)
         w = rng.uniform(0.5, 1.5, size=(1, n)).astype(np.float32)
         out = np.zeros_like(x)
         k.rmsnorm(x, w, out)
         np.testing.assert_allclose(out, numpy_rmsnorm(x, w), rtol=1e-5, atol=1e-6, err_msg="%s %dx%d" % (target, bm, n))
 
     def test_rmsnorm_on_cpu(self):
-        for bm, n, blocks in ((8, 128, 3), (16, 64, 2), (1, 32, 4)):
-            self.check("cpu", bm, n, blocks)
+        for bm, n, t, groups in ((8, 128, 3, 2), (16, 64, 2, 1), (1, 32, 4, 3)):
+            self.check("cpu", bm, n, t, groups)
 
     def test_rmsnorm_on_tpu(self):
-        for bm, n, blocks in ((8, 128, 2), (32, 64, 1)):
-            self.check("tpu", bm, n, blocks)
+        for bm, n, t, groups in ((8, 128, 2, 2), (32, 64, 1, 3)):
+            self.check("tpu", bm, n, t, groups)
 
     def test_rmsnorm_on_b200_and_h100_interpreted(self):
-        self.check("b200", 8, 64, 2)
-        self.check("h100", 4, 32, 2)
+        self.check("b200", 8, 64, 2, 2)
+        self.check("h100", 4, 32, 2, 3)
 
     def test_softmax_on_h100_interpreted(self):
-        SoftmaxAgreesWithNumPy.check(self, "h100", 4, 32, 2)
+        SoftmaxAgreesWithNumPy.check(self, "h100", 4, 32, 2, 3)
 
 
 def numpy_attention(q, k, v, scale):
@@ -269,36 +271,37 @@ def numpy_attention(q, k, v, scale):
 
 @unittest.skipIf(ml_dtypes is None, "ml_dtypes is not installed: the bf16 inputs cannot be made")
 class AttentionAgreesWithNumPy(unittest.TestCase):
-    """examples/attention.vx (online softmax over streamed key/value blocks,
-    bf16 inputs) at several shapes. The reference takes the same bf16 values
+    """examples/attention.vx (a grid of query blocks, each an online softmax
+    over streamed key/value blocks, bf16 inputs) at several shapes. The reference takes the same bf16 values
     in f64; the kernel rounds its softmax weights to bf16 for the product
     with v (2^-9 relative), hence the tolerance."""
 
-    def check(self, target, bq, bk, d, blocks, atol):
+    def check(self, target, bq, bk, d, qblocks, blocks, atol):
         path = os.path.join(REPO, "examples", "attention.vx")
         scale = 1 / np.sqrt(d)
         k = vx.compile(path, target=target, consts={"BQ": bq, "BK": bk, "D": d, "SCALE": float(scale)})
         rng = np.random.default_rng(bq + bk + d + blocks)
         bf = ml_dtypes.bfloat16
-        q = rng.standard_normal((bq, d)).astype(bf)
+        q = rng.standard_normal((qblocks * bq, d)).astype(bf)
         keys = rng.standard_normal((blocks * bk, d)).astype(bf)
         vals = rng.standard_normal((blocks * bk, d)).astype(bf)
-        out = np.zeros((bq, d), np.float32)
-        k.attention(q, keys.reshape(blocks, bk, d), vals.reshape(blocks, bk, d), out)
+        out = np.zeros((qblocks * bq, d), np.float32)
+        k.attention(q, keys, vals, out)
         want = numpy_attention(q, keys, vals, np.float32(scale))
-        np.testing.assert_allclose(out, want, rtol=1e-2, atol=atol, err_msg="%s %d/%d/%d x%d" % (target, bq, bk, d, blocks))
+        np.testing.assert_allclose(out, want, rtol=1e-2, atol=atol,
+                                   err_msg="%s %d/%d/%d %dx%d" % (target, bq, bk, d, qblocks, blocks))
 
     def test_attention_on_cpu(self):
-        for bq, bk, d, blocks in ((16, 32, 64, 4), (8, 16, 32, 1), (32, 64, 16, 3)):
-            self.check("cpu", bq, bk, d, blocks, 1e-2)
+        for bq, bk, d, qblocks, blocks in ((16, 32, 64, 3, 4), (8, 16, 32, 1, 1), (32, 64, 16, 2, 3)):
+            self.check("cpu", bq, bk, d, qblocks, blocks, 1e-2)
 
     def test_attention_on_tpu(self):
-        for bq, bk, d, blocks in ((16, 32, 64, 3), (8, 64, 32, 2)):
-            self.check("tpu", bq, bk, d, blocks, 1e-2)
+        for bq, bk, d, qblocks, blocks in ((16, 32, 64, 2, 3), (8, 64, 32, 3, 2)):
+            self.check("tpu", bq, bk, d, qblocks, blocks, 1e-2)
 
     def test_attention_on_b200_and_h100_interpreted(self):
-        self.check("b200", 16, 32, 64, 2, 2e-2)
-        self.check("h100", 8, 16, 32, 2, 2e-2)
+        self.check("b200", 16, 32, 64, 2, 2, 2e-2)
+        self.check("h100", 8, 16, 32, 3, 2, 2e-2)
 
 
 class RunTimeExtentsComeFromTheArrays(unittest.TestCase):

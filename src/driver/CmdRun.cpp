@@ -482,7 +482,8 @@ int cmdRun(const std::vector<std::string>& args) {
   o.fo.target = compare;
   o.target = compare;
   o.nvcc = other.cudaArch ? cpu::findNvcc() : "";
-  o.interpret = other.cudaArch && (interpret || o.nvcc.empty());
+  // Without the toolkit or a GPU, the other GPU target runs interpreted.
+  o.interpret = other.cudaArch && (interpret || o.nvcc.empty() || !cpu::gpuPresent());
   o.repeat = 1;
   o.quiet = true;
   o.outputDir = scratch.path + "/theirs";

@@ -7,6 +7,7 @@
 #include "sim/Machine.h"
 #include "vx/data.h"
 #include "vx/debug.h"
+#include "vx/reduce.h"
 
 namespace vx::sim {
 
@@ -244,13 +245,13 @@ void Machine::vector(uint32_t pc, const Dec& d) {
   }
   const bool reduce = d.op == Op::VecRowMax || d.op == Op::VecRowSum;
   if (reduce) {
-    // One column: the row's max (NaN if any element is) or its sum in f32.
+    // One column: the row's max (NaN if any element is) or its sum in f32,
+    // in the order of every target (vx/reduce.h).
     for (int64_t r = 0; r < rows; ++r) {
       const float* row = a + r * cols;
-      float v = d.op == Op::VecRowMax ? -INFINITY : 0.0f;
-      for (int64_t c = 0; c < cols; ++c)
-        v = d.op == Op::VecRowSum ? v + row[c] : (std::isnan(row[c]) || row[c] > v) ? row[c] : v;
-      a[r] = v;
+      auto at = [row](uint64_t c) { return row[c]; };
+      a[r] = d.op == Op::VecRowMax ? vx::reduce::row<float>(static_cast<uint64_t>(cols), at, vx::reduce::Max{})
+                                   : vx::reduce::row<float>(static_cast<uint64_t>(cols), at, vx::reduce::Sum{});
     }
   }
   if (d.op == Op::VecTranspose)

@@ -9,6 +9,7 @@
 #define VX_CUDA_COMPUTE_H
 
 #include "vx/debug.h"
+#include "vx/reduce.h"
 
 namespace vx::cu {
 
@@ -154,38 +155,42 @@ template <>
 struct Wide<double> {
   using type = double;
 };
-/* One thread per row: the row's max (NaN if any element is) or its sum in
- * ascending column order, so every target adds in the same order. */
-template <typename T>
-VX_HD inline Buf<T> row_max(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+/* Row reductions (vx/reduce.h): one warp per row, lane l folding columns
+ * l, l + 32, ... and five `__shfl_xor_sync` butterfly steps, so a row of C
+ * columns takes C / 32 + 5 steps instead of C; the interpreter computes the
+ * same order lane by lane (reduce::row), so every target agrees bit for bit. */
+template <typename Op, typename T>
+VX_HD inline Buf<T> row_reduce(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  using W = typename Wide<T>::type;
   linear(x, at);
   sync();
   touch(x.data, x.n * sizeof(T), false, at);
   Buf<T> r = allocate<T>(arena, rows, at);
-  for (uint64_t i = lane(); i < rows; i += lanes()) {
-    typename Wide<T>::type m = -INFINITY;
-    for (uint64_t j = 0; j < cols; ++j) {
-      typename Wide<T>::type v = static_cast<typename Wide<T>::type>(x.data[i * cols + j]);
-      if (v != v || v > m) m = v;
-    }
-    r.data[i] = static_cast<T>(m);
+#if defined(__CUDA_ARCH__)
+  const unsigned l = lane() % reduce::kLanes, warps = lanes() / reduce::kLanes;
+  for (uint64_t i = lane() / reduce::kLanes; i < rows; i += warps) {  // uniform across a warp
+    const T* row = x.data + i * cols;
+    W p = Op::template identity<W>();
+    for (uint64_t c = l; c < cols; c += reduce::kLanes) p = Op{}(p, static_cast<W>(row[c]));
+    for (unsigned s = reduce::kLanes / 2; s > 0; s /= 2) p = Op{}(p, __shfl_xor_sync(0xffffffffu, p, s));
+    if (l == 0) r.data[i] = static_cast<T>(p);
   }
+#else
+  for (uint64_t i = 0; i < rows; ++i) {
+    const T* row = x.data + i * cols;
+    r.data[i] = static_cast<T>(reduce::row<W>(cols, [row](uint64_t c) { return static_cast<W>(row[c]); }, Op{}));
+  }
+#endif
   sync();
   return r;
 }
 template <typename T>
+VX_HD inline Buf<T> row_max(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
+  return row_reduce<reduce::Max>(arena, x, rows, cols, at);
+}
+template <typename T>
 VX_HD inline Buf<T> row_sum(Arena& arena, const Buf<T>& x, uint64_t rows, uint64_t cols, const char* at) {
-  linear(x, at);
-  sync();
-  touch(x.data, x.n * sizeof(T), false, at);
-  Buf<T> r = allocate<T>(arena, rows, at);
-  for (uint64_t i = lane(); i < rows; i += lanes()) {
-    typename Wide<T>::type s = 0;
-    for (uint64_t j = 0; j < cols; ++j) s += static_cast<typename Wide<T>::type>(x.data[i * cols + j]);
-    r.data[i] = static_cast<T>(s);
-  }
-  sync();
-  return r;
+  return row_reduce<reduce::Sum>(arena, x, rows, cols, at);
 }
 
 /* ---- dbg(x) (vx/debug.h): one thread of the block prints, after every

@@ -42,6 +42,7 @@ Program everyOpcode() {
       {"v", Space::Smem, DType::I64, {{16, -1}}, Role::Local},
   };
   p.labels = {{"top", 0}, {"also_top", 0}, {"mid", 3}};
+  p.dbgs = {{"dir/k.vx:3: x \"quoted\" \\", ""}, {"k.vx:9: &acc", "bf16[16, 128]"}};
   for (unsigned i = 0; i < kNumOps; ++i) {
     Op op = static_cast<Op>(i);
     Instr in;
@@ -66,6 +67,9 @@ Program everyOpcode() {
         case OperandKind::Dims: o = Operand::makeDims(8, 128); break;
       }
     }
+    // `dbg.*` number a `.dbg` text.
+    if (op == Op::DbgInt || op == Op::DbgUint || op == Op::DbgBool || op == Op::DbgFloat || op == Op::DbgTile)
+      in.operands[0] = Operand::makeImm(i % 2);
     p.code.push_back(in);
   }
   p.code.push_back(makeInstr(Op::Halt, {}));
@@ -128,6 +132,13 @@ TEST_CASE("validate rejects in-memory programs the assembler could never produce
   CHECK_FALSE(validate(p).empty());
   p = everyOpcode();
   p.buffers[0].role = Role::Local;
+  CHECK_FALSE(validate(p).empty());
+  p = everyOpcode();
+  for (Instr& in : p.code)
+    if (in.op == Op::DbgTile) in.operands[0] = Operand::makeImm(2);  // two `.dbg` texts: 0 and 1
+  CHECK_FALSE(validate(p).empty());
+  p = everyOpcode();
+  p.dbgs[0].text += "\n";
   CHECK_FALSE(validate(p).empty());
   CHECK_FALSE(validate(Program{}).empty());
 }
