@@ -344,6 +344,23 @@ class RunTimeExtentsComeFromTheArrays(unittest.TestCase):
                 e = np.exp(x - x.max(axis=1, keepdims=True))
                 np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6, err_msg=target)
 
+    def test_rows_on_the_gpu_targets_through_the_c_abi_and_isolated(self):
+        # In this process through the interpreter's C ABI, and in a `vxc run`
+        # of its own with isolate=True: the same rows, bit for bit.
+        rng = np.random.default_rng(9)
+        x = rng.standard_normal((16, 256)).astype(np.float32)
+        for target in ("b200", "h100"):
+            direct = vx.compile(os.path.join(REPO, "examples", "rows.vx"), target=target)
+            isolated = vx.compile(os.path.join(REPO, "examples", "rows.vx"), target=target, isolate=True)
+            self.assertEqual(direct.via, "C ABI", target)
+            self.assertEqual(isolated.via, "vxc run", target)
+            y, z = np.zeros_like(x), np.zeros_like(x)
+            direct.rows(x, y)
+            isolated.rows(x, z)
+            np.testing.assert_array_equal(y, z, err_msg=target)
+            e = np.exp(x - x.max(axis=1, keepdims=True))
+            np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6, err_msg=target)
+
     def test_extents_that_disagree_name_both_arrays(self):
         k = vx.compile(os.path.join(REPO, "examples", "gemm_rowmajor.vx"), target="cpu")
         a = np.zeros((128, 64), np.float32)

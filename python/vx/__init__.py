@@ -9,9 +9,12 @@ bf16 tensors take `ml_dtypes.bfloat16` arrays (NumPy has none; install
 ml_dtypes, as JAX uses); f16 ones take `np.float16`.
 
 cpu builds a shared library with `vxc build --emit=lib` and calls its C
-entries through ctypes, on the arrays' own memory. tpu runs the kernel on
-vxsim and b200/h100 under vxc's CUDA interpreter, both through `vxc run
---input/--output`: the same call, the data copied in and out as .npy.
+entries through ctypes, on the arrays' own memory; b200 and h100 do the same
+with the library `vxc build --emit=lib --interpret` builds (the CUDA source
+as host C++ under vxc's CUDA interpreter, in this process). tpu runs the
+kernel on vxsim through `vxc run --input/--output`: the same call, the data
+copied in and out as .npy (and so do b200/h100 when the library cannot be
+built: `Kernel.via` says which).
 """
 import ctypes
 import json
@@ -86,13 +89,16 @@ def _const_flags(consts):
     return flags
 
 
-def compile(path, target="cpu", vxc=None, consts=None):
+def compile(path, target="cpu", vxc=None, consts=None, isolate=False):
     """Checks and builds the Vx file for `target`; returns a Kernel whose
     attributes are its functions. `consts` sets `const` items for this build
-    ({"BM": 64}), as `--const NAME=VALUE` does."""
+    ({"BM": 64}), as `--const NAME=VALUE` does. b200/h100 calls run in this
+    process through the interpreter's C ABI; `isolate=True` runs each in a
+    `vxc run` of its own instead, so that a trap (a race the interpreter
+    finds) is a VxError rather than the end of the process."""
     if target not in _TARGETS:
         raise VxError("unknown target %r (%s)" % (target, ", ".join(_TARGETS)))
-    return Kernel(os.path.abspath(path), target, vxc or find_vxc(), _const_flags(consts))
+    return Kernel(os.path.abspath(path), target, vxc or find_vxc(), _const_flags(consts), isolate)
 
 
 def _written(fn, name):
@@ -105,7 +111,7 @@ def _written(fn, name):
 
 
 class Kernel:
-    def __init__(self, path, target, vxc, const_flags=()):
+    def __init__(self, path, target, vxc, const_flags=(), isolate=False):
         self.path, self.target, self._vxc = path, target, vxc
         self._consts = list(const_flags)
         abi_target = "cpu" if target == "tpu" else target
@@ -113,16 +119,27 @@ class Kernel:
         self.functions = {f["name"]: f for f in abi["functions"]}
         self._dir = tempfile.mkdtemp(prefix="vx-py-")
         self._lib = None
+        self.via = "vxc run"  # how a call runs: "C ABI" (in this process) or "vxc run"
+        so = os.path.join(self._dir, "lib" + os.path.splitext(os.path.basename(path))[0] + ".so")
         if target == "cpu":
-            so = os.path.join(self._dir, "lib" + os.path.splitext(os.path.basename(path))[0] + ".so")
             _run([vxc, "build", "--emit=lib", path, "-o", so] + self._consts)
             self._lib = ctypes.CDLL(so)
+            self.via = "C ABI"
+        elif target in ("b200", "h100") and not isolate:
+            # The interpreter's library, where this vxc builds one; else each
+            # call is a `vxc run --interpret`.
+            try:
+                _run([vxc, "build", "--emit=lib", "--interpret", "--target", target, path, "-o", so] + self._consts)
+                self._lib = ctypes.CDLL(so)
+                self.via = "C ABI"
+            except (VxError, OSError):
+                self._lib = None
 
     def __del__(self):
         shutil.rmtree(getattr(self, "_dir", ""), ignore_errors=True)
 
     def __dir__(self):
-        return list(self.functions) + ["functions", "path", "target"]
+        return list(self.functions) + ["functions", "path", "target", "via"]
 
     def __getattr__(self, name):
         fns = self.__dict__.get("functions", {})
@@ -191,7 +208,7 @@ class Kernel:
         if not fn["c_abi"]:
             raise VxError("`%s` has no C entry: %s" % (fn["name"], fn.get("why", "")))
         arrays = self._arrays(fn, args)
-        if self.target == "cpu":
+        if self._lib is not None:
             return self._call_c(fn, arrays)
         return self._call_run(fn, arrays)
 

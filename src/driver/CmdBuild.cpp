@@ -48,6 +48,8 @@ const char* kBuildHelp =
     "  --entry NAME                    the function an exe runs (tpu: the kernel)\n"
     "  --sync-baseline                 every transfer_async blocking (the correctness oracle)\n"
     "  --debug-info                    with --emit=mlir: print source locations\n"
+    "  --interpret                     b200, h100: build the CUDA source as host C++ under the\n"
+    "                                  interpreter (`vxc run --interpret`'s): a lib or exe without nvcc\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
     "  --color=auto|always|never       colours in human output\n"
     "  --solver-rlimit=N               Z3 resource limit per query of the checker (default 2000000)\n"
@@ -289,8 +291,12 @@ int buildOne(FrontOptions fo, const ParsedArgs& a, const std::string& emit, cons
   const Backend& backend = backendFor(*target::targetByName(fo.target));
   if (backend.cudaArch && emit == "cpp") return usageError("`--target " + fo.target + "` emits CUDA: `--emit=cu`");
   if (!backend.cudaArch && emit == "cu") return usageError("`--emit=cu` needs `--target b200` or `--target h100`");
+  const bool interpret = a.has("--interpret");
+  if (interpret && (!backend.cudaArch || (emit != "lib" && emit != "obj" && emit != "exe")))
+    return usageError("`--interpret` builds `--target b200` or `--target h100` as host C++ under the CUDA "
+                      "interpreter: `--emit=lib`, `obj` or `exe`");
   std::string nvcc;
-  if (backend.cudaArch && emit != "mlir" && emit != "cu") {
+  if (backend.cudaArch && emit != "mlir" && emit != "cu" && !interpret) {
     nvcc = cpu::findNvcc();
     if (nvcc.empty())
       return usageError("`--emit=" + emit + "` for `--target " + fo.target +
@@ -305,7 +311,7 @@ int buildOne(FrontOptions fo, const ParsedArgs& a, const std::string& emit, cons
   if (int rc = compileToCpu(fo, prog)) return rc;
   std::string stem = fs::path(fo.file).stem().string();
   std::string error;
-  if (backend.cudaArch && prog.runtimeChecks && emit != "mlir" && emit != "cu")
+  if (backend.cudaArch && prog.runtimeChecks && emit != "mlir" && emit != "cu" && !interpret)
     return usageError("a function of `" + fo.file + "` is `#[allow(unproved)]`: its token checks happen at run "
                       "time, which `--target " + fo.target + "` does only under `vxc run --interpret`");
 
@@ -324,7 +330,8 @@ int buildOne(FrontOptions fo, const ParsedArgs& a, const std::string& emit, cons
     }
     return writeFile(output, prog.mlir, error) ? 0 : usageError(error);
   }
-  if (backend.cudaArch) return buildCuda(fo, prog, emit, output, a.get("--entry", ""), nvcc, backend.cudaArch);
+  if (backend.cudaArch)
+    return buildCuda(fo, prog, emit, output, a.get("--entry", ""), interpret ? "" : nvcc, backend.cudaArch);
   if (emit == "cpp") return writeSource(prog, outOr(stem + ".cpp"));
   TempDir tmp;
   if (tmp.path.empty()) return internalError("cannot create a temporary folder");
@@ -355,7 +362,8 @@ int cmdBuild(const std::vector<std::string>& args) {
                            withFrontFlags({{"--emit", true, {}},
                                            {"-o", true, {}},
                                            {"--target-cpu", true, {}},
-                                           {"--debug-info", false, {}}}));
+                                           {"--debug-info", false, {}},
+                                           {"--interpret", false, {}}}));
   if (!a.error.empty()) return usageError(a.error);
   if (a.has("--help")) {
     std::fputs(kBuildHelp, stdout);
@@ -432,20 +440,28 @@ int buildCuda(const FrontOptions& fo, const CpuProgram& prog, const std::string&
   std::string unitPath = tmp.path + "/" + stem + ".cu";
   if (!writeFile(unitPath, prog.source, error) || !writeFile(tmp.path + "/" + prog.headerName, prog.header, error))
     return internalError(error);
+  // No nvcc: `--interpret`, the host compiler with the interpreter in place
+  // of the GPU (what `vxc run --interpret` runs; a library the Python
+  // package loads).
+  const bool interpret = nvcc.empty();
+  auto command = [&](const std::string& source, const std::string& out, cpu::Artifact kind) {
+    return interpret ? cpu::interpreterCommand(source, out, arch, kind)
+                     : cpu::cudaCompilerCommand(nvcc, source, out, kind, arch);
+  };
+  const char* compiler = interpret ? "the C++ compiler (CUDA interpreter)" : "nvcc";
   if (emit == "exe") {
     const cpu::Entry* entry = findEntry(prog, entryName, error);
     if (!entry) return usageError(error);
-    std::string main = tmp.path + "/main.cu";
+    std::string main = tmp.path + (interpret ? "/main.cpp" : "/main.cu");
     if (!writeFile(main, cpu::emitHarness(*entry, unitPath, cpu::Flavor::Cuda), error)) return internalError(error);
-    return compiled(cpu::runCompiler(cpu::cudaCompilerCommand(nvcc, main, output.empty() ? stem : output,
-                                                               cpu::Artifact::Executable, arch)),
-                    fo.file, "nvcc");
+    return compiled(cpu::runCompiler(command(main, output.empty() ? stem : output, cpu::Artifact::Executable)),
+                    fo.file, compiler);
   }
   bool lib = emit == "lib";
   std::string out = output.empty() ? (lib ? "lib" + stem + ".so" : stem + ".o") : output;
-  if (int rc = compiled(cpu::runCompiler(cpu::cudaCompilerCommand(
-                            nvcc, unitPath, out, lib ? cpu::Artifact::SharedLibrary : cpu::Artifact::Object, arch)),
-                        fo.file, "nvcc"))
+  if (int rc = compiled(cpu::runCompiler(command(unitPath, out,
+                                                 lib ? cpu::Artifact::SharedLibrary : cpu::Artifact::Object)),
+                        fo.file, compiler))
     return rc;
   std::string hPath = (fs::path(out).parent_path() / (lib ? stem + ".h" : fs::path(out).stem().string() + ".h")).string();
   return writeFile(hPath, prog.header, error) ? 0 : usageError(error);

@@ -23,4 +23,12 @@ expect_status 2 "$VXC" run "$ROOT/examples/stream.vx" --entry straem
 contains "$ERR" "did you mean \`stream\`?"
 expect_status 2 "$VXC" run "$ROOT/examples/stream.vx" --target tpu --entry straem
 contains "$ERR" "did you mean \`stream\`?"
+# `--interpret` builds the GPU targets as host C++: a lib, obj or exe only.
+expect_status 2 "$VXC" build --interpret "$ROOT/examples/stream.vx"
+contains "$ERR" "\`--interpret\` builds \`--target b200\` or \`--target h100\`"
+expect_status 2 "$VXC" build --interpret --target b200 --emit=cu "$ROOT/examples/stream.vx"
+TMPLIB=$(mktemp -d)
+expect_status 0 "$VXC" build --interpret --target h100 --emit=lib "$ROOT/examples/rows.vx" -o "$TMPLIB/librows.so"
+[ -f "$TMPLIB/librows.so" ] && [ -f "$TMPLIB/rows.h" ] || { echo "FAIL: no interpreted library or header" >&2; exit 1; }
+rm -rf "$TMPLIB"
 echo ok

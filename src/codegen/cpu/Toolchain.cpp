@@ -188,14 +188,16 @@ std::vector<std::string> cudaCompilerCommand(const std::string& nvcc, const std:
 }
 
 std::vector<std::string> interpreterCommand(const std::string& source, const std::string& output,
-                                            const std::string& arch) {
-  std::vector<std::string> cmd = compilerCommand(source, output, Artifact::Executable, "native");
+                                            const std::string& arch, Artifact kind) {
+  std::vector<std::string> cmd = compilerCommand(source, output, kind, "native");
   // The generated .cu, included by the harness, built as host C++, with the
   // tensor cores of `arch` (sm_100a: tcgen05, sm_90a: wgmma) modelled.
   cmd.insert(cmd.begin() + 2, "-DVX_CUDA_INTERPRET=1");
   cmd.insert(cmd.begin() + 3, arch.rfind("sm_90", 0) == 0 ? "-DVX_CUDA_SM=90" : "-DVX_CUDA_SM=100");
   // The interpreter checks rather than races: compile time matters more.
   cmd.insert(cmd.end() - 3, "-O1");
+  // A .cu unit is C++ to the host compiler.
+  if (source.size() > 3 && source.compare(source.size() - 3, 3, ".cu") == 0) cmd.insert(cmd.end() - 3, {"-x", "c++"});
   return cmd;
 }
 

@@ -58,6 +58,6 @@ std::vector<std::string> cudaCompilerCommand(const std::string& nvcc, const std:
 // The host compiler on a harness that includes a generated .cu: the
 // interpreter (vx/cuda/interpret.h) in place of the GPU.
 std::vector<std::string> interpreterCommand(const std::string& source, const std::string& output,
-                                            const std::string& arch);
+                                            const std::string& arch, Artifact kind = Artifact::Executable);
 
 }  // namespace vx::cpu
