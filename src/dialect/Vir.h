@@ -3,8 +3,11 @@
 // VirImpl.h instead (docs/dialect.md).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/Source.h"
 #include "diag/Sink.h"
@@ -47,5 +50,24 @@ class Vir {
 // diagnostics; the result is null when there were any.
 std::unique_ptr<Vir> buildVir(const hir::Program& program, const base::SourceMap& sources, base::FileId file,
                               const VirOptions& options, diag::Sink& sink);
+
+// `vxc run --compare=TARGET` without `--tolerance`: the tolerance derived
+// from the documented error bounds of the operations of `entry` that two
+// targets do not compute bit for bit (CompareBound.cpp, docs/compute.md
+// "Precision"), relative to the largest magnitude of an output. `args`
+// gives the entry's scalar arguments and extents by name (loop trip counts
+// are evaluated from them); `known` is false when a trip count is not.
+struct ComparePair {
+  bool gpu = false;      // one side runs on b200/h100 (tf32 products)
+  bool realGpu = false;  // one side runs on a GPU itself, not the interpreter
+};
+struct CompareBound {
+  bool known = true;
+  double rel = 0;
+  std::vector<std::string> terms;  // each bound added, for the report
+  std::string why;                 // when not known
+};
+CompareBound compareBound(const Vir& vir, const std::string& entry, const std::map<std::string, int64_t>& args,
+                          const ComparePair& pair);
 
 }  // namespace vx::dialect

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <vector>
 
 #include "base/Text.h"
@@ -46,10 +47,13 @@ const char* kRunHelp =
     "  --input NAME=FILE.npy           NAME's contents from a NumPy array (f2, f4 or f8, converted to\n"
     "                                  the element type): a tensor's exact shape, or (n, ...) for a\n"
     "                                  Vec of n tensors; may repeat\n"
-    "  --compare=TARGET                run the same entry and inputs on TARGET too\n"
-    "                                  and print each output's max absolute and relative error\n"
-    "  --tolerance REL                 with --compare: exit 1 if an output's max absolute error is\n"
-    "                                  more than REL times the largest magnitude of TARGET's output\n"
+    "  --compare=TARGET                run the same entry and inputs on TARGET too, print each\n"
+    "                                  output's max absolute and relative error, and exit 1 if one is\n"
+    "                                  outside the tolerance the documented error bounds of the\n"
+    "                                  entry's operations give (docs/compute.md, \"Precision\")\n"
+    "  --tolerance REL                 with --compare: that tolerance instead: exit 1 if an output's\n"
+    "                                  max absolute error is more than REL times the largest\n"
+    "                                  magnitude of TARGET's output\n"
     "  --trace T.json, --timeline T.svg  tpu: write vxsim's timeline (Chrome/Perfetto trace, SVG)\n"
     "  --seed N                        input seed (default 0)\n"
     "  --arg NAME=VALUE                a Vec's length (default 8) or a scalar's value (default 0)\n"
@@ -289,6 +293,9 @@ struct RunRequest {
   std::string outputDir;
   bool quiet = false;  // print nothing on success
   std::string traceOut, timelineOut;  // tpu: --trace, --timeline
+  // Get the entry's name and the arguments, with the extents the inputs gave.
+  std::string* entryOut = nullptr;
+  std::vector<std::string>* argsOut = nullptr;
 };
 
 // Builds and runs the entry on the request's target; the entry's parameters
@@ -305,6 +312,8 @@ int runOn(const RunRequest& q, std::vector<BufferSpec>& specs) {
     run.traceOut = q.traceOut;
     run.timelineOut = q.timelineOut;
     run.specs = &specs;
+    run.entryOut = q.entryOut;
+    run.argsOut = q.argsOut;
     return runTpu(q.fo, run);
   }
   Prepared p;
@@ -327,6 +336,8 @@ int runOn(const RunRequest& q, std::vector<BufferSpec>& specs) {
     if (std::string e = checkArg(*p.entry, kv); !e.empty()) return usageError(e);
     argv.insert(argv.end(), {"--arg", kv});
   }
+  if (q.entryOut) *q.entryOut = p.entry->name;
+  if (q.argsOut) *q.argsOut = args;
   if (!q.outputDir.empty()) argv.insert(argv.end(), {"--output", q.outputDir});
   cpu::ProcessResult r = cpu::runProcess(argv, /*separate=*/true);
   if (!q.quiet) return finishRun(q.fo, r);
@@ -342,8 +353,32 @@ int runOn(const RunRequest& q, std::vector<BufferSpec>& specs) {
 // the run: elementwise relative errors of values near zero say nothing
 // about a sum of rounded products, the error relative to the output's scale
 // does.
+// The derived tolerance of `entry` run with `args` (NAME=VALUE).
+dialect::CompareBound deriveBound(const FrontOptions& fo, const std::string& entry,
+                                  const std::vector<std::string>& args, const dialect::ComparePair& pair) {
+  std::map<std::string, int64_t> values;
+  for (const std::string& kv : args) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos) continue;
+    char* end = nullptr;
+    std::string v = kv.substr(eq + 1);
+    long long n = std::strtoll(v.c_str(), &end, 0);
+    if (!v.empty() && *end == '\0') values[kv.substr(0, eq)] = n;
+  }
+  dialect::CompareBound bound;
+  bound.known = false;
+  bound.why = "the program did not lower again";
+  FrontOptions quiet = fo;
+  quiet.quietWarnings = true;
+  frontToVir(quiet, [&](dialect::Vir& vir, base::FileId, diag::Sink&) {
+    bound = dialect::compareBound(vir, entry, values, pair);
+    return true;
+  });
+  return bound;
+}
+
 int compareOutputs(const std::string& entry, const std::vector<BufferSpec>& specs, const std::string& mine,
-                   const std::string& theirs, const std::string& other, double tolerance) {
+                   const std::string& theirs, const std::string& other, double tolerance, bool derived) {
   bool any = false, within = true;
   for (const BufferSpec& p : specs) {
     if (!p.mut || p.kind == BufferSpec::Kind::Scalar) continue;
@@ -363,8 +398,8 @@ int compareOutputs(const std::string& entry, const std::vector<BufferSpec>& spec
     }
     std::printf("compare %s: max_abs = %.6g, max_rel = %.6g (vs %s)\n", p.name.c_str(), maxAbs, maxRel, other.c_str());
     if (tolerance >= 0 && !(maxAbs <= tolerance * scale)) {
-      std::printf("compare %s: max_abs is more than the tolerance %.6g times max|%s| = %.6g\n", p.name.c_str(),
-                  tolerance, p.name.c_str(), scale);
+      std::printf("compare %s: max_abs is more than the %stolerance %.6g times max|%s| = %.6g\n", p.name.c_str(),
+                  derived ? "derived " : "", tolerance, p.name.c_str(), scale);
       within = false;
     }
   }
@@ -473,6 +508,10 @@ int cmdRun(const std::vector<std::string>& args) {
     if (ec) return usageError("cannot create `" + q.outputDir + "`: " + ec.message());
   }
   std::vector<BufferSpec> specs;
+  std::string entryName;
+  std::vector<std::string> effectiveArgs;
+  q.entryOut = &entryName;
+  q.argsOut = &effectiveArgs;
   if (int rc = runOn(q, specs)) return rc;
   if (compare.empty()) return 0;
 
@@ -487,12 +526,32 @@ int cmdRun(const std::vector<std::string>& args) {
   o.repeat = 1;
   o.quiet = true;
   o.outputDir = scratch.path + "/theirs";
+  o.entryOut = nullptr;
+  o.argsOut = nullptr;
   o.traceOut.clear();
   o.timelineOut.clear();
   std::filesystem::create_directories(o.outputDir);
   std::vector<BufferSpec> otherSpecs;
   if (int rc = runOn(o, otherSpecs)) return rc;
-  return compareOutputs(q.entry.empty() ? fo.file : q.entry, specs, q.outputDir, o.outputDir, compare, tolerance);
+  bool derived = tolerance < 0;
+  if (derived) {
+    // No `--tolerance`: the one the documented bounds give (docs/compute.md).
+    dialect::ComparePair pair;
+    pair.gpu = backend.cudaArch || other.cudaArch;
+    pair.realGpu = (backend.cudaArch && !interpret) || (other.cudaArch && !o.interpret);
+    dialect::CompareBound bound = deriveBound(q.fo, entryName, effectiveArgs, pair);
+    if (!bound.known) {
+      std::printf("compare: no tolerance derived (%s): pass `--tolerance REL`\n", bound.why.c_str());
+      derived = false;
+    } else {
+      tolerance = bound.rel;
+      std::printf("compare: derived tolerance %.6g of each output's largest magnitude%s\n", tolerance,
+                  bound.terms.empty() ? " (every operation is computed bit for bit on both targets)" : ":");
+      for (const std::string& t : bound.terms) std::printf("  %s\n", t.c_str());
+    }
+  }
+  return compareOutputs(q.entry.empty() ? fo.file : q.entry, specs, q.outputDir, o.outputDir, compare, tolerance,
+                        derived);
 }
 
 }  // namespace vx::driver

@@ -107,6 +107,8 @@ int runTpu(const FrontOptions& opts, const TpuRun& run) {
     for (size_t i = 0; i < in.values.size(); ++i) so.inputs.back().second[i] = static_cast<float>(in.values[i]);
   }
   if (std::string e = codegen::tpu::kernelArgs(k, args, so.args); !e.empty()) return usageError(e);
+  if (run.entryOut) *run.entryOut = k.program.kernel;
+  if (run.argsOut) *run.argsOut = args;
   so.keepOutputs = !run.outputDir.empty();
   so.trace = !run.traceOut.empty() || !run.timelineOut.empty();
   sim::Result r = sim::run(k.program, so);

@@ -96,6 +96,9 @@ struct TpuRun {
   bool quiet = false;                   // print nothing on success (`--compare`'s other run)
   std::string traceOut, timelineOut;    // `--trace T.json`, `--timeline T.svg`
   std::vector<BufferSpec>* specs = nullptr;  // gets the entry's parameters
+  // Get the entry's name and the arguments with the extents the inputs gave.
+  std::string* entryOut = nullptr;
+  std::vector<std::string>* argsOut = nullptr;
 };
 int runTpu(const FrontOptions& options, const TpuRun& run);
 

@@ -1,0 +1,61 @@
+# `vxc run --compare=TARGET` without `--tolerance` derives one from the
+# documented error bounds of the entry's operations (docs/compute.md
+# "Precision"): 0 where both targets compute bit for bit (elementwise,
+# reductions), K x 2^-24 for an f32 sum of K products in another order (K
+# through the loops, from the run's extents), K x 2^-11 more for tf32
+# operands on the GPUs; none where a trip count is not known before the run.
+. "$(dirname "$0")/lib.bash" "$@"
+cd "$TMP"
+python3 - <<'PY' || fail "cannot write the inputs"
+import struct
+def npy(name, rows, cols, f):
+    head = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
+    head += " " * ((64 - (10 + len(head) + 1) % 64) % 64) + "\n"
+    data = struct.pack("<%df" % (rows * cols), *(f(i, j) for i in range(rows) for j in range(cols)))
+    open(name, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode() + data)
+# Values f32 sums round (and tf32 products): the targets differ in the last bits.
+npy("a.npy", 128, 256, lambda i, j: ((i * 37 + j * 11) % 101) / 7.3 - 6.0)
+npy("b.npy", 256, 128, lambda i, j: ((i * 13 + j * 29) % 89) / 9.7 - 4.5)
+npy("c.npy", 128, 128, lambda i, j: 0.0)
+npy("x.npy", 64, 128, lambda i, j: ((i * 7 + j * 5) % 23) / 3.1 - 3.0)
+PY
+G=$ROOT/examples/gemm_rowmajor.vx
+IN="--input a=a.npy --input b=b.npy --input c=c.npy"
+
+# Elementwise work and reductions: bit for bit, so the tolerance is 0.
+expect_status 0 "$VXC" run "$ROOT/examples/softmax.vx" --input x=x.npy --compare=tpu
+contains "$OUT" "derived tolerance 0 of each output's largest magnitude (every operation is computed bit for bit"
+contains "$OUT" "compare out: max_abs = 0, max_rel = 0 (vs tpu)"
+
+# A GEMM with k = 256 (two chunks of 128 through the loop and its tail).
+# shellcheck disable=SC2086
+expect_status 0 "$VXC" run "$G" --entry gemm $IN --compare=tpu
+contains "$OUT" "derived tolerance 1.52588e-05"
+contains "$OUT" "f32 sums of 256 products in another order: K x 2^-24 = 1.53e-05"
+# shellcheck disable=SC2086
+expect_status 0 "$VXC" run "$G" --entry gemm $IN --compare=h100
+contains "$OUT" "tf32 operands on the tensor cores (K = 256): K x 2^-11 = 0.125"
+case "$OUT" in *"more than the derived tolerance"*) fail "h100 outside its derived tolerance: $OUT" ;; esac
+
+# A `--tolerance` still overrides it (and these values differ on h100).
+# shellcheck disable=SC2086
+expect_status 1 "$VXC" run "$G" --entry gemm $IN --compare=h100 --tolerance 1e-7
+contains "$OUT" "max_abs is more than the tolerance 1e-07"
+
+# A trip count only the run knows: no derived tolerance, and no verdict.
+cat >w.vx <<'VX'
+fn acc(a: &Tensor<f32, [8, 8]>, b: &Tensor<f32, [8, 8]>, out: &mut Tensor<f32, [8, 8]>, n: usize) on Topology::TensorCore {
+  let x = transfer(a, Memory::VMEM);
+  let y = transfer(b, Memory::VMEM);
+  let mut c = zeros::<f32, [8, 8]>(Memory::VMEM);
+  let mut i = 0;
+  while i < n {
+    mma(&mut c, &x, &y);
+    i = i + 1;
+  }
+  store(&c, out);
+}
+VX
+expect_status 0 "$VXC" run w.vx --arg n=3 --compare=tpu
+contains "$OUT" "compare: no tolerance derived (a \`while\` loop's trip count is not known before the run): pass \`--tolerance REL\`"
+echo ok
