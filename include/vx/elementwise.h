@@ -10,6 +10,7 @@
 
 #include "vx/debug.h"
 #include "vx/reduce.h"
+#include "vx/vmath.h"
 #include "vx/memory.h"
 
 namespace vx::rt {
@@ -74,11 +75,24 @@ namespace fn {
       return EXPR;              \
     }                           \
   };
-VX_UNARY_FN(exp, std::exp(x))
-VX_UNARY_FN(log, std::log(x))
+// e^x, ln x and tanh x in f32: vx/vmath.h's vectorised polynomials (what
+// vxsim and the CUDA interpreter compute too), with a loop over a whole
+// buffer (`bulk`) dispatched to the machine's widest vectors.
+#define VX_UNARY_VMATH(NAME)                                                                         \
+  struct NAME {                                                                                      \
+    template <typename V>                                                                            \
+    static V f(V x) {                                                                                \
+      if constexpr (std::is_same_v<V, float>) return vmath::NAME(x);                                 \
+      else return std::NAME(x);                                                                      \
+    }                                                                                                \
+    static void bulk(float* y, const float* x, uint64_t n) { vmath::NAME##_n(y, x, n); }             \
+  };
+VX_UNARY_VMATH(exp)
+VX_UNARY_VMATH(log)
+VX_UNARY_VMATH(tanh)
+#undef VX_UNARY_VMATH
 VX_UNARY_FN(sqrt, std::sqrt(x))
 VX_UNARY_FN(rsqrt, V(1) / std::sqrt(x))
-VX_UNARY_FN(tanh, std::tanh(x))
 VX_UNARY_FN(abs, std::fabs(x))
 VX_UNARY_FN(neg, -x)
 VX_UNARY_FN(relu, x > V(0) ? x : V(0))  // NaN: 0 (the tpu's vec.relu, the CUDA layer)
@@ -88,16 +102,25 @@ VX_UNARY_FN(relu, x > V(0) ? x : V(0))  // NaN: 0 (the tpu's vec.relu, the CUDA 
 template <typename T>
 using compute_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
-template <typename F, typename T>
-inline Buf<T> unary(Arena& arena, const Buf<T>& x, const char* at) {
-  Buf<T> r = allocate<T>(arena, x.n, at);
-  for (uint64_t i = 0; i < x.n; ++i) r.data[i] = static_cast<T>(F::f(static_cast<compute_t<T>>(x.data[i])));
-  return r;
-}
+template <typename F, typename = void>
+struct has_bulk : std::false_type {};
+template <typename F>
+struct has_bulk<F, std::void_t<decltype(&F::bulk)>> : std::true_type {};
 
 template <typename F, typename T>
 inline void unary_into(const Buf<T>& y, const Buf<T>& x, const char*) {
+  if constexpr (std::is_same_v<T, float> && has_bulk<F>::value) {
+    F::bulk(y.data, x.data, x.n);
+    return;
+  }
   for (uint64_t i = 0; i < x.n; ++i) y.data[i] = static_cast<T>(F::f(static_cast<compute_t<T>>(x.data[i])));
+}
+
+template <typename F, typename T>
+inline Buf<T> unary(Arena& arena, const Buf<T>& x, const char* at) {
+  Buf<T> r = allocate<T>(arena, x.n, at);
+  unary_into<F>(r, x, at);
+  return r;
 }
 
 template <typename T>

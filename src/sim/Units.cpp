@@ -8,6 +8,7 @@
 #include "vx/data.h"
 #include "vx/debug.h"
 #include "vx/reduce.h"
+#include "vx/vmath.h"
 
 namespace vx::sim {
 
@@ -227,15 +228,15 @@ void Machine::vector(uint32_t pc, const Dec& d) {
   } else if (d.op == Op::VecNeg) {
     for (size_t i = 0; i < n; ++i) a[i] = -a[i];
   } else if (d.op == Op::VecExp) {
-    for (size_t i = 0; i < n; ++i) a[i] = std::exp(a[i]);
+    for (size_t i = 0; i < n; ++i) a[i] = vx::vmath::exp(a[i]);
   } else if (d.op == Op::VecLog) {
-    for (size_t i = 0; i < n; ++i) a[i] = std::log(a[i]);
+    for (size_t i = 0; i < n; ++i) a[i] = vx::vmath::log(a[i]);
   } else if (d.op == Op::VecSqrt) {
     for (size_t i = 0; i < n; ++i) a[i] = std::sqrt(a[i]);
   } else if (d.op == Op::VecRsqrt) {
     for (size_t i = 0; i < n; ++i) a[i] = 1.0f / std::sqrt(a[i]);
   } else if (d.op == Op::VecTanh) {
-    for (size_t i = 0; i < n; ++i) a[i] = std::tanh(a[i]);
+    for (size_t i = 0; i < n; ++i) a[i] = vx::vmath::tanh(a[i]);
   }  // VecCopy, VecZero and VecFill store the loaded or filled tile as is.
   if (d.op == Op::VecTranspose) {
     k.scratchB.resize(n);

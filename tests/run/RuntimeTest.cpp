@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -265,4 +266,81 @@ TEST_CASE("scale_into and relu_into write an existing buffer and allocate nothin
   CHECK(y.data[1] == 0.0f);
   CHECK(y.data[3] == 1.5f);
   CHECK(arena.peak() == peak);
+}
+
+namespace {
+
+// |got - exact| in units of the last place of the exact result's binade.
+double ulpError(float got, double exact) {
+  if (std::isnan(exact)) return std::isnan(got) ? 0 : 1e9;
+  if (std::isinf(static_cast<float>(exact))) return got == static_cast<float>(exact) ? 0 : 1e9;
+  int e = 0;
+  std::frexp(exact, &e);
+  double ulp = std::max(std::ldexp(1.0, e - 24), 1.401298464324817e-45);
+  return std::fabs(static_cast<double>(got) - exact) / ulp;
+}
+
+float fromBits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("exp, log and tanh are within 2 ulp over the whole f32 range") {
+  double worst[3] = {0, 0, 0};
+  // Every 1021st bit pattern: 4.2 million floats of both signs, all binades.
+  for (uint64_t b = 0; b <= 0xffffffffull; b += 1021) {
+    float x = fromBits(static_cast<uint32_t>(b));
+    worst[0] = std::max(worst[0], ulpError(vx::vmath::exp(x), std::exp(static_cast<double>(x))));
+    worst[1] = std::max(worst[1], ulpError(vx::vmath::log(x), std::log(static_cast<double>(x))));
+    worst[2] = std::max(worst[2], ulpError(vx::vmath::tanh(x), std::tanh(static_cast<double>(x))));
+  }
+  CHECK(worst[0] <= 2.0);
+  CHECK(worst[1] <= 2.0);
+  CHECK(worst[2] <= 2.0);
+}
+
+TEST_CASE("exp, log and tanh give IEEE special values") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const float denormMin = std::numeric_limits<float>::denorm_min();
+  CHECK(std::isnan(vx::vmath::exp(nan)));
+  CHECK(vx::vmath::exp(inf) == inf);
+  CHECK(vx::vmath::exp(-inf) == 0.0f);
+  CHECK(vx::vmath::exp(0.0f) == 1.0f);
+  CHECK(vx::vmath::exp(89.0f) == inf);                       // overflow
+  CHECK(vx::vmath::exp(-100.0f) == std::exp(-100.0f));       // a denormal result, rounded once
+  CHECK(std::isnan(vx::vmath::log(-1.0f)));
+  CHECK(std::isnan(vx::vmath::log(nan)));
+  CHECK(vx::vmath::log(0.0f) == -inf);
+  CHECK(vx::vmath::log(-0.0f) == -inf);
+  CHECK(vx::vmath::log(inf) == inf);
+  CHECK(vx::vmath::log(1.0f) == 0.0f);
+  CHECK(ulpError(vx::vmath::log(denormMin), std::log(static_cast<double>(denormMin))) <= 1.0);
+  CHECK(std::isnan(vx::vmath::tanh(nan)));
+  CHECK(vx::vmath::tanh(inf) == 1.0f);
+  CHECK(vx::vmath::tanh(-inf) == -1.0f);
+  CHECK(std::signbit(vx::vmath::tanh(-0.0f)));
+  CHECK(vx::vmath::tanh(1e-30f) == 1e-30f);
+}
+
+TEST_CASE("the buffer loops compute what the scalar functions do, bit for bit") {
+  std::vector<float> x(4099), y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) x[i] = fromBits(static_cast<uint32_t>(i * 1048573u));
+  vx::vmath::exp_n(y.data(), x.data(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    float s = vx::vmath::exp(x[i]);
+    CHECK((std::memcmp(&s, &y[i], 4) == 0 || (std::isnan(s) && std::isnan(y[i]))));
+  }
+  vx::vmath::log_n(y.data(), x.data(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    float s = vx::vmath::log(x[i]);
+    CHECK((std::memcmp(&s, &y[i], 4) == 0 || (std::isnan(s) && std::isnan(y[i]))));
+  }
+  vx::vmath::tanh_n(y.data(), x.data(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    float s = vx::vmath::tanh(x[i]);
+    CHECK((std::memcmp(&s, &y[i], 4) == 0 || (std::isnan(s) && std::isnan(y[i]))));
+  }
 }

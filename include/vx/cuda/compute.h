@@ -10,23 +10,48 @@
 
 #include "vx/debug.h"
 #include "vx/reduce.h"
+#include "vx/vmath.h"
 
 namespace vx::cu {
 
 /* ---- on-chip compute (compute.md): the functors of src/target/Unary.def's
  * rows, fills, copies and row reductions, each thread a strided share (rows,
  * for the reductions) ---- */
+/* e^x, ln x, tanh x in f32: the GPU's own on the device; under the
+ * interpreter vx/vmath.h's, which the cpu runtime and vxsim compute too, so
+ * that the interpreter agrees with them bit for bit. */
+VX_HD inline float exp_f32(float x) {
+#if defined(__CUDA_ARCH__)
+  return expf(x);
+#else
+  return vmath::exp(x);
+#endif
+}
+VX_HD inline float log_f32(float x) {
+#if defined(__CUDA_ARCH__)
+  return logf(x);
+#else
+  return vmath::log(x);
+#endif
+}
+VX_HD inline float tanh_f32(float x) {
+#if defined(__CUDA_ARCH__)
+  return tanhf(x);
+#else
+  return vmath::tanh(x);
+#endif
+}
 namespace fn {
 #define VX_UNARY_FN(NAME, F32, F64)                 \
   struct NAME {                                     \
     VX_HD static float f(float x) { return F32; }   \
     VX_HD static double f(double x) { return F64; } \
   };
-VX_UNARY_FN(exp, expf(x), ::exp(x))
-VX_UNARY_FN(log, logf(x), ::log(x))
+VX_UNARY_FN(exp, exp_f32(x), ::exp(x))
+VX_UNARY_FN(log, log_f32(x), ::log(x))
 VX_UNARY_FN(sqrt, sqrtf(x), ::sqrt(x))
 VX_UNARY_FN(rsqrt, 1.0f / sqrtf(x), 1.0 / ::sqrt(x))
-VX_UNARY_FN(tanh, tanhf(x), ::tanh(x))
+VX_UNARY_FN(tanh, tanh_f32(x), ::tanh(x))
 VX_UNARY_FN(abs, fabsf(x), ::fabs(x))
 VX_UNARY_FN(neg, -x, -x)
 VX_UNARY_FN(relu, x > 0.0f ? x : 0.0f, x > 0.0 ? x : 0.0)  // NaN: 0, as on cpu and tpu

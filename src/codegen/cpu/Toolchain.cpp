@@ -130,6 +130,9 @@ std::vector<std::string> compilerCommand(const std::string& source, const std::s
   std::vector<std::string> cmd{cxx && *cxx ? cxx : "g++", "-std=c++17"};
   const char* flags = std::getenv("VXC_CXXFLAGS");
   for (const std::string& f : split(flags ? flags : "-O3")) cmd.push_back(f);
+  // One result on every machine (vx/vmath.h): no FMA contraction where the
+  // CPU has it; neither errno nor traps keep a math loop from vectorising.
+  cmd.insert(cmd.end(), {"-ffp-contract=off", "-fno-math-errno", "-fno-trapping-math"});
   // With -march=native the matrix unit's kernel uses the host's widest
   // vectors; without it the code runs on any machine of the architecture.
   if (!targetCpu.empty()) cmd.push_back("-march=" + targetCpu);
