@@ -171,6 +171,89 @@ int carryDistance(const Mir& m, int s) {
   return -1;
 }
 
+// How many instances of `s` can be live at once when they are numbered by
+// how many the site has made (Site::counted): an abstract run over the
+// control flow in which each pseudo value holds the set of ages (instances
+// made since) of the instances of `s` it may hold. Where the site makes
+// one, every live holder ages by one; copies and the edges made at a
+// value's definition carry ages along; a merge unions them. The answer is
+// one more than the oldest age live where an instance is made, or -1 when
+// ages grow past kMaxInstances (no bound).
+constexpr int kMaxInstances = 16;
+
+int instanceBound(const Mir& m, const Liveness& live, int s) {
+  const Site& site = m.sites[s];
+  const bool memory = site.kind == Site::Kind::Memory;
+  const size_t n = m.code.size(), np = static_cast<size_t>(m.numPseudos);
+  // Edges into each pseudo: those made by the copy at `at`, and the others
+  // (a pin, a payload) wherever the pseudo is defined.
+  std::vector<std::vector<const Edge*>> into(np);
+  for (const Edge& e : m.edges)
+    if (memory || e.kind == Edge::Kind::Copy) into[static_cast<size_t>(e.to)].push_back(&e);
+  std::vector<std::vector<int>> succ(n);
+  for (size_t i = 0; i < n; ++i) {
+    const MInstr& in = m.code[i];
+    bool falls = in.marker || (in.op != Op::Jmp && in.op != Op::Halt);
+    if (falls && i + 1 < n) succ[i].push_back(static_cast<int>(i + 1));
+    if (!in.marker && (in.op == Op::Jmp || isBranch(in.op)))
+      succ[i].push_back(live.labelAt.at(static_cast<size_t>(branchLabel(in))));
+  }
+  using Ages = uint32_t;  // bit a: an instance made a instances ago
+  const Ages overflow = ~Ages{0} << kMaxInstances;
+  std::vector<std::vector<Ages>> in(n, std::vector<Ages>(np, 0));
+  std::vector<bool> queued(n, true);
+  std::vector<int> work;
+  for (size_t i = n; i-- > 0;) work.push_back(static_cast<int>(i));
+  int oldest = 0;
+  std::vector<Ages> state;
+  while (!work.empty()) {
+    int i = work.back();
+    work.pop_back();
+    queued[static_cast<size_t>(i)] = false;
+    state = in[static_cast<size_t>(i)];
+    const MInstr& ins = m.code[static_cast<size_t>(i)];
+    if (i == site.defInstr) {
+      for (size_t p = 0; p < np; ++p) {
+        if (!state[p]) continue;
+        if (!live.test(live.in[static_cast<size_t>(i)], m.numVregs + static_cast<int>(p))) {
+          state[p] = 0;  // dead: its slot may be reused
+          continue;
+        }
+        state[p] <<= 1;
+        if (state[p] & overflow) return -1;
+        for (int a = kMaxInstances - 1; a > oldest; --a)
+          if ((state[p] >> a) & 1) oldest = a;
+      }
+    }
+    if (!ins.pdefs.empty()) {
+      const std::vector<Ages> before = state;
+      for (int d : ins.pdefs) {
+        Ages a = 0;
+        for (const Edge* e : into[static_cast<size_t>(d)])
+          if (e->at < 0 || e->at == i) a |= before[static_cast<size_t>(e->from)];
+        state[static_cast<size_t>(d)] = a;
+      }
+      if (i == site.defInstr && site.root >= 0) state[static_cast<size_t>(site.root)] |= 1;
+    } else if (i == site.defInstr && site.root >= 0) {
+      state[static_cast<size_t>(site.root)] |= 1;
+    }
+    for (int t : succ[static_cast<size_t>(i)]) {
+      std::vector<Ages>& dst = in[static_cast<size_t>(t)];
+      bool grew = false;
+      for (size_t p = 0; p < np; ++p)
+        if ((dst[p] | state[p]) != dst[p]) {
+          dst[p] |= state[p];
+          grew = true;
+        }
+      if (grew && !queued[static_cast<size_t>(t)]) {
+        queued[static_cast<size_t>(t)] = true;
+        work.push_back(t);
+      }
+    }
+  }
+  return oldest + 1;
+}
+
 }  // namespace
 
 int chooseRotations(Mir& m, const Liveness& live, const std::vector<std::vector<int>>& sites) {
@@ -188,8 +271,16 @@ int chooseRotations(Mir& m, const Liveness& live, const std::vector<std::vector<
     // d = 0: what looked live is another site's instance (the sets are
     // conservative at merges); one instance is enough.
     int d = carryDistance(m, static_cast<int>(s));
-    if (d < 0) return static_cast<int>(s);
-    site.k = d + 1;
+    if (d >= 0) {
+      site.k = d + 1;
+      continue;
+    }
+    // No bound in trips (a copy kept across trips that skip its refill, or
+    // made on some trips only): count the site's instances instead.
+    int k = instanceBound(m, live, static_cast<int>(s));
+    if (k < 0) return static_cast<int>(s);
+    site.k = k;
+    site.counted = true;
   }
   return -1;
 }
@@ -197,19 +288,66 @@ int chooseRotations(Mir& m, const Liveness& live, const std::vector<std::vector<
 void dropUnusedRotation(Mir& m) {
   std::vector<bool> rotates(m.loops.size(), false);
   for (const Site& s : m.sites)
-    if (s.k > 1) rotates[s.loop] = true;
+    if (s.k > 1 && !s.counted) rotates[s.loop] = true;
+  // A counted site's counter: zero at the program's start, and at each
+  // instance `slot = counter % k; counter += 1` before the slot is used.
+  std::vector<int> counter(m.sites.size(), -1);
+  auto freshVreg = [&]() {
+    m.fixedReg.push_back(-1);
+    m.rotOwner.push_back(-1);
+    m.rotBase.push_back(-1);
+    m.vregLoc.push_back({});
+    m.vregSpan.push_back({});
+    return m.numVregs++;
+  };
+  for (size_t s = 0; s < m.sites.size(); ++s)
+    if (m.sites[s].counted && m.sites[s].k > 1) {
+      counter[s] = freshVreg();
+      m.vregLoc.back() = m.sites[s].loc;
+      m.vregSpan.back() = m.sites[s].span;
+    }
   // One slot register per loop and rotation count, computed at the head.
   std::vector<int> rename(static_cast<size_t>(m.numVregs), -1);
   std::vector<std::vector<std::pair<int, int>>> slots(m.loops.size());  // (k, vreg)
   for (const Site& s : m.sites) {
-    if (s.k <= 1) continue;
+    if (s.k <= 1 || s.counted) continue;
     auto& list = slots[s.loop];
     auto it = std::find_if(list.begin(), list.end(), [&](auto& p) { return p.first == s.k; });
     if (it == list.end()) list.push_back({s.k, s.slotVreg});
     else rename[s.slotVreg] = it->second;
   }
   std::vector<MInstr> code;
+  auto scalar = [](Op op, std::initializer_list<MOp> ops, isa::Loc loc) {
+    MInstr r;
+    r.op = op;
+    r.loc = loc;
+    for (const MOp& o : ops) r.ops[r.n++] = o;
+    return r;
+  };
+  auto reg = [](int v) { return MOp{OperandKind::Reg, v}; };
+  auto imm = [](int64_t v) {
+    MOp o;
+    o.kind = OperandKind::RegOrImm;
+    o.imm = v;
+    return o;
+  };
+  for (size_t s = 0; s < m.sites.size(); ++s)
+    if (counter[s] >= 0) {
+      MOp zero;
+      zero.kind = OperandKind::Imm;
+      code.push_back(scalar(Op::Li, {reg(counter[s]), zero}, m.sites[s].loc));
+    }
+  std::vector<bool> counting(m.sites.size(), false);
   for (MInstr& in : m.code) {
+    if (!in.marker && in.rotSite >= 0 && counter[static_cast<size_t>(in.rotSite)] >= 0 &&
+        !counting[static_cast<size_t>(in.rotSite)]) {
+      // The site's first rotation instruction: this instance's slot.
+      const Site& site = m.sites[static_cast<size_t>(in.rotSite)];
+      int c = counter[static_cast<size_t>(in.rotSite)];
+      code.push_back(scalar(Op::Rem, {reg(site.slotVreg), reg(c), imm(site.k)}, in.loc));
+      code.push_back(scalar(Op::Add, {reg(c), reg(c), imm(1)}, in.loc));
+      counting[static_cast<size_t>(in.rotSite)] = true;
+    }
     if (in.marker && in.hubLoop >= 0) {
       const Loop& loop = m.loops[in.hubLoop];
       for (auto [k, v] : slots[in.hubLoop]) {

@@ -299,9 +299,13 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
   int bad = chooseRotations(l.m, live, sets);
   if (bad >= 0) {
     const Site& s = l.m.sites[bad];
-    diag::Diagnostic d = diag::UnavailableOnTarget(s.what + " kept live for unboundedly many loop trips", "tpu");
-    if (s.span.valid()) d.primary(s.span, "its buffer or semaphore cannot rotate through a fixed number of slots");
-    d.help("wait for it within a bounded number of iterations of its loop, or use a ring of buffers (`transfer_async_into`)");
+    diag::Diagnostic d = diag::UnavailableOnTarget(s.what + " kept live while it is started again without bound", "tpu");
+    if (s.span.valid())
+      d.primary(s.span, "one copy this starts stays in flight (or its buffer in use) while this line starts 16 more");
+    d.note("each copy in flight needs its own buffer and semaphore, and the tpu target gives a transfer a fixed "
+           "number of them, cycled in the order it starts copies");
+    d.help("wait for each copy before this line has started many more (a token kept in a variable across the loop "
+           "is the usual cause), or copy into the slots of a ring buffer with `transfer_async_into`");
     l.sink.emit(std::move(d));
     return std::nullopt;
   }

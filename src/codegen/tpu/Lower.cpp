@@ -318,6 +318,7 @@ void Lowering::moves(const std::vector<Val>& dst, const std::vector<Val>& src, m
   MInstr copy;
   copy.marker = true;
   copy.loc = loc;
+  const size_t firstEdge = m.edges.size();
   auto place = [&](int d, const Val& s) {
     Move x;
     x.dst = d;
@@ -398,6 +399,7 @@ void Lowering::moves(const std::vector<Val>& dst, const std::vector<Val>& src, m
     }
   }
   m.code.push_back(std::move(copy));
+  for (size_t e = firstEdge; e < m.edges.size(); ++e) m.edges[e].at = static_cast<int>(m.code.size() - 1);
   // Parallel assignment: a source that another move overwrites is read into
   // a temporary first.
   std::set<int> dsts;

@@ -72,6 +72,10 @@ struct Site {
   std::string what;     // for diagnostics: `transfer_async`, `zeros`, ...
   int k = 1;
   int64_t base = -1;    // bytes into the arena, or the first semaphore
+  // Instances rotate by how many the site has made (a counter from the
+  // program's start), not by loop trips: a copy started on some trips only,
+  // or kept across trips that skip its refill (`continue`).
+  bool counted = false;
 };
 
 // How one pseudo value derives from another, for the sites it may hold.
@@ -84,6 +88,7 @@ struct Edge {
   int from = -1, to = -1;
   Kind kind = Kind::Copy;
   int backLoop = -1;  // a yield into the next trip of this loop
+  int at = -1;        // Copy: the marker of the parallel copy that makes `to` from `from`
 };
 
 struct Loop {
