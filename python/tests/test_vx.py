@@ -227,6 +227,20 @@ class SoftmaxAgreesWithNumPy(unittest.TestCase):
     def test_softmax_on_b200_interpreted(self):
         self.check("b200", 8, 64, 2, 2)
 
+    @unittest.skipIf(ml_dtypes is None, "ml_dtypes is not installed: bf16 arrays cannot be made")
+    def test_bf16_softmax_on_every_target(self):
+        # bf16 in and out, f32 on chip: within bf16's rounding of the result.
+        path = os.path.join(REPO, "examples", "softmax.vx")
+        bf = ml_dtypes.bfloat16
+        rng = np.random.default_rng(11)
+        x = (rng.standard_normal((64, 64)) * 4).astype(bf)
+        want = numpy_softmax(x.astype(np.float32))
+        for target in ("cpu", "tpu", "b200", "h100"):
+            k = vx.compile(path, target=target, consts={"BM": 8, "N": 64, "T": 2})
+            out = np.zeros((64, 64), bf)
+            k.softmax_bf16(x, out)
+            np.testing.assert_allclose(out.astype(np.float32), want, rtol=2 ** -8, atol=1e-6, err_msg=target)
+
 
 def numpy_rmsnorm(x, w, eps=1e-6):
     x64 = x.astype(np.float64)
@@ -258,6 +272,20 @@ class RmsNormAgreesWithNumPy(unittest.TestCase):
     def test_rmsnorm_on_b200_and_h100_interpreted(self):
         self.check("b200", 8, 64, 2, 2)
         self.check("h100", 4, 32, 2, 3)
+
+    @unittest.skipIf(ml_dtypes is None, "ml_dtypes is not installed: bf16 arrays cannot be made")
+    def test_bf16_rmsnorm_on_every_target(self):
+        path = os.path.join(REPO, "examples", "rmsnorm.vx")
+        bf = ml_dtypes.bfloat16
+        rng = np.random.default_rng(12)
+        x = (rng.standard_normal((96, 32)) * 3).astype(bf)
+        w = rng.uniform(0.5, 1.5, size=(1, 32)).astype(bf)
+        want = numpy_rmsnorm(x.astype(np.float32), w.astype(np.float32))
+        for target in ("cpu", "tpu", "b200", "h100"):
+            k = vx.compile(path, target=target, consts={"BM": 8, "N": 32, "T": 3})
+            out = np.zeros((96, 32), bf)
+            k.rmsnorm_bf16(x, w, out)
+            np.testing.assert_allclose(out.astype(np.float32), want, rtol=2 ** -8, atol=1e-6, err_msg=target)
 
     def test_softmax_on_h100_interpreted(self):
         SoftmaxAgreesWithNumPy.check(self, "h100", 4, 32, 2, 3)

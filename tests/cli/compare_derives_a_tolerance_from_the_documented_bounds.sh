@@ -23,7 +23,7 @@ G=$ROOT/examples/gemm_rowmajor.vx
 IN="--input a=a.npy --input b=b.npy --input c=c.npy"
 
 # Elementwise work and reductions: bit for bit, so the tolerance is 0.
-expect_status 0 "$VXC" run "$ROOT/examples/softmax.vx" --input x=x.npy --compare=tpu
+expect_status 0 "$VXC" run "$ROOT/examples/softmax.vx" --entry softmax --input x=x.npy --compare=tpu
 contains "$OUT" "derived tolerance 0 of each output's largest magnitude (every operation is computed bit for bit"
 contains "$OUT" "compare out: max_abs = 0, max_rel = 0 (vs tpu)"
 
