@@ -20,27 +20,17 @@ namespace vx::cu {
 /* e^x, ln x, tanh x in f32: the GPU's own on the device; under the
  * interpreter vx/vmath.h's, which the cpu runtime and vxsim compute too, so
  * that the interpreter agrees with them bit for bit. */
-VX_HD inline float exp_f32(float x) {
 #if defined(__CUDA_ARCH__)
-  return expf(x);
+#define VX_F32_FN(NAME, DEVICE) \
+  VX_HD inline float NAME##_f32(float x) { return DEVICE(x); }
 #else
-  return vmath::exp(x);
+#define VX_F32_FN(NAME, DEVICE) \
+  VX_HD inline float NAME##_f32(float x) { return vmath::NAME(x); }
 #endif
-}
-VX_HD inline float log_f32(float x) {
-#if defined(__CUDA_ARCH__)
-  return logf(x);
-#else
-  return vmath::log(x);
-#endif
-}
-VX_HD inline float tanh_f32(float x) {
-#if defined(__CUDA_ARCH__)
-  return tanhf(x);
-#else
-  return vmath::tanh(x);
-#endif
-}
+VX_F32_FN(exp, expf)
+VX_F32_FN(log, logf)
+VX_F32_FN(tanh, tanhf)
+#undef VX_F32_FN
 namespace fn {
 #define VX_UNARY_FN(NAME, F32, F64)                 \
   struct NAME {                                     \

@@ -51,6 +51,15 @@ void set(std::vector<uint64_t>& s, int v) { s[v >> 6] |= uint64_t{1} << (v & 63)
 
 }  // namespace
 
+int addVreg(Mir& m, isa::Loc loc, base::Span span) {
+  m.fixedReg.push_back(-1);
+  m.rotOwner.push_back(-1);
+  m.rotBase.push_back(-1);
+  m.vregLoc.push_back(loc);
+  m.vregSpan.push_back(span);
+  return m.numVregs++;
+}
+
 std::vector<int> regDefs(const MInstr& in) {
   if (in.marker || in.n == 0 || !definesFirst(in.op) || in.ops[0].vreg < 0) return {};
   return {in.ops[0].vreg};
@@ -292,20 +301,8 @@ void dropUnusedRotation(Mir& m) {
   // A counted site's counter: zero at the program's start, and at each
   // instance `slot = counter % k; counter += 1` before the slot is used.
   std::vector<int> counter(m.sites.size(), -1);
-  auto freshVreg = [&]() {
-    m.fixedReg.push_back(-1);
-    m.rotOwner.push_back(-1);
-    m.rotBase.push_back(-1);
-    m.vregLoc.push_back({});
-    m.vregSpan.push_back({});
-    return m.numVregs++;
-  };
   for (size_t s = 0; s < m.sites.size(); ++s)
-    if (m.sites[s].counted && m.sites[s].k > 1) {
-      counter[s] = freshVreg();
-      m.vregLoc.back() = m.sites[s].loc;
-      m.vregSpan.back() = m.sites[s].span;
-    }
+    if (m.sites[s].counted && m.sites[s].k > 1) counter[s] = addVreg(m, m.sites[s].loc, m.sites[s].span);
   // One slot register per loop and rotation count, computed at the head.
   std::vector<int> rename(static_cast<size_t>(m.numVregs), -1);
   std::vector<std::vector<std::pair<int, int>>> slots(m.loops.size());  // (k, vreg)

@@ -14,14 +14,7 @@ namespace vx::codegen::tpu {
 
 using isa::Op;
 
-int Lowering::fresh() {
-  m.fixedReg.push_back(-1);
-  m.rotOwner.push_back(-1);
-  m.rotBase.push_back(-1);
-  m.vregLoc.push_back(loc);
-  m.vregSpan.push_back(span);
-  return m.numVregs++;
-}
+int Lowering::fresh() { return addVreg(m, loc, span); }
 
 MInstr& Lowering::emit(Op op, std::initializer_list<MOp> ops) {
   MInstr in;

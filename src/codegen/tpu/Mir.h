@@ -121,6 +121,10 @@ struct Mir {
   int numSpills = 0;
 };
 
+// A new virtual register (with the per-register facts Mir keeps), made at
+// `loc`/`span` for diagnostics.
+int addVreg(Mir& m, isa::Loc loc = {}, base::Span span = {});
+
 // ---- Analysis.cpp ----
 
 // Live variables at each instruction: vregs [0, numVregs) then pseudos.

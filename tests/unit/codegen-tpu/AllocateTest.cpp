@@ -23,14 +23,7 @@ struct Builder {
     m.buffers.push_back(a);
     arena = 0;
   }
-  int vreg() {
-    m.fixedReg.push_back(-1);
-    m.rotOwner.push_back(-1);
-    m.rotBase.push_back(-1);
-    m.vregLoc.push_back({});
-    m.vregSpan.push_back({});
-    return m.numVregs++;
-  }
+  int vreg() { return addVreg(m); }
   int pseudo() { return m.numPseudos++; }
   int site(Site::Kind k, int64_t bytes, int root, int loop = -1) {
     Site s;
