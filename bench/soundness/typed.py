@@ -324,7 +324,7 @@ class Kernel:
         """A read of `slots[slot]` by the matrix unit, one way or another
         (`at`: the output tile a store writes)."""
         form = self.pick(("mma", 10), ("helper", 2), ("rec", 1), ("pair", 2), ("store", 2), ("unary", 1),
-                         ("binary", 1), ("into", 1), ("reduce", 1))
+                         ("binary", 1), ("into", 1), ("reduce", 1), ("dbg", 1))
         if form == "pair":
             a = self.slot_ref(slot, depth, tag="C")
             self.emit(depth, f"read_pair(({a}, w), acc, w);", "C")
@@ -352,6 +352,9 @@ class Kernel:
             # A column broadcast back over the slot it was reduced from.
             v = self.fresh("r")
             self.emit(depth, f"let {v} = row_max({x}); let {v}d = {x} - {v}; mma(acc, &{v}d, w);", "C")
+        elif form == "dbg":
+            # `dbg(&slot)` reads the slot (language.md §5), and passes it on.
+            self.emit(depth, f"mma(acc, w, dbg({x}));", "C")
         elif form == "rec":
             self.emit(depth, f"rec_read({self.usize(str(self.r.randint(0, 2)), depth)}, {x}, acc, w);", "C")
         else:
@@ -395,6 +398,7 @@ class Kernel:
     # After the last wait: buffers moved out of the ring.
     LATE = [
         "mma(acc, &relu(slots[0]), w);", "let {v} = slots[0]; mma(acc, &{v}, w);",
+        "mma(acc, &dbg(slots[0]), w);",  # moves the slot through `dbg` (an Index argument by value)
         "let {v} = (slots[0], 0); mma(acc, &{v}.0, w);",
         "let mut {v} = zeros::<f32, [8, 8]>({vm}); {v} = slots[0]; mma(acc, &{v}, w);",
     ]

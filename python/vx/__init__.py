@@ -21,9 +21,16 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as _e:  # a Python without NumPy (a pyenv build, a bare venv)
+    raise ImportError(
+        "the vx package passes NumPy arrays, and this Python (%s) has no NumPy: install it into this "
+        "Python (`%s -m pip install numpy`), or use Debian's /usr/bin/python3 with python3-numpy "
+        "(scripts/install-deps.sh installs it)" % (sys.executable, sys.executable)) from _e
 
 __all__ = ["compile", "Kernel", "VxError", "find_vxc"]
 
