@@ -185,6 +185,88 @@ TEST_CASE("a copy carried to the next trip rotates through two slots") {
   CHECK(isa::validate(p).empty());
 }
 
+// for (...) { if (skip) { continue; } next = copy(); wait(inflight); inflight = next; }
+// A trip that skips keeps `inflight` without a new copy: in trips the copy
+// is carried without bound, but at most two of its instances are ever live,
+// so it rotates by the instances the site has made (a counter from the
+// program's start), through two semaphores.
+TEST_CASE("a copy kept across trips that skip its refill rotates by instances made") {
+  Builder b;
+  int pInit = b.pseudo(), pNext = b.pseudo(), pArg = b.pseudo();
+  int trip = b.vreg(), sem = b.vreg(), skip = b.vreg();
+  b.m.loops.push_back({-1, trip, trip});
+  MBuffer in;
+  in.name = "in";
+  in.shape = {isa::Dim{1024, -1}};
+  in.role = isa::Role::Input;
+  b.m.buffers.push_back(in);
+  MOp hbm;
+  hbm.kind = OperandKind::Mem;
+  hbm.buffer = 1;
+  int first = b.site(Site::Kind::Semaphore, 1, pInit);
+  MOp s0;
+  s0.kind = OperandKind::Sem;
+  s0.site = first;
+  b.add(Op::DmaStart, {hbm, hbm, Builder::imm(16), s0}, {pInit});
+  b.add(Op::Li, {Builder::reg(sem), Builder::imm(0, OperandKind::Imm)});
+  b.add(Op::Li, {Builder::reg(trip), Builder::imm(0, OperandKind::Imm)});
+  b.m.edges.push_back({pInit, pArg, Edge::Kind::Copy, -1, static_cast<int>(b.m.code.size())});
+  b.add(Op::Nop, {}, {pArg}, {pInit});
+  b.label(0);
+  b.m.code.back().hubLoop = 0;
+  b.add(Op::And, {Builder::reg(skip), Builder::reg(trip), Builder::imm(1)});
+  MOp toSkip;
+  toSkip.kind = OperandKind::Label;
+  toSkip.imm = 1;
+  b.add(Op::Bnz, {Builder::reg(skip), toSkip});
+  int slot = b.vreg();
+  int loopSite = b.site(Site::Kind::Semaphore, 1, pNext, 0);
+  b.m.sites[loopSite].slotVreg = slot;
+  int semNext = b.vreg();
+  b.m.rotOwner[slot] = b.m.rotOwner[semNext] = loopSite;
+  b.m.rotBase[semNext] = loopSite;
+  b.m.sites[loopSite].defInstr = static_cast<int>(b.m.code.size()) + 1;
+  MOp base = Builder::imm(0);
+  base.site = loopSite;
+  b.add(Op::Add, {Builder::reg(semNext), Builder::reg(slot), base}).rotSite = loopSite;
+  b.add(Op::DmaStart, {hbm, hbm, Builder::imm(16), Builder::reg(semNext, OperandKind::Sem)}, {pNext});
+  b.add(Op::DmaWait, {Builder::reg(sem, OperandKind::Sem)}, {}, {pArg});
+  b.m.edges.push_back({pNext, pArg, Edge::Kind::Copy, 0, static_cast<int>(b.m.code.size())});
+  b.add(Op::Mov, {Builder::reg(sem), Builder::reg(semNext, OperandKind::RegOrImm)}, {pArg}, {pNext});
+  MOp toLatch;
+  toLatch.kind = OperandKind::Label;
+  toLatch.imm = 2;
+  b.add(Op::Jmp, {toLatch});
+  b.label(1);  // the skipping trip: `inflight` carried as it is
+  b.m.edges.push_back({pArg, pArg, Edge::Kind::Copy, 0, static_cast<int>(b.m.code.size())});
+  b.add(Op::Nop, {}, {pArg}, {pArg});
+  b.label(2);
+  b.add(Op::Add, {Builder::reg(trip), Builder::reg(trip), Builder::imm(1)}).tripLoop = 0;
+  MOp toHead;
+  toHead.kind = OperandKind::Label;
+  toHead.imm = 0;
+  b.add(Op::Blt, {Builder::reg(trip), Builder::imm(9), toHead});
+  b.add(Op::DmaWait, {Builder::reg(sem, OperandKind::Sem)}, {}, {pArg});
+  b.add(Op::Halt, {});
+  isa::Program p;
+  REQUIRE(b.run(p).kind == AllocError::Kind::None);
+  CHECK(b.m.sites[loopSite].counted);
+  CHECK(b.m.sites[loopSite].k == 2);
+  CHECK(b.m.sites[loopSite].base != b.m.sites[first].base);
+  // slot = count % 2 and count += 1 where the site makes an instance.
+  bool rem = false, count = false;
+  for (size_t i = 0; i + 1 < p.code.size(); ++i) {
+    const isa::Instr& a = p.code[i];
+    const isa::Instr& c = p.code[i + 1];
+    if (a.op == Op::Rem && a.operands[2].imm == 2 && c.op == Op::Add && c.operands[0] == c.operands[1] &&
+        c.operands[0] == a.operands[1] && c.operands[2].imm == 1)
+      rem = count = true;
+  }
+  CHECK(rem);
+  CHECK(count);
+  CHECK(isa::validate(p).empty());
+}
+
 TEST_CASE("more than 32 values live at once do not colour; spilling to SMEM makes them fit") {
   Builder b;
   std::vector<int> v;
