@@ -2,7 +2,10 @@
 // (docs/compute.md "Precision"): the documented error bound of each
 // operation of the entry that two targets do not compute bit for bit, summed
 // to first order, relative to the output's largest magnitude.
+#include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <optional>
 
@@ -50,9 +53,11 @@ struct Walker {
     if (d->getNumOperands() != 2) return std::nullopt;
     std::optional<int64_t> a = eval(d->getOperand(0), budget - 1), b = eval(d->getOperand(1), budget - 1);
     if (!a || !b) return std::nullopt;
-    if (mlir::isa<mlir::arith::AddIOp>(d)) return *a + *b;
-    if (mlir::isa<mlir::arith::SubIOp>(d)) return *a - *b;
-    if (mlir::isa<mlir::arith::MulIOp>(d)) return *a * *b;
+    int64_t r = 0;  // an overflowing trip count is no trip count
+    if (mlir::isa<mlir::arith::AddIOp>(d)) return __builtin_add_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
+    if (mlir::isa<mlir::arith::SubIOp>(d)) return __builtin_sub_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
+    if (mlir::isa<mlir::arith::MulIOp>(d)) return __builtin_mul_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
+    if (*a == INT64_MIN && *b == -1) return std::nullopt;
     if (mlir::isa<mlir::arith::DivUIOp, mlir::arith::DivSIOp>(d) && *b != 0) return *a / *b;
     if (mlir::isa<mlir::arith::RemUIOp, mlir::arith::RemSIOp>(d) && *b != 0) return *a % *b;
     if (mlir::isa<mlir::arith::MinUIOp, mlir::arith::MinSIOp>(d)) return std::min(*a, *b);
@@ -66,7 +71,9 @@ struct Walker {
   }
 
   // `k` products per trip, `trips` times, summed in f32.
-  void reduction(mlir::Operation* op, int64_t k, int64_t trips) { seen[op] += k * trips; }
+  void reduction(mlir::Operation* op, int64_t k, int64_t trips) {
+    seen[op] = std::min<int64_t>(int64_t{1} << 50, seen[op] + std::min<int64_t>(int64_t{1} << 50, k * trips));
+  }
 
   void walk(mlir::Region& region, int64_t trips) {
     for (mlir::Block& block : region)
@@ -81,8 +88,11 @@ struct Walker {
         walk(f.getRegion(), trips);
         return;
       }
-      int64_t n = *hi > *lo ? (*hi - *lo + *st - 1) / *st : 0;
-      walk(f.getRegion(), trips * std::max<int64_t>(n, 1));
+      // Trip counts multiply; past 2^40 products the bound says nothing anyway.
+      const int64_t cap = int64_t{1} << 40;
+      int64_t n = *hi > *lo ? static_cast<int64_t>((static_cast<__int128>(*hi) - *lo + *st - 1) / *st) : 0;
+      walk(f.getRegion(), std::min<int64_t>(cap, static_cast<int64_t>(std::min<__int128>(
+                                                     cap, static_cast<__int128>(trips) * std::max<int64_t>(n, 1)))));
       return;
     }
     if (mlir::isa<mlir::scf::WhileOp>(op)) {
