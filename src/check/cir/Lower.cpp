@@ -136,9 +136,10 @@ void Builder::endTemps(base::Span stmt) {
 
 std::vector<LocalId> Builder::endTempsKeepScalars(base::Span stmt) {
   // The condition's own value is read by the branch: its scalar
-  // temporaries die at the start of each successor instead.
+  // temporaries (a tuple of scalars too: `if (r + R <= m, 1).0`) die at the
+  // start of each successor instead, so the branch reads what they hold.
   std::vector<LocalId> keep, rest;
-  for (LocalId l : temps.back()) (isScalarType(body.local(l).type) ? keep : rest).push_back(l);
+  for (LocalId l : temps.back()) (isScalarData(body.local(l).type) ? keep : rest).push_back(l);
   temps.back() = rest;
   endTemps(stmt);
   return keep;

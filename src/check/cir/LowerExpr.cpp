@@ -70,6 +70,15 @@ bool Builder::isScalarType(hir::TypeId t) const {
   return tt.isNumeric(t) || tt.kind(tt.resolve(t)) == TyKind::Bool;
 }
 
+bool Builder::isScalarData(hir::TypeId t) const {
+  const hir::TypeTable& tt = types();
+  hir::TypeId r = tt.resolve(t);
+  if (tt.kind(r) != TyKind::Tuple) return isScalarType(r);
+  for (uint32_t i = 0; i < tt.count(r); ++i)
+    if (!isScalarData(tt.elem(r, i))) return false;
+  return true;
+}
+
 OperandKind Builder::useKind(hir::TypeId t) const {
   return moveOnlyDeep(types(), t) ? OperandKind::Move : OperandKind::Copy;
 }

@@ -104,6 +104,7 @@ struct Builder {
   bool needsDrop(hir::TypeId t) const;  // tokens or buffers inside
   bool hasTokens(hir::TypeId t) const;
   bool isScalarType(hir::TypeId t) const;  // integers, floats, bools
+  bool isScalarData(hir::TypeId t) const;  // scalars, and tuples of scalar data
   void addOperands(Stmt& s, const std::vector<Operand>& ops);
 };
 
