@@ -71,6 +71,22 @@ struct Builder {
     m.code.push_back(in);
     m.numLabels = std::max(m.numLabels, l + 1);
   }
+  // A copy of loop 0 started with its rotating semaphore (`semNext`, base +
+  // slot), born as pseudo `born`; returns its site.
+  int rotatingCopy(int born, MOp hbm, int& semNext) {
+    int slot = vreg();
+    int loopSite = site(Site::Kind::Semaphore, 1, born, 0);
+    m.sites[loopSite].slotVreg = slot;
+    semNext = vreg();
+    m.rotOwner[slot] = m.rotOwner[semNext] = loopSite;
+    m.rotBase[semNext] = loopSite;
+    m.sites[loopSite].defInstr = static_cast<int>(m.code.size()) + 1;
+    MOp base = imm(0);
+    base.site = loopSite;
+    add(Op::Add, {reg(semNext), reg(slot), base}).rotSite = loopSite;
+    add(Op::DmaStart, {hbm, hbm, imm(16), reg(semNext, OperandKind::Sem)}, {born});
+    return loopSite;
+  }
   AllocError run(isa::Program& p, uint64_t vmem = 1 << 20) {
     Liveness live = liveness(m);
     std::vector<std::vector<int>> sets = siteSets(m);
@@ -152,17 +168,8 @@ TEST_CASE("a copy carried to the next trip rotates through two slots") {
   b.add(Op::Nop, {}, {pArg}, {pInit});
   b.label(0);
   b.m.code.back().hubLoop = 0;
-  int slot = b.vreg();
-  int loopSite = b.site(Site::Kind::Semaphore, 1, pNext, 0);
-  b.m.sites[loopSite].slotVreg = slot;
-  int semNext = b.vreg();
-  b.m.rotOwner[slot] = b.m.rotOwner[semNext] = loopSite;
-  b.m.rotBase[semNext] = loopSite;
-  b.m.sites[loopSite].defInstr = static_cast<int>(b.m.code.size()) + 1;
-  MOp base = Builder::imm(0);
-  base.site = loopSite;
-  b.add(Op::Add, {Builder::reg(semNext), Builder::reg(slot), base}).rotSite = loopSite;
-  b.add(Op::DmaStart, {hbm, hbm, Builder::imm(16), Builder::reg(semNext, OperandKind::Sem)}, {pNext});
+  int semNext = -1;
+  int loopSite = b.rotatingCopy(pNext, hbm, semNext);
   b.add(Op::DmaWait, {Builder::reg(sem, OperandKind::Sem)}, {}, {pArg});
   b.m.edges.push_back({pNext, pArg, Edge::Kind::Copy, 0});
   b.add(Op::Mov, {Builder::reg(sem), Builder::reg(semNext, OperandKind::RegOrImm)}, {pArg}, {pNext});
@@ -219,17 +226,8 @@ TEST_CASE("a copy kept across trips that skip its refill rotates by instances ma
   toSkip.kind = OperandKind::Label;
   toSkip.imm = 1;
   b.add(Op::Bnz, {Builder::reg(skip), toSkip});
-  int slot = b.vreg();
-  int loopSite = b.site(Site::Kind::Semaphore, 1, pNext, 0);
-  b.m.sites[loopSite].slotVreg = slot;
-  int semNext = b.vreg();
-  b.m.rotOwner[slot] = b.m.rotOwner[semNext] = loopSite;
-  b.m.rotBase[semNext] = loopSite;
-  b.m.sites[loopSite].defInstr = static_cast<int>(b.m.code.size()) + 1;
-  MOp base = Builder::imm(0);
-  base.site = loopSite;
-  b.add(Op::Add, {Builder::reg(semNext), Builder::reg(slot), base}).rotSite = loopSite;
-  b.add(Op::DmaStart, {hbm, hbm, Builder::imm(16), Builder::reg(semNext, OperandKind::Sem)}, {pNext});
+  int semNext = -1;
+  int loopSite = b.rotatingCopy(pNext, hbm, semNext);
   b.add(Op::DmaWait, {Builder::reg(sem, OperandKind::Sem)}, {}, {pArg});
   b.m.edges.push_back({pNext, pArg, Edge::Kind::Copy, 0, static_cast<int>(b.m.code.size())});
   b.add(Op::Mov, {Builder::reg(sem), Builder::reg(semNext, OperandKind::RegOrImm)}, {pArg}, {pNext});
