@@ -109,11 +109,10 @@ struct has_bulk<F, std::void_t<decltype(&F::bulk)>> : std::true_type {};
 
 template <typename F, typename T>
 inline void unary_into(const Buf<T>& y, const Buf<T>& x, const char*) {
-  if constexpr (std::is_same_v<T, float> && has_bulk<F>::value) {
+  if constexpr (std::is_same_v<T, float> && has_bulk<F>::value)
     F::bulk(y.data, x.data, x.n);
-    return;
-  }
-  for (uint64_t i = 0; i < x.n; ++i) y.data[i] = static_cast<T>(F::f(static_cast<compute_t<T>>(x.data[i])));
+  else
+    for (uint64_t i = 0; i < x.n; ++i) y.data[i] = static_cast<T>(F::f(static_cast<compute_t<T>>(x.data[i])));
 }
 
 template <typename F, typename T>
