@@ -51,6 +51,9 @@ block : LBRACE stmt* tail=expr? RBRACE ;
 stmt
   : LET pattern (COLON type)? ASSIGN expr SEMI                       # letStmt
   | expr op=(ASSIGN | PLUSEQ | MINUSEQ | STAREQ | SLASHEQ | PERCENTEQ) expr SEMI  # assignStmt
+  // `for k in pipeline(lo..hi, depth = D) { let x = transfer(...); ... }`:
+  // `pipeline` and `depth` are names, not keywords (the checker reads them).
+  | FOR var=IDENT IN form=IDENT LPAREN expr DOTDOT expr COMMA option=IDENT ASSIGN expr COMMA? RPAREN block  # pipelineStmt
   | FOR IDENT IN expr DOTDOT expr block                              # forStmt
   | PARALLEL pattern IN LBRACK expr (COMMA expr)* COMMA? RBRACK block  # parallelStmt
   | WHILE expr block                                                 # whileStmt

@@ -123,6 +123,11 @@ struct Stmt {
   BlockId body;      // For, While, If then, Block
   StmtId elseStmt;   // If: an If or Block statement
   List list;         // Parallel: the extents (ExprIds)
+  // For over `form(lo..hi, option = depth)` (`pipeline(0..n, depth = 2)`):
+  // the form's and the option's names; `depth` is invalid for a plain range.
+  ExprId depth;
+  NameId form, option;
+  Range formRange, optionRange;
 };
 
 struct GenericParam {

@@ -124,6 +124,11 @@ struct Dumper {
     block(s.body);
     stmt(s.elseStmt);
     list(s.list, &Dumper::exprAt);
+    expr(s.depth);
+    n(s.form);
+    r(s.formRange);
+    n(s.option);
+    r(s.optionRange);
     out << ')';
   }
   std::string run() {

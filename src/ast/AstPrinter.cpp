@@ -156,7 +156,11 @@ struct Printer {
         out += head + " " + opSpelling(s.op) + " " + expr(s.a) + " " + expr(s.b) + ")\n";
         return;
       case StmtKind::For:
-        out += head + " " + name(s.var) + " " + expr(s.a) + " " + expr(s.b) + "\n";
+        if (s.depth.valid())
+          out += head + " " + name(s.var) + " (" + name(s.form) + " " + expr(s.a) + " " + expr(s.b) + " " +
+                 name(s.option) + " " + expr(s.depth) + ")\n";
+        else
+          out += head + " " + name(s.var) + " " + expr(s.a) + " " + expr(s.b) + "\n";
         block(s.body, depth + 1);
         break;
       case StmtKind::Parallel: {

@@ -60,6 +60,19 @@ struct Sema {
   uint32_t gridFirstLocal = 0, fnFirstLocal = 0;
   // The expressions of the function's grid (its extents and body).
   uint32_t gridExprBegin = 0, gridExprEnd = 0;
+  // The pipeline form (SemaPipeline.cpp, docs/pipeline.md): each copy the
+  // loop pipelines binds its name to a ring (a local of the ring's type);
+  // a use of the name is the ring's slot of the current trip,
+  // `ring[k % depth]`. By the ring local's index.
+  struct PipelineAlias {
+    hir::LocalId var;  // the loop's variable
+    uint64_t depth = 0;
+    hir::TypeId slot;  // the copy's type: one slot
+  };
+  std::unordered_map<uint32_t, PipelineAlias> pipelineAliases;
+  // The loopDepth of each pipelined loop whose body is being checked: a
+  // `break` out of one, or a `return` inside any, would leave copies in flight.
+  std::vector<int> pipelineLoops;
   // Where a local's value was placed in a memory space (the `Memory::X`
   // argument of the call that made it), for E0202's secondary label.
   std::unordered_map<uint32_t, base::Span> placement;
@@ -130,6 +143,14 @@ hir::ExprId checkMethodCall(Sema& s, const ast::Expr& call, ast::Range range);
 
 // ---- statements (SemaStmt.cpp) ----
 hir::BlockId checkBlock(Sema& s, ast::BlockId b, hir::TypeId expectedTail);
+// The same for the block's statements from `first` on.
+hir::BlockId checkBlockFrom(Sema& s, ast::BlockId b, uint32_t first, hir::TypeId expectedTail);
+
+// ---- the pipeline form (SemaPipeline.cpp) ----
+// `for k in pipeline(lo..hi, depth = D) { let x = transfer(src, M); ... }`:
+// checks it and returns the statement it stands for, the ring, prologue,
+// steady state and short-trip loop the checker then proves (docs/pipeline.md).
+hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span);
 hir::LocalId declareLocal(Sema& s, const std::string& name, base::Span span, hir::TypeId type,
                           bool mut, bool param);
 hir::LocalId lookupLocal(Sema& s, const std::string& name);

@@ -130,6 +130,34 @@ hir::ExprId checkPath(Sema& s, const ast::Expr& e, base::Span at) {
       he.kind = ExprKind::Local;
       he.local = l;
       he.type = local.type;
+      if (auto a = s.pipelineAliases.find(l.index); a != s.pipelineAliases.end()) {
+        // A copy of a pipelined loop: its ring's slot of this trip.
+        hir::ExprId ring = s.prog.add(he);
+        hir::Expr k;
+        k.kind = ExprKind::Local;
+        k.local = a->second.var;
+        k.type = tt.usize();
+        k.span = at;
+        hir::Expr d;
+        d.kind = ExprKind::Int;
+        d.value = a->second.depth;
+        d.type = tt.usize();
+        d.span = at;
+        hir::Expr rem;
+        rem.kind = ExprKind::Binary;
+        rem.op = ast::Op::Rem;
+        rem.a = s.prog.add(k);
+        rem.b = s.prog.add(d);
+        rem.type = tt.usize();
+        rem.span = at;
+        hir::Expr slot;
+        slot.kind = ExprKind::Index;
+        slot.a = ring;
+        slot.b = s.prog.add(rem);
+        slot.type = a->second.slot;
+        slot.span = at;
+        return s.prog.add(slot);
+      }
       return s.prog.add(he);
     }
     if (auto it = s.constByName.find(n); it != s.constByName.end()) {

@@ -335,6 +335,7 @@ hir::StmtId checkStmt(Sema& s, ast::StmtId id) {
     }
     case ast::StmtKind::Assign: return checkAssign(s, st, hs);
     case ast::StmtKind::For: {
+      if (st.depth.valid()) return checkPipeline(s, st, hs.span);
       hs.kind = hir::StmtKind::For;
       hs.a = checkExpr(s, st.a);
       TypeId lo = s.prog.expr(hs.a).type;
@@ -363,6 +364,11 @@ hir::StmtId checkStmt(Sema& s, ast::StmtId id) {
     case ast::StmtKind::Parallel: return checkParallel(s, st, hs);
     case ast::StmtKind::Return: {
       hs.kind = hir::StmtKind::Return;
+      if (!s.pipelineLoops.empty())
+        s.sink.emit(diag::PipelineMisuse("`return` inside a pipelined loop would leave its copies in flight")
+                        .primary(hs.span, "leaves the pipelined loop")
+                        .help("finish the loop and return after it, or use a plain `for` with the copies "
+                              "written out"));
       if (s.gridDepth > 0)
         s.sink.emit(diag::GridMisuse("`return` cannot leave a `parallel` instance")
                         .primary(hs.span, "inside the grid's body")
@@ -384,6 +390,11 @@ hir::StmtId checkStmt(Sema& s, ast::StmtId id) {
       if (s.loopDepth == 0)
         s.sink.emit(diag::BreakOutsideLoop(st.kind == ast::StmtKind::Break ? "break" : "continue")
                         .primary(hs.span, "not inside `for` or `while`"));
+      else if (st.kind == ast::StmtKind::Break && !s.pipelineLoops.empty() && s.pipelineLoops.back() == s.loopDepth)
+        s.sink.emit(diag::PipelineMisuse("`break` out of a pipelined loop would leave its copies in flight")
+                        .primary(hs.span, "leaves the pipelined loop")
+                        .help("a pipelined loop runs all its trips (`continue` is fine); loop over fewer "
+                              "trips, or use a plain `for` with the copies written out"));
       return s.prog.add(hs);
     case ast::StmtKind::Block:
       hs.kind = hir::StmtKind::Block;
@@ -401,13 +412,17 @@ hir::StmtId checkStmt(Sema& s, ast::StmtId id) {
 }  // namespace
 
 hir::BlockId checkBlock(Sema& s, ast::BlockId id, TypeId expectedTail) {
+  return checkBlockFrom(s, id, 0, expectedTail);
+}
+
+hir::BlockId checkBlockFrom(Sema& s, ast::BlockId id, uint32_t first, TypeId expectedTail) {
   const ast::Block& b = s.m->block(id);
   hir::Block hb;
   hb.span = s.span(b.range);
   hb.closeBrace = base::Span{hb.span.file, b.range.end - 1, b.range.end};
   s.scopes.emplace_back();
   std::vector<uint32_t> stmts;
-  for (uint32_t i = 0; i < b.stmts.count; ++i) {
+  for (uint32_t i = first; i < b.stmts.count; ++i) {
     hir::StmtId sid = checkStmt(s, ast::StmtId{s.m->listAt(b.stmts, i)});
     if (sid.valid()) stmts.push_back(sid.index);
   }

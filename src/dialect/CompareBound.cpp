@@ -53,6 +53,25 @@ struct Walker {
     if (d->getNumOperands() != 2) return std::nullopt;
     std::optional<int64_t> a = eval(d->getOperand(0), budget - 1), b = eval(d->getOperand(1), budget - 1);
     if (!a || !b) return std::nullopt;
+    if (auto c = mlir::dyn_cast<mlir::arith::CmpIOp>(d)) {
+      using P = mlir::arith::CmpIPredicate;
+      P p = c.getPredicate();
+      bool unsignedCmp = p == P::ult || p == P::ule || p == P::ugt || p == P::uge;
+      if (unsignedCmp && (*a < 0 || *b < 0)) return std::nullopt;
+      switch (p) {
+        case P::eq: return *a == *b;
+        case P::ne: return *a != *b;
+        case P::slt:
+        case P::ult: return *a < *b;
+        case P::sle:
+        case P::ule: return *a <= *b;
+        case P::sgt:
+        case P::ugt: return *a > *b;
+        case P::sge:
+        case P::uge: return *a >= *b;
+      }
+      return std::nullopt;
+    }
     int64_t r = 0;  // an overflowing trip count is no trip count
     if (mlir::isa<mlir::arith::AddIOp>(d)) return __builtin_add_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
     if (mlir::isa<mlir::arith::SubIOp>(d)) return __builtin_sub_overflow(*a, *b, &r) ? std::nullopt : std::optional(r);
@@ -94,6 +113,15 @@ struct Walker {
       walk(f.getRegion(), std::min<int64_t>(cap, static_cast<int64_t>(std::min<__int128>(
                                                      cap, static_cast<__int128>(trips) * std::max<int64_t>(n, 1)))));
       return;
+    }
+    // A branch the run's values decide (the pipeline form's short-trip
+    // loop against its steady state): only the side taken.
+    if (auto i = mlir::dyn_cast<mlir::scf::IfOp>(op)) {
+      if (std::optional<int64_t> c = eval(i.getCondition())) {
+        mlir::Region& taken = *c ? i.getThenRegion() : i.getElseRegion();
+        if (!taken.empty()) walk(taken, trips);
+        return;
+      }
     }
     if (mlir::isa<mlir::scf::WhileOp>(op)) {
       unknown("a `while` loop's trip count is not known before the run");

@@ -132,6 +132,13 @@ mlir::OwningOpRef<mlir::ModuleOp> lowerHir(mlir::MLIRContext& context, const hir
     ok = lowerFunction(l, hir::FnId{static_cast<uint32_t>(i)}) && ok;
   }
   if (!ok) return nullptr;
+  // Placeholders nothing reads (the variable of a moved token that no
+  // branch or trip carries on) are dropped.
+  llvm::SmallVector<UndefOp> unused;
+  module->walk([&](UndefOp u) {
+    if (u->use_empty()) unused.push_back(u);
+  });
+  for (UndefOp u : unused) u->erase();
   return module;
 }
 

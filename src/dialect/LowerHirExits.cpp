@@ -68,14 +68,14 @@ void setFlag(Lower& l, uint32_t slot, bool v, mlir::Location at) {
   l.bound[slot] = true;
 }
 
+}  // namespace
+
 mlir::Value placeholder(Lower& l, mlir::Type t, mlir::Location at) {
   if (t.isIndex()) return l.b.create<mlir::arith::ConstantIndexOp>(at, 0);
   if (auto i = t.dyn_cast<mlir::IntegerType>()) return l.b.create<mlir::arith::ConstantIntOp>(at, 0, i.getWidth());
   if (auto f = t.dyn_cast<mlir::FloatType>()) return l.b.create<mlir::arith::ConstantOp>(at, l.b.getFloatAttr(f, 0.0));
   return l.b.create<UndefOp>(at, t);
 }
-
-}  // namespace
 
 mlir::Value boolConstant(Lower& l, bool v, mlir::Location at) {
   return l.b.create<mlir::arith::ConstantIntOp>(at, v ? 1 : 0, 1);

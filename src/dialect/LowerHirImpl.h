@@ -137,6 +137,10 @@ uint8_t exitsOf(Lower& l, hir::StmtId id);
 uint8_t exitsOfBlock(Lower& l, hir::BlockId id);
 // Whether `fn` has a `return` other than its body's last statement.
 bool returnsEarly(Lower& l, const hir::Function& fn);
+// A value of type `t` that no path reads: 0 for scalars, vx.undef for the
+// rest (a local before any path has set it, a token after it was moved).
+mlir::Value placeholder(Lower& l, mlir::Type t, mlir::Location at);
+
 // Sets up the returned flag and the return value's placeholders at the
 // function's entry; `results` are its result types.
 void beginEarlyReturn(Lower& l, mlir::TypeRange results, mlir::Location at);

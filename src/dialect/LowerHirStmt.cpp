@@ -12,6 +12,18 @@ namespace vx::dialect {
 using hir::ExprKind;
 using hir::StmtKind;
 
+// `a = b;` where `b` is another local holding a token: a move, after which
+// `b` holds a placeholder (vx.undef) until it is assigned again, so that no
+// branch or trip carries a second name for one copy (the tpu target numbers
+// a transfer's buffers by the copies that may still be waited).
+bool movedToken(Lower& l, const hir::Stmt& s) {
+  if (s.kind != StmtKind::Assign || s.op != ast::Op::Assign) return false;
+  const hir::Expr& place = l.prog.expr(s.a);
+  const hir::Expr& value = l.prog.expr(s.b);
+  return place.kind == ExprKind::Local && value.kind == ExprKind::Local && value.local.index != place.local.index &&
+         l.types().kind(l.types().resolve(value.type)) == hir::TyKind::Token;
+}
+
 void collectAssignedStmt(Lower& l, hir::StmtId id, std::set<uint32_t>& out, bool ownLoop) {
   if (!id.valid()) return;
   const hir::Program& p = l.prog;
@@ -19,6 +31,8 @@ void collectAssignedStmt(Lower& l, hir::StmtId id, std::set<uint32_t>& out, bool
   switch (s.kind) {
     case StmtKind::Assign:
       if (p.expr(s.a).kind == ExprKind::Local) out.insert(p.expr(s.a).local.index);
+      // `a = b` with `b` a token moves it: `b` holds nothing afterwards.
+      if (movedToken(l, s)) out.insert(p.expr(s.b).local.index);
       break;
     case StmtKind::For:
     case StmtKind::While: collectAssigned(l, s.body, out, true); break;
@@ -132,7 +146,13 @@ void lowerAssign(Lower& l, const hir::Stmt& s, mlir::Location at) {
   if (place.kind == ExprKind::Local) {
     if (s.op == ast::Op::Assign) {
       Vals v = lowerExpr(l, s.b);
-      if (!l.failed) l.locals[place.local.index] = v;
+      if (l.failed) return;
+      l.locals[place.local.index] = v;
+      if (movedToken(l, s)) {
+        Vals none;
+        for (mlir::Value x : v) none.push_back(placeholder(l, x.getType(), at));
+        l.locals[l.prog.expr(s.b).local.index] = none;
+      }
       return;
     }
     mlir::Value rhs = lowerValue(l, s.b);

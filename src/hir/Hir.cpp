@@ -74,4 +74,70 @@ List Program::addList(const std::vector<uint32_t>& ids) {
   return l;
 }
 
+LocalId Cloner::fresh(LocalId l) {
+  LocalId n = p.add(Local(p.local(l)));
+  renamed[l.index] = n;
+  return n;
+}
+
+List Cloner::exprs(List l) {
+  std::vector<uint32_t> ids;
+  for (uint32_t i = 0; i < l.count; ++i) ids.push_back(expr(ExprId{p.listAt(l, i)}).index);
+  return p.addList(ids);
+}
+
+ExprId Cloner::expr(ExprId id) {
+  if (!id.valid()) return id;
+  Expr e = p.expr(id);
+  if (e.kind == ExprKind::Local) {
+    if (auto s = subst.find(e.local.index); s != subst.end()) {
+      Cloner plain(p);
+      return plain.expr(s->second);
+    }
+    if (auto r = renamed.find(e.local.index); r != renamed.end()) e.local = r->second;
+  }
+  // Every kind's children are `a`, `b` and `args` (Hir.h).
+  e.a = expr(e.a);
+  e.b = expr(e.b);
+  e.args = exprs(e.args);
+  return p.add(e);
+}
+
+PatId Cloner::pat(PatId id) {
+  if (!id.valid()) return id;
+  Pat q = p.pat(id);
+  if (q.kind == PatKind::Bind) q.local = fresh(q.local);
+  std::vector<uint32_t> elems;
+  for (uint32_t i = 0; i < q.elems.count; ++i) elems.push_back(pat(PatId{p.listAt(q.elems, i)}).index);
+  q.elems = p.addList(elems);
+  return p.add(q);
+}
+
+StmtId Cloner::stmt(StmtId id) {
+  if (!id.valid()) return id;
+  Stmt s = p.stmt(id);
+  // The value first: a `let` may read a local its pattern shadows.
+  s.a = expr(s.a);
+  s.b = expr(s.b);
+  s.extents = exprs(s.extents);
+  s.pat = pat(s.pat);
+  if (s.var.valid()) s.var = fresh(s.var);
+  std::vector<uint32_t> vars;
+  for (uint32_t i = 0; i < s.vars.count; ++i) vars.push_back(fresh(LocalId{p.listAt(s.vars, i)}).index);
+  s.vars = p.addList(vars);
+  s.body = block(s.body);
+  s.elseStmt = stmt(s.elseStmt);
+  return p.add(s);
+}
+
+BlockId Cloner::block(BlockId id) {
+  if (!id.valid()) return id;
+  Block b = p.block(id);
+  std::vector<uint32_t> stmts;
+  for (uint32_t i = 0; i < b.stmts.count; ++i) stmts.push_back(stmt(StmtId{p.listAt(b.stmts, i)}).index);
+  b.stmts = p.addList(stmts);
+  b.tail = expr(b.tail);
+  return p.add(b);
+}
+
 }  // namespace vx::hir

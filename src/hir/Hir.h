@@ -7,6 +7,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -214,6 +215,28 @@ struct Program {
   PatId add(const Pat& p);
   LocalId add(const Local& l);
   List addList(const std::vector<uint32_t>& ids);
+};
+
+// Copies of HIR subtrees, for code the checker derives from what the user
+// wrote (the pipeline form's short-trip loop and its copies' sources at other
+// trips: docs/pipeline.md). Locals bound inside a copied subtree (`let`
+// patterns, loop variables) become fresh locals; a read of a local in
+// `subst` becomes a copy of that expression (copied without substitution).
+struct Cloner {
+  Program& p;
+  std::unordered_map<uint32_t, LocalId> renamed;
+  std::unordered_map<uint32_t, ExprId> subst;
+
+  explicit Cloner(Program& prog) : p(prog) {}
+  ExprId expr(ExprId id);
+  StmtId stmt(StmtId id);
+  BlockId block(BlockId id);
+  PatId pat(PatId id);
+  // A fresh local like `l`, which copies made from now on read instead.
+  LocalId fresh(LocalId l);
+
+ private:
+  List exprs(List l);
 };
 
 // `vxc check --emit=hir`: user functions with typed, resolved bodies.

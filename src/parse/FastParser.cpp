@@ -312,6 +312,25 @@ BlockId Parser::block() {
         s.var = name(v);
         s.varRange = range(v);
         expect(L::IN);
+        if (pipelineForm()) {
+          const RawToken& f = expect(L::IDENT);
+          s.form = name(f);
+          s.formRange = range(f);
+          expect(L::LPAREN);
+          s.a = expr(0).id;
+          expect(L::DOTDOT);
+          s.b = expr(0).id;
+          expect(L::COMMA);
+          const RawToken& o = expect(L::IDENT);
+          s.option = name(o);
+          s.optionRange = range(o);
+          expect(L::ASSIGN);
+          s.depth = expr(0).id;
+          accept(L::COMMA);
+          expect(L::RPAREN);
+          s.body = block();
+          break;
+        }
         s.a = expr(0).id;
         expect(L::DOTDOT);
         s.b = expr(0).id;

@@ -64,6 +64,21 @@ class Parser {
     ++pos_;
     return true;
   }
+  // After `for k in`: `name(lo..hi, ...)`, the pipeline form (grammar's
+  // pipelineStmt), rather than a range whose bound is a call: a `..` inside
+  // the parentheses, outside any nested ones.
+  bool pipelineForm() const {
+    if (la() != L::IDENT || la(1) != L::LPAREN) return false;
+    int depth = 0;
+    for (size_t k = 1;; ++k) {
+      uint32_t t = la(k);
+      if (t == RawToken::Eof || t == L::LBRACE) return false;
+      if (t == L::LPAREN || t == L::LBRACK) ++depth;
+      else if (t == L::RPAREN || t == L::RBRACK) {
+        if (--depth == 0) return false;
+      } else if (t == L::DOTDOT && depth == 1) return true;
+    }
+  }
   uint32_t begin() const { return base_ + toks_[pos_].start; }
   // The end of the last consumed token: where the current context stops.
   uint32_t prevEnd() const { return base_ + toks_[pos_ - 1].end; }

@@ -21,6 +21,15 @@ const char* howWord(AccessHow h) {
   return "used";
 }
 
+// `x.copy2`: a token the pipeline form holds (no name a user can write).
+bool pipelinedCopy(const std::string& name) {
+  size_t dot = name.rfind(".copy");
+  if (dot == std::string::npos || dot + 5 >= name.size()) return false;
+  for (size_t i = dot + 5; i < name.size(); ++i)
+    if (name[i] < '0' || name[i] > '9') return false;
+  return true;
+}
+
 // The execution in source terms: the values of the source variables, which
 // slot is read and which is still being written.
 std::string execution(const ReportContext& a, const Decided& d) {
@@ -180,6 +189,13 @@ diag::Diagnostic renderHazard(const ReportContext& a, const Decided& d) {
              "`, may be the slot still being " + (f.viaDst ? "written" : "read") + ", `" + f.other + "`");
   if (!f.show.empty() || f.slotRead.valid()) out.note(execution(a, d));
   for (const std::string& n : d.alsoNotes) out.note(n);
+  // A copy of a pipelined loop (its token a hidden `x.copyN` local,
+  // src/check/SemaPipeline.cpp): the user has no variable to wait.
+  if (pipelinedCopy(token)) {
+    out.help("the pipelined loop starts each copy trips ahead of the trip that uses it: access only what no later "
+             "trip copies from or into, or lower the loop's `depth`");
+    return out;
+  }
   size_t fixes = out.suggestions.size();
   // Only where the analysis knows the variable that holds the copy here.
   if ((f.rule == Rule::StaleRead || f.rule == Rule::HazardWrite) && !f.holder.empty())

@@ -246,6 +246,10 @@ int instanceBound(const Mir& m, const Liveness& live, int s) {
     } else if (i == site.defInstr && site.root >= 0) {
       state[static_cast<size_t>(site.root)] |= 1;
     }
+    // A waited token's copy is over: the value (and any copy of it a branch
+    // or trip carries on, which linearity forbids waiting again) holds no
+    // live instance; its payload lives on in the wait's result.
+    for (int p : ins.pkills) state[static_cast<size_t>(p)] = 0;
     for (int t : succ[static_cast<size_t>(i)]) {
       std::vector<Ages>& dst = in[static_cast<size_t>(t)];
       bool grew = false;

@@ -282,6 +282,7 @@ void lowerWait(Lowering& l, WaitOp w) {
   if (tok.ready) l.marker();
   else l.emit(Op::DmaWait, {l.semOp(tok)});
   uses(l, {&tok});
+  if (tok.pseudo >= 0) l.m.code.back().pkills.push_back(tok.pseudo);
   if (!w.getResult()) return;
   Val p;
   p.kind = Val::Kind::Place;

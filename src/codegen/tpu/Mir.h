@@ -37,6 +37,9 @@ struct MInstr {
   uint8_t n = 0;
   MOp ops[isa::kMaxOperands];
   std::vector<int> pdefs, puses;  // pseudo values defined and used here
+  // Token values this instruction consumes (a wait): linear, so a copy of
+  // one that a branch or a trip carries on is never waited again.
+  std::vector<int> pkills;
   isa::Loc loc;
   int rotSite = -1;   // only rotates site rotSite's instances: dropped when it needs one
   int tripLoop = -1;  // only counts loop tripLoop's trips: dropped when no site rotates on it

@@ -1,0 +1,522 @@
+// The pipeline form (docs/pipeline.md):
+//
+//   for k in pipeline(lo..hi, depth = D) {
+//     let x = transfer(src(k), Memory::VMEM);   // the copies it pipelines
+//     ... body reading x ...
+//   }
+//
+// means the plain loop (remove `pipeline(...)` and the program computes the
+// same), run with the copy of trip k + D - 1 in flight while trip k
+// computes. Sema checks what the user wrote once and returns the statement it
+// stands for, built from the checked HIR:
+//
+//   {
+//     let k.lo = lo;  let k.hi = hi;
+//     if k.lo < k.hi {
+//       let mut x = zeros::<E, [D, ..]>(M);             // the ring, D slots
+//       if k.hi - k.lo >= D - 1 {                      // (only when D > 2)
+//         let mut x.copy1 = transfer_async_into(src(k.lo), &mut x[k.lo % D]);
+//         ...                                          // trips lo .. lo+D-2
+//         for k in k.lo..k.hi {
+//           wait(x.copy1);
+//           if k.hi - k > 1 { x.copy1 = x.copy2;       // nested: copy j holds
+//             ...                                      // trip k + j - 1 while
+//             if k.hi - k > D - 1 {                    // that trip exists
+//               x.copy{D-1} = transfer_async_into(src(k + D - 1), &mut x[(k + D - 1) % D]);
+//             } }
+//           { body, `x` read as x[k % D] }
+//         }
+//       } else {                                       // fewer trips than D - 1
+//         for k in k.lo..k.hi {
+//           let x.copy0 = transfer_async_into(src(k), &mut x[k % D]);  // (each copy,
+//           wait(x.copy0);                                             // then each wait)
+//           { body }
+//         }
+//       }
+//     }
+//   }
+//
+// No copy is started for a trip that does not exist and none is left in
+// flight. The ownership checker then proves this program like any other:
+// a body that writes what a later trip's copy reads (E6005), reads a slot a
+// copy is filling (E6004), or a ring over the on-chip capacity (E6007) is
+// reported at the user's lines.
+#include <algorithm>
+#include <functional>
+
+#include "check/Sema.h"
+#include "diag/DiagKinds.h"
+
+namespace vx::check {
+
+namespace {
+
+using hir::ExprKind;
+using hir::StmtKind;
+using hir::TyKind;
+using hir::TypeId;
+
+// More slots than this are a mistake, not a tuning choice (each is a buffer
+// per copy, and the prologue starts depth - 1 copies per copy).
+constexpr uint64_t kMaxDepth = 16;
+
+struct Load {
+  hir::LocalId ring;
+  hir::ExprId src;  // the checked `transfer`'s source (reads the loop variable)
+  hir::ExprId mem;  // its memory space
+  TypeId slot, ringTy, token;
+  base::Span span;  // the `transfer(...)` call
+  std::string name;
+  std::vector<hir::LocalId> copies;  // copies[j]: trip k + j (j = 0 .. depth - 2)
+};
+
+// Builds the HIR the form stands for.
+struct Builder {
+  Sema& s;
+  base::Span at;
+  hir::TypeTable& tt;
+
+  hir::ExprId add(hir::Expr e) {
+    if (!e.span.valid()) e.span = at;
+    return s.prog.add(e);
+  }
+  hir::ExprId num(uint64_t v) {
+    hir::Expr e;
+    e.kind = ExprKind::Int;
+    e.value = v;
+    e.type = tt.usize();
+    return add(e);
+  }
+  hir::ExprId local(hir::LocalId l) {
+    hir::Expr e;
+    e.kind = ExprKind::Local;
+    e.local = l;
+    e.type = s.prog.local(l).type;
+    return add(e);
+  }
+  hir::ExprId binary(ast::Op op, hir::ExprId a, hir::ExprId b, TypeId type) {
+    hir::Expr e;
+    e.kind = ExprKind::Binary;
+    e.op = op;
+    e.a = a;
+    e.b = b;
+    e.type = type;
+    return add(e);
+  }
+  hir::ExprId call(const char* fn, std::vector<uint32_t> args, TypeId type, base::Span span) {
+    hir::Expr e;
+    e.kind = ExprKind::Call;
+    e.fn = s.fnByName.at(fn);
+    e.args = s.prog.addList(args);
+    e.type = type;
+    e.span = span;
+    return add(e);
+  }
+  hir::StmtId let(hir::LocalId l, hir::ExprId init) {
+    hir::Pat p;
+    p.kind = hir::PatKind::Bind;
+    p.local = l;
+    p.span = s.prog.local(l).span;
+    hir::Stmt st;
+    st.kind = StmtKind::Let;
+    st.span = at;
+    st.pat = s.prog.add(p);
+    st.a = init;
+    return s.prog.add(st);
+  }
+  hir::StmtId assign(hir::LocalId l, hir::ExprId value) {
+    hir::Stmt st;
+    st.kind = StmtKind::Assign;
+    st.op = ast::Op::Assign;
+    st.span = at;
+    st.a = local(l);
+    st.b = value;
+    return s.prog.add(st);
+  }
+  hir::StmtId expr(hir::ExprId e) {
+    hir::Stmt st;
+    st.kind = StmtKind::Expr;
+    st.span = s.prog.expr(e).span;
+    st.a = e;
+    return s.prog.add(st);
+  }
+  hir::BlockId block(const std::vector<hir::StmtId>& stmts) {
+    std::vector<uint32_t> ids;
+    for (hir::StmtId id : stmts) ids.push_back(id.index);
+    hir::Block b;
+    b.span = at;
+    b.closeBrace = base::Span{at.file, at.end > 0 ? at.end - 1 : 0, at.end};
+    b.stmts = s.prog.addList(ids);
+    return s.prog.add(b);
+  }
+  hir::StmtId nest(hir::BlockId b) {
+    hir::Stmt st;
+    st.kind = StmtKind::Block;
+    st.span = at;
+    st.body = b;
+    return s.prog.add(st);
+  }
+  hir::StmtId ifThen(hir::ExprId cond, hir::BlockId then, hir::StmtId otherwise = {}) {
+    hir::Stmt st;
+    st.kind = StmtKind::If;
+    st.span = at;
+    st.a = cond;
+    st.body = then;
+    st.elseStmt = otherwise;
+    return s.prog.add(st);
+  }
+  hir::StmtId loop(hir::LocalId var, hir::LocalId lo, hir::LocalId hi, hir::BlockId body) {
+    hir::Stmt st;
+    st.kind = StmtKind::For;
+    st.span = at;
+    st.var = var;
+    st.a = local(lo);
+    st.b = local(hi);
+    st.body = body;
+    return s.prog.add(st);
+  }
+  hir::LocalId hidden(const std::string& name, TypeId type, bool mut) {
+    hir::Local l;
+    l.name = name;
+    l.span = at;
+    l.type = type;
+    l.mut = mut;
+    l.uses = 1;  // not the user's: never "unused"
+    return s.prog.add(l);
+  }
+  // `transfer_async_into(src(trip), &mut ring[trip % depth])`.
+  hir::ExprId copyAt(const Load& x, hir::LocalId var, hir::ExprId trip, uint64_t depth) {
+    hir::Cloner c(s.prog);
+    c.subst[var.index] = trip;
+    hir::ExprId src = c.expr(x.src);
+    hir::Cloner plain(s.prog);
+    hir::Expr slot;
+    slot.kind = ExprKind::Index;
+    slot.a = local(x.ring);
+    slot.b = binary(ast::Op::Rem, plain.expr(trip), num(depth), tt.usize());
+    slot.type = x.slot;
+    slot.span = x.span;
+    hir::Expr dst;
+    dst.kind = ExprKind::Borrow;
+    dst.mut = true;
+    dst.a = add(slot);
+    dst.type = tt.ref(x.slot, true);
+    dst.span = x.span;
+    return call("transfer_async_into", {src.index, add(dst).index}, x.token, x.span);
+  }
+};
+
+// The local whose own storage a write to `place` changes: its root, unless
+// the write goes through a reference (to HBM, whose hazards are the ownership
+// checker's: E6005).
+hir::LocalId ownRoot(const hir::Program& p, hir::ExprId place) {
+  const hir::TypeTable& tt = p.types;
+  for (hir::ExprId e = place; e.valid();) {
+    const hir::Expr& x = p.expr(e);
+    switch (x.kind) {
+      case ExprKind::Local: return x.local;
+      case ExprKind::Deref: return {};
+      case ExprKind::Index:
+      case ExprKind::Field:
+        if (tt.kind(tt.resolve(p.expr(x.a).type)) == TyKind::Ref) return {};
+        e = x.a;
+        break;
+      case ExprKind::Error:
+      case ExprKind::Int:
+      case ExprKind::Float:
+      case ExprKind::Bool:
+      case ExprKind::Const:
+      case ExprKind::MemConst:
+      case ExprKind::TopoConst:
+      case ExprKind::Unit:
+      case ExprKind::Tuple:
+      case ExprKind::Call:
+      case ExprKind::Len:
+      case ExprKind::Unary:
+      case ExprKind::Borrow:
+      case ExprKind::Cast:
+      case ExprKind::Binary: return {};
+    }
+  }
+  return {};
+}
+
+// The locals a block writes or borrows mutably (assigned places and `&mut`
+// borrows not through a reference), at any depth.
+void writtenLocals(const hir::Program& p, hir::BlockId b, std::vector<uint32_t>& out) {
+  std::function<void(hir::ExprId)> expr = [&](hir::ExprId id) {
+    if (!id.valid()) return;
+    const hir::Expr& e = p.expr(id);
+    if (e.kind == ExprKind::Borrow && e.mut)
+      if (hir::LocalId r = ownRoot(p, e.a); r.valid()) out.push_back(r.index);
+    expr(e.a);
+    expr(e.b);
+    for (uint32_t i = 0; i < e.args.count; ++i) expr(p.arg(e, i));
+  };
+  std::function<void(hir::BlockId)> block;
+  std::function<void(hir::StmtId)> stmt = [&](hir::StmtId id) {
+    if (!id.valid()) return;
+    const hir::Stmt& st = p.stmt(id);
+    if (st.kind == StmtKind::Assign)
+      if (hir::LocalId r = ownRoot(p, st.a); r.valid()) out.push_back(r.index);
+    expr(st.a);
+    expr(st.b);
+    if (st.body.valid()) block(st.body);
+    stmt(st.elseStmt);
+  };
+  block = [&](hir::BlockId id) {
+    const hir::Block& blk = p.block(id);
+    for (uint32_t i = 0; i < blk.stmts.count; ++i) stmt(hir::StmtId{p.listAt(blk.stmts, i)});
+    expr(blk.tail);
+  };
+  block(b);
+}
+
+bool isTransferLet(Sema& s, const ast::Stmt& st) {
+  if (st.kind != ast::StmtKind::Let || s.m->pat(st.pat).kind != ast::PatKind::Bind || st.type.valid()) return false;
+  const ast::Expr& init = s.m->expr(st.a);
+  if (init.kind != ast::ExprKind::Call) return false;
+  const ast::Expr& callee = s.m->expr(init.lhs);
+  if (callee.kind != ast::ExprKind::Path) return false;
+  const ast::Path& path = s.m->path(ast::PathId{callee.payload});
+  return path.segments.count == 1 && !path.hasGenerics &&
+         s.name(ast::NameId{s.m->listAt(path.segments, 0)}) == "transfer";
+}
+
+}  // namespace
+
+hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
+  hir::TypeTable& tt = s.types();
+  Builder b{s, span, tt};
+  bool ok = true;
+  auto misuse = [&](const std::string& msg, base::Span where, const std::string& label, const std::string& help) {
+    diag::Diagnostic d = diag::PipelineMisuse(msg);
+    d.primary(where, label);
+    if (!help.empty()) d.help(help);
+    s.sink.emit(std::move(d));
+    ok = false;
+  };
+  const std::string var = s.name(st.var);
+  base::Span formAt = s.span(st.formRange);
+  if (s.name(st.form) != "pipeline")
+    misuse("`" + s.name(st.form) + "(...)` is not a loop form: a `for` runs over `lo..hi` or `pipeline(lo..hi, depth = D)`",
+           formAt, "unknown loop form", "write `pipeline(lo..hi, depth = D)`, or a plain range `lo..hi`");
+  if (s.name(st.option) != "depth")
+    misuse("`pipeline` takes one option, `depth`; found `" + s.name(st.option) + "`", s.span(st.optionRange),
+           "unknown option", "write `depth = D`: a ring of D slots per copy, D - 1 copies in flight ahead of the trip "
+                             "that computes");
+  hir::ExprId lo = checkExpr(s, st.a, tt.usize());
+  hir::ExprId hi = checkExpr(s, st.b, tt.usize());
+  hir::ExprId depthExpr = checkExpr(s, st.depth, tt.usize());
+  uint64_t depth = 0;
+  if (!tt.containsError(s.prog.expr(depthExpr).type)) {
+    ConstFold f = foldConstInt(s, depthExpr);
+    base::Span dAt = s.prog.expr(depthExpr).span;
+    if (f.status == ConstFold::Status::Failed) {
+      reportConstFold(s, f);
+      ok = false;
+    } else if (f.status == ConstFold::Status::NotConstant) {
+      misuse("a pipeline's depth is a compile-time constant: it sizes the ring", dAt, "not a constant",
+             "use a literal or a `const` item (and tune it with `--const NAME=VALUE` or `vxc tune`)");
+    } else if (f.value < 1 || f.value > static_cast<__int128>(kMaxDepth)) {
+      misuse("a pipeline's depth is 1 to " + std::to_string(kMaxDepth) + " ring slots per copy; this one is " +
+                 (f.value < 0 ? "negative" : std::to_string(static_cast<uint64_t>(f.value))),
+             dAt, "out of range", "depth 1 copies each trip's data before it computes; depth D keeps D - 1 copies in "
+                                  "flight");
+    } else {
+      depth = static_cast<uint64_t>(f.value);
+    }
+  } else {
+    ok = false;
+  }
+
+  // The copies it pipelines: the body's leading `let x = transfer(...);`.
+  const ast::Block& body = s.m->block(st.body);
+  uint32_t nLoads = 0;
+  while (nLoads < body.stmts.count && isTransferLet(s, s.m->stmt(ast::StmtId{s.m->listAt(body.stmts, nLoads)})))
+    ++nLoads;
+  if (nLoads == 0)
+    misuse("a pipelined loop's body starts with the copies it pipelines", formAt, "no copy to pipeline",
+           "begin the body with `let x = transfer(src, Memory::VMEM);` (one or more), each source computed from `" +
+               var + "`");
+
+  // The hidden bounds, then the loop's scope: its variable and the copies'
+  // names (each a ring local whose uses are its slot of the trip).
+  s.scopes.emplace_back();
+  hir::LocalId loL = b.hidden(var + ".lo", tt.usize(), false);
+  hir::LocalId hiL = b.hidden(var + ".hi", tt.usize(), false);
+  const uint32_t outside = loL.index;  // locals before this are the code around the loop
+  s.scopes.emplace_back();
+  hir::LocalId k = declareLocal(s, var, s.span(st.varRange), tt.usize(), false, false);
+  ++s.loopDepth;
+  s.pipelineLoops.push_back(s.loopDepth);
+  std::vector<Load> loads;
+  for (uint32_t i = 0; i < nLoads; ++i) {
+    const ast::Stmt& ls = s.m->stmt(ast::StmtId{s.m->listAt(body.stmts, i)});
+    const ast::Pat& pat = s.m->pat(ls.pat);
+    hir::ExprId call = checkExpr(s, ls.a);
+    const hir::Expr& c = s.prog.expr(call);
+    Load x;
+    x.name = s.name(pat.name);
+    x.span = c.span;
+    x.slot = c.type;
+    TypeId pinned = tt.resolve(c.type);
+    bool typed = c.kind == ExprKind::Call && c.args.count == 2 && !tt.containsError(c.type) &&
+                 tt.kind(pinned) == TyKind::Pinned;
+    TypeId tensor = typed ? tt.resolve(tt.get(pinned).a) : TypeId{};
+    if (typed && tt.kind(tensor) != TyKind::Tensor) {
+      misuse("a pipelined copy is of a tensor; `" + x.name + "` is `" + tt.print(tt.get(pinned).a) + "`", c.span,
+             "not a tensor", "");
+      typed = false;
+    }
+    std::vector<TypeId> dims;
+    if (typed) {
+      TypeId shape = tt.resolve(tt.get(tensor).b);
+      dims.push_back(tt.dim(depth ? depth : 1));
+      for (uint32_t d = 0; d < tt.count(shape); ++d) dims.push_back(tt.elem(shape, d));
+      x.src = s.prog.arg(c, 0);
+      x.mem = s.prog.arg(c, 1);
+      TypeId memTy = tt.get(pinned).b;
+      x.ringTy = tt.pinned(tt.tensor(tt.get(tensor).a, tt.shape(dims)), memTy);
+      x.token = tt.token(tt.voidTy(), memTy);
+    } else {
+      ok = false;
+    }
+    x.ring = declareLocal(s, x.name, s.span(pat.range), typed ? x.ringTy : tt.error(), pat.mut, false);
+    if (typed) s.pipelineAliases[x.ring.index] = Sema::PipelineAlias{k, depth ? depth : 1, x.slot};
+    loads.push_back(x);
+  }
+  hir::BlockId userBody = checkBlockFrom(s, st.body, nLoads, {});
+  s.pipelineLoops.pop_back();
+  --s.loopDepth;
+  s.scopes.pop_back();
+  s.scopes.pop_back();
+
+  // A source is evaluated D - 1 trips early: it may read the loop variable
+  // and what the code around the loop fixed, nothing the body changes.
+  std::vector<uint32_t> written;
+  writtenLocals(s.prog, userBody, written);
+  for (const Load& x : loads) {
+    if (!x.src.valid()) continue;
+    bool reported = false;  // one error per source
+    auto misuseOnce = [&](const std::string& msg, base::Span where, const std::string& label, const std::string& help) {
+      if (!reported) misuse(msg, where, label, help);
+      reported = true;
+    };
+    std::function<void(hir::ExprId)> deps = [&](hir::ExprId id) {
+      if (!id.valid() || reported) return;
+      const hir::Expr& e = s.prog.expr(id);
+      if (e.kind == ExprKind::Local && e.local.index != k.index) {
+        const hir::Local& l = s.prog.local(e.local);
+        if (e.local.index >= outside)
+          misuseOnce("the source of `" + x.name + "` reads `" + l.name +
+                     "`, which the loop binds: a pipelined copy's source is computed before its trip starts",
+                 e.span, "bound inside the pipelined loop",
+                 "compute the source from `" + var + "` and values fixed before the loop");
+        else if (std::find(written.begin(), written.end(), e.local.index) != written.end())
+          misuseOnce("the source of `" + x.name + "` reads `" + l.name + "`, which the loop's body changes; the copy of trip " +
+                     var + " + " + std::to_string(depth > 0 ? depth - 1 : 0) + " starts on trip " + var +
+                     ", before the body has changed it",
+                 e.span, "changed by the loop's body", "compute the source from `" + var + "` and values fixed before the loop");
+      }
+      if (e.kind == ExprKind::Call) {
+        hir::Builtin bi = s.prog.fn(e.fn).builtin;
+        if (bi != hir::Builtin::Block && bi != hir::Builtin::BlockMut)
+          misuseOnce("the source of `" + x.name + "` calls `" + s.prog.fn(e.fn).name +
+                     "`: a pipelined copy's source is an expression of the loop variable (indexing, arithmetic, "
+                     "`block`), evaluated trips early",
+                 e.span, "a call in a pipelined source", "bind the value before the loop");
+      }
+      deps(e.a);
+      deps(e.b);
+      for (uint32_t i = 0; i < e.args.count; ++i) deps(s.prog.arg(e, i));
+    };
+    deps(x.src);
+  }
+
+  if (!ok || depth == 0) {
+    // What was written, unpipelined, for the tools that read the HIR after
+    // an error (the language server's index).
+    hir::Stmt plain;
+    plain.kind = StmtKind::For;
+    plain.span = span;
+    plain.var = k;
+    plain.a = lo;
+    plain.b = hi;
+    plain.body = userBody;
+    return s.prog.add(plain);
+  }
+
+  const uint64_t ahead = depth - 1;  // copies in flight while a trip computes
+  std::vector<hir::StmtId> outer{b.let(loL, lo), b.let(hiL, hi)};
+  std::vector<hir::StmtId> guarded;
+  for (const Load& x : loads) {
+    hir::Cloner c(s.prog);
+    guarded.push_back(b.let(x.ring, b.call("zeros", {c.expr(x.mem).index}, x.ringTy, x.span)));
+  }
+  auto tripPlus = [&](hir::LocalId base, uint64_t j) {
+    return j == 0 ? b.local(base) : b.binary(ast::Op::Add, b.local(base), b.num(j), tt.usize());
+  };
+  auto user = [&](hir::BlockId blk) { return b.nest(blk); };
+  // A trip that copies its own data: every copy started, then waited (the
+  // copies of one trip overlap one another).
+  auto copyThenWait = [&](hir::LocalId var, std::vector<hir::StmtId>& trip) {
+    std::vector<hir::LocalId> now;
+    for (const Load& x : loads) {
+      now.push_back(b.hidden(x.name + ".copy0", x.token, false));
+      trip.push_back(b.let(now.back(), b.copyAt(x, k, b.local(var), depth)));
+    }
+    for (size_t i = 0; i < loads.size(); ++i)
+      trip.push_back(b.expr(b.call("wait", {b.local(now[i]).index}, tt.voidTy(), loads[i].span)));
+  };
+  if (ahead == 0) {
+    std::vector<hir::StmtId> trip;
+    copyThenWait(k, trip);
+    trip.push_back(user(userBody));
+    guarded.push_back(b.loop(k, loL, hiL, b.block(trip)));
+  } else {
+    std::vector<hir::StmtId> piped;
+    for (uint64_t j = 0; j < ahead; ++j)
+      for (Load& x : loads) {
+        x.copies.push_back(b.hidden(x.name + ".copy" + std::to_string(j + 1), x.token, true));
+        piped.push_back(b.let(x.copies.back(), b.copyAt(x, k, tripPlus(loL, j), depth)));
+      }
+    // Innermost first: start trip k + ahead's copies while it exists; around
+    // it, level j moves copy j + 1 (trip k + j) down while trip k + j exists.
+    std::vector<hir::StmtId> level;
+    for (const Load& x : loads) level.push_back(b.assign(x.copies[ahead - 1], b.copyAt(x, k, tripPlus(k, ahead), depth)));
+    auto exists = [&](uint64_t j) {  // trip k + j < hi, as hi - k > j (k < hi: no overflow)
+      return b.binary(ast::Op::Gt, b.binary(ast::Op::Sub, b.local(hiL), b.local(k), tt.usize()), b.num(j), tt.boolTy());
+    };
+    hir::StmtId nested = b.ifThen(exists(ahead), b.block(level));
+    for (uint64_t j = ahead - 1; j >= 1; --j) {
+      std::vector<hir::StmtId> shift;
+      for (const Load& x : loads) shift.push_back(b.assign(x.copies[j - 1], b.local(x.copies[j])));
+      shift.push_back(nested);
+      nested = b.ifThen(exists(j), b.block(shift));
+    }
+    std::vector<hir::StmtId> trip;
+    for (const Load& x : loads) trip.push_back(b.expr(b.call("wait", {b.local(x.copies[0]).index}, tt.voidTy(), x.span)));
+    trip.push_back(nested);
+    trip.push_back(user(userBody));
+    piped.push_back(b.loop(k, loL, hiL, b.block(trip)));
+    if (ahead == 1) {
+      guarded.insert(guarded.end(), piped.begin(), piped.end());
+    } else {
+      // Fewer trips than copies ahead: each trip copies, then computes.
+      hir::Cloner c(s.prog);
+      hir::LocalId k2 = c.fresh(k);
+      std::vector<hir::StmtId> shortTrip;
+      copyThenWait(k2, shortTrip);
+      shortTrip.push_back(user(c.block(userBody)));
+      hir::StmtId shortLoop = b.loop(k2, loL, hiL, b.block(shortTrip));
+      hir::ExprId enough = b.binary(ast::Op::Ge, b.binary(ast::Op::Sub, b.local(hiL), b.local(loL), tt.usize()),
+                                    b.num(ahead), tt.boolTy());
+      guarded.push_back(b.ifThen(enough, b.block(piped), b.nest(b.block({shortLoop}))));
+    }
+  }
+  outer.push_back(b.ifThen(b.binary(ast::Op::Lt, b.local(loL), b.local(hiL), tt.boolTy()), b.block(guarded)));
+  return b.nest(b.block(outer));
+}
+
+}  // namespace vx::check
