@@ -4,7 +4,9 @@
 // DMA time is the HBM bytes moved at the link's bandwidth; compute time the
 // matrix and vector units' busy cycles. bench/tpu.sh builds and runs it.
 //   vx_bench_tpu ROOT [--set KEY=VALUE]...   (machine parameters, as vxsim)
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -75,9 +77,19 @@ Measure simulate(const vx::tpu::Program& p, const Case& c, const vx::sim::Config
     bool src = p.buffers[d.src].space == vx::tpu::Space::Hbm, dst = p.buffers[d.dst].space == vx::tpu::Space::Hbm;
     hbm += static_cast<double>(d.bytes) * (src && dst ? 2 : src || dst ? 1 : 0);  // HBM to HBM crosses twice
   }
-  m.dma = hbm / config.hbmBytesPerCycle();
-  for (const vx::sim::UnitUsage& u : r.units)
-    if (u.name == "matrix" || u.name == "vector") m.compute += static_cast<double>(u.busyCycles);
+  // A grid's instances run on several cores (units `coreN.matrix`): the
+  // compute bound is the busiest core's, the DMA bound the bytes over the
+  // ports of the cores used (at most the chip's HBM).
+  std::map<std::string, double> perCore;
+  for (const vx::sim::UnitUsage& u : r.units) {
+    size_t dot = u.name.rfind('.');
+    std::string core = dot == std::string::npos ? "" : u.name.substr(0, dot);
+    std::string unit = dot == std::string::npos ? u.name : u.name.substr(dot + 1);
+    if (unit == "matrix" || unit == "vector") perCore[core] += static_cast<double>(u.busyCycles);
+  }
+  for (const auto& [core, busy] : perCore) m.compute = std::max(m.compute, busy);
+  double ports = static_cast<double>(std::max<size_t>(perCore.size(), 1)) * config.hbmBytesPerCycle();
+  m.dma = hbm / std::min(ports, config.hbmChipGbps / config.clockGhz);
   return m;
 }
 
@@ -103,6 +115,11 @@ int main(int argc, char** argv) {
       {"stream", "examples/stream.vx", {{"tiles_len", 256}}, "256 tiles of 128x128 f32"},
       {"gemm", "examples/gemm.vx", {{"a_len", 128}, {"b_len", 128}, {"c_len", 4}, {"kt", 64}},
        "256x8192 @ 8192x256 f32 (2x2 tiles of C, K = 64 tiles)"},
+      // The pipeline form (docs/pipeline.md) at its default depths.
+      {"stream_pipelined", "examples/stream_pipelined.vx", {{"m", 65536}},
+       "65536x128 f32 in 256 blocks of 256 rows, depth 4"},
+      {"gemm_rowmajor", "examples/gemm_rowmajor.vx", {{"m", 256}, {"n", 256}, {"k", 8192}},
+       "256x8192 @ 8192x256 f32 (2x2 tiles of C, K = 64 blocks), depth 3"},
   };
   std::vector<std::pair<std::string, uint64_t>> latencies = {{"default (dma_latency 500)", base.dmaLatency},
                                                              {"dma_latency 50", 50},

@@ -3,7 +3,8 @@
 #  1. the speed-up of asynchronous copies over the --sync-baseline build of the
 #     same program: the canonical stream (copy-bound: ACC += tile), the
 #     projection through narrow weights (copy and compute about balanced) and
-#     the tiled GEMM (compute-bound);
+#     the tiled GEMM (compute-bound), on a quiet machine and with every other
+#     core busy (a spinning process per core);
 #  2. the matrix unit's GFLOP/s (through examples/gemm.vx, and the kernel
 #     alone) as a ratio to OpenBLAS sgemm on the same shape, one thread each;
 #     the example as `vxc build` builds it by default and with
@@ -71,6 +72,26 @@ for ((r = 0; r < ROUNDS; ++r)); do
   gs=$(min "$(best_us "$TMP/gemm.sync" "${GEMM_ARGS[@]}")" "$gs")
   gn=$(min "$(best_us "$TMP/gemm.native" "${GEMM_ARGS[@]}")" "${gn:-}")
 done
+# The same async/sync pairs with every other core busy: one process per
+# other core spinning for the whole measurement (copies must not take the
+# core the kernel computes on: docs/cpu.md, "Copy engines").
+spinners=()
+for ((c = 1; c < $(nproc); ++c)); do
+  bash -c 'while :; do :; done' &
+  spinners+=($!)
+done
+trap 'kill "${spinners[@]}" 2>/dev/null; rm -rf "$TMP"' EXIT
+ba="" bs="" bpa="" bps="" bga="" bgs=""
+for ((r = 0; r < ROUNDS; ++r)); do
+  ba=$(min "$(best_us "$TMP/stream.async" "${STREAM_ARGS[@]}")" "$ba")
+  bs=$(min "$(best_us "$TMP/stream.sync" "${STREAM_ARGS[@]}")" "$bs")
+  bpa=$(min "$(best_us "$TMP/project.async" "${STREAM_ARGS[@]}")" "$bpa")
+  bps=$(min "$(best_us "$TMP/project.sync" "${STREAM_ARGS[@]}")" "$bps")
+  bga=$(min "$(best_us "$TMP/gemm.async" "${GEMM_ARGS[@]}")" "$bga")
+  bgs=$(min "$(best_us "$TMP/gemm.sync" "${GEMM_ARGS[@]}")" "$bgs")
+done
+kill "${spinners[@]}" 2>/dev/null || true
+wait 2>/dev/null || true
 blas=$("${BLAS_ENV[@]}" "$BUILD_DIR/bench/vx_bench_cpu" "$GEMM" "$GEMM" "$GEMM" --runs "$((REPEAT * ROUNDS))")
 core=$(sed -n 's/^RESULT blas_core=//p' <<<"$blas")
 config=$(sed -n 's/^RESULT blas_config=//p' <<<"$blas")
@@ -80,6 +101,7 @@ bg=$(sed -n 's/^RESULT blas_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
 kg=$(sed -n 's/^RESULT .*vx_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
 
 awk -v sa="$sa" -v ss="$ss" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v bg="$bg" -v kg="$kg" -v n="$GEMM" -v tiles="$TILES" \
+    -v ba="$ba" -v bs="$bs" -v bpa="$bpa" -v bps="$bps" -v bga="$bga" -v bgs="$bgs" \
     -v gn="$gn" -v core="$core" -v config="$config" -v load="$(cut -d' ' -f1 /proc/loadavg)" -v cpus="$(nproc)" \
     -v c0="$cores_before" -v c1="$cores_after" 'BEGIN {
   flops = 2 * n * n * n
@@ -89,6 +111,10 @@ awk -v sa="$sa" -v ss="$ss" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v b
   printf "%-34s %12.2f %12.2f %8.2fx\n", "stream, " tiles " tiles 128x128 f32", sa / 1000, ss / 1000, ss / sa
   printf "%-34s %12.2f %12.2f %8.2fx\n", "project, " tiles " tiles @ [128,16]", pa / 1000, ps / 1000, ps / pa
   printf "%-34s %12.2f %12.2f %8.2fx\n", "gemm " n "^3 f32 (examples/gemm.vx)", ga / 1000, gs / 1000, gs / ga
+  printf "\n%-34s %12s %12s %9s\n", "the same, every other core busy", "async ms", "sync ms", "speed-up"
+  printf "%-34s %12.2f %12.2f %8.2fx\n", "stream", ba / 1000, bs / 1000, bs / ba
+  printf "%-34s %12.2f %12.2f %8.2fx\n", "project", bpa / 1000, bps / 1000, bps / bpa
+  printf "%-34s %12.2f %12.2f %8.2fx\n", "gemm", bga / 1000, bgs / 1000, bgs / bga
   printf "\n%-34s %12s %9s\n", "matrix unit, " n "^3 f32, 1 thread", "GFLOP/s", "vs BLAS"
   g = ga < gs ? ga : gs  # the faster build: the rate of the matrix unit, end to end
   printf "%-34s %12.1f %8.2fx\n", "examples/gemm.vx (wall time)", flops / g / 1000, flops / g / 1000 / bg

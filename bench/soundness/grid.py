@@ -21,8 +21,9 @@ dimension:
   `store_async`, block views held in variables, helpers taking `&mut
   Tensor<f32, [m, W]>` and an offset or an index, with a loop, reading
   through a helper; the block written chosen by a condition of the index),
-  GEMMs pipelined along K through a ring of slots (as
-  examples/gemm_rowmajor.vx), row pipelines that store a block per step,
+  GEMMs pipelined along K through a ring of slots, the pipeline form
+  (docs/pipeline.md) at depths 1 to 4 with a store behind, at, among or
+  past the copies in flight, into the tensor copied or another, row pipelines that store a block per step,
   groups of blocks per instance written in a loop (`for`, `while`, an offset
   carried from one iteration to the next, a `break`), 2 x 2 squares of
   tiles in nested loops, pairs of tiles with a copy of the instance's own
@@ -601,6 +602,63 @@ class Kernel:
         self.emit(d, "}")
         self.emit(1, "}")
 
+    def plain_usize(self, e):
+        """`e` in a form a pipelined copy's source may take: no call and no
+        local bound in the loop (E0210)."""
+        return self.pick((e, 8), (f"({e} + ZERO)", 1), (f"((({e}) as u64) as usize)", 1), (f"({e}, 0).0", 1),
+                         (f"*&({e})", 1))
+
+    def pipe(self):
+        """The pipeline form (docs/pipeline.md): each instance streams its
+        row block of A along the columns at depth D (a second copy from C on
+        some), and stores a block per step into C or back into A: behind the
+        copies, at its own step, among the copies in flight (a race: trip jj
+        + K's copy is reading it for 1 <= K < D) or past them."""
+        self.want_scalar = False
+        self.params = ["a: &mut Tensor<f32, [m, n]>", "c: &mut Tensor<f32, [m, n]>"]
+        e0, o0, k0 = self.dim("m", "BM", "i")
+        if k0 == "unit":
+            e0, o0, k0 = "m / BM", "i * BM", "div"
+        if self.want_scalar:
+            self.params.append("d: usize")
+        D = self.r.randint(1, 4)
+        K = self.pick((-1, 2), (0, 2), (1, 2), (D - 1, 2), (D, 2), (D + 1, 1))
+        target = self.pick(("a", 3), ("c", 2))
+        two = self.chance(0.3)
+        lo = self.pick(("0", 4), ("1", 1))
+        self.note = f"pipe {k0} D={D} K={K} {target}{' two' if two else ''}"
+        self.emit(1, f"parallel i in [{self.extent(e0)}] {{")
+        d = 2
+        cond = self.guard(o0, "BM", "m", "i", k0, d)
+        d = self.open_guard(cond, d)
+        self.emit(d, f"let mut acc = zeros::<f32, [BM, BN]>({VMEM});")
+        self.emit(d, f"for jj in pipeline({lo}..n / BN, depth = {D}) {{")
+        f = d + 1
+        row = self.plain_usize(o0)
+        self.emit(f, f"let x = transfer(block::<[BM, BN]>({self.pick(('a', 4), ('&*a', 1))}, {row}, "
+                     f"{self.plain_usize('jj * BN')}), {VMEM});")
+        if two:
+            self.emit(f, f"let w = transfer(block::<[BM, BN]>(&*c, {row}, {self.plain_usize('jj * BN')}), {VMEM});")
+            self.emit(f, "acc = &acc + &w;")
+        y = self.compute("x", f)
+        self.emit(f, f"acc = &acc + &{y};")
+        g = f
+        if K < 0:
+            col = "(jj - 1) * BN"
+            if self.chance(0.9):
+                self.emit(f, f"if {self.boolean('jj >= 1', f)} {{")
+                g = f + 1
+        elif K == 0:
+            col = "jj * BN"
+        else:
+            col = f"(jj + {K}) * BN"
+            if self.chance(0.9):
+                self.emit(f, f"if {self.boolean(f'jj + {K} < n / BN', f)} {{")
+                g = f + 1
+        self.emit(g, f"store(&acc, block_mut::<[BM, BN]>({target}, {self.usize(o0, g)}, {self.usize(col, g)}));")
+        self.close(g, d)
+        self.close(d, 1)
+
     def pair(self):
         """Each instance owns two tiles side by side; a copy of its own
         columns (or past them) while its store is in flight, or a second
@@ -897,7 +955,7 @@ class Kernel:
 
     def text(self):
         kind = self.pick(("rows", 6), ("tiles", 4), ("gemm", 3), ("rowpipe", 2), ("group", 3), ("pair", 2),
-                         ("nest", 1), ("whole", 2), ("batch", 2), ("vec", 2))
+                         ("nest", 1), ("whole", 2), ("batch", 2), ("vec", 2), ("pipe", 3))
         getattr(self, kind)()
         body = "\n".join(self.pre + self.lines)
         return (f"#[allow(unused_variables)]\nfn {self.name}({', '.join(self.params)}) on Topology::TensorCore {{\n"

@@ -18,20 +18,20 @@
 //         let mut x.copy1 = transfer_async_into(src(k.lo), &mut x[k.lo % D]);
 //         ...                                          // trips lo .. lo+D-2
 //         for k in k.lo..k.hi {
-//           wait(x.copy1);
-//           if k.hi - k > 1 { x.copy1 = x.copy2;       // nested: copy j holds
-//             ...                                      // trip k + j - 1 while
-//             if k.hi - k > D - 1 {                    // that trip exists
-//               x.copy{D-1} = transfer_async_into(src(k + D - 1), &mut x[(k + D - 1) % D]);
-//             } }
+//           let x.copy0 = x.copy1;                     // trip k's copy
+//           let k.left = k.hi - k;
+//           if k.left > D - 1 {                        // steady state:
+//             x.copy1 = x.copy2; ...                   // copy j holds trip k + j - 1
+//             x.copy{D-1} = transfer_async_into(src(k + D - 1), &mut x[(k + D - 1) % D]);
+//           } else {                                   // the last D - 1 trips,
+//             if k.left > 1 { x.copy1 = x.copy2;       // nested: no path moves
+//               if k.left > 2 { ... } }                // a later copy alone
+//           }
+//           wait(x.copy0);
 //           { body, `x` read as x[k % D] }
 //         }
-//       } else {                                       // fewer trips than D - 1
-//         for k in k.lo..k.hi {
-//           let x.copy0 = transfer_async_into(src(k), &mut x[k % D]);  // (each copy,
-//           wait(x.copy0);                                             // then each wait)
-//           { body }
-//         }
+//       } else {                                       // fewer trips than D - 1:
+//         ... the same with one copy ahead, over a copy of the body
 //       }
 //     }
 //   }
@@ -273,7 +273,7 @@ void writtenLocals(const hir::Program& p, hir::BlockId b, std::vector<uint32_t>&
 }
 
 bool isTransferLet(Sema& s, const ast::Stmt& st) {
-  if (st.kind != ast::StmtKind::Let || s.m->pat(st.pat).kind != ast::PatKind::Bind || st.type.valid()) return false;
+  if (st.kind != ast::StmtKind::Let || s.m->pat(st.pat).kind != ast::PatKind::Bind) return false;
   const ast::Expr& init = s.m->expr(st.a);
   if (init.kind != ast::ExprKind::Call) return false;
   const ast::Expr& callee = s.m->expr(init.lhs);
@@ -354,7 +354,7 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
   for (uint32_t i = 0; i < nLoads; ++i) {
     const ast::Stmt& ls = s.m->stmt(ast::StmtId{s.m->listAt(body.stmts, i)});
     const ast::Pat& pat = s.m->pat(ls.pat);
-    hir::ExprId call = checkExpr(s, ls.a);
+    hir::ExprId call = checkExpr(s, ls.a, ls.type.valid() ? lowerType(s, ls.type) : TypeId{});
     const hir::Expr& c = s.prog.expr(call);
     Load x;
     x.name = s.name(pat.name);
@@ -475,44 +475,69 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
     trip.push_back(user(userBody));
     guarded.push_back(b.loop(k, loL, hiL, b.block(trip)));
   } else {
-    std::vector<hir::StmtId> piped;
-    for (uint64_t j = 0; j < ahead; ++j)
-      for (Load& x : loads) {
-        x.copies.push_back(b.hidden(x.name + ".copy" + std::to_string(j + 1), x.token, true));
-        piped.push_back(b.let(x.copies.back(), b.copyAt(x, k, tripPlus(loL, j), depth)));
+    // `n` copies ahead of trip `var`, which runs `body`: the prologue's
+    // copies of trips lo .. lo + n - 1 and the loop. Needs n trips or more.
+    auto pipelined = [&](uint64_t n, hir::LocalId var, hir::BlockId body) {
+      std::vector<hir::StmtId> out;
+      std::vector<std::vector<hir::LocalId>> copies(loads.size());  // [load][j]: trip var + j
+      for (uint64_t j = 0; j < n; ++j)
+        for (size_t i = 0; i < loads.size(); ++i) {
+          copies[i].push_back(b.hidden(loads[i].name + ".copy" + std::to_string(j + 1), loads[i].token, true));
+          out.push_back(b.let(copies[i].back(), b.copyAt(loads[i], k, tripPlus(loL, j), depth)));
+        }
+      // The trips left, k.hi - k (k < k.hi: no overflow), once per trip.
+      hir::LocalId left = b.hidden(s.prog.local(var).name + ".left", tt.usize(), false);
+      auto exists = [&](uint64_t j) {  // trip var + j exists: left > j
+        return b.binary(ast::Op::Gt, b.local(left), b.num(j), tt.boolTy());
+      };
+      // The steady state, while trip var + n exists: every copy moves down
+      // one (copy j + 1 holds trip var + j) and trip var + n's copy starts.
+      std::vector<hir::StmtId> steady;
+      for (uint64_t j = 1; j < n; ++j)
+        for (size_t i = 0; i < loads.size(); ++i) steady.push_back(b.assign(copies[i][j - 1], b.local(copies[i][j])));
+      for (size_t i = 0; i < loads.size(); ++i)
+        steady.push_back(b.assign(copies[i][n - 1], b.copyAt(loads[i], k, tripPlus(var, n), depth)));
+      // The drain, the last n trips: level j moves copy j + 1 down while
+      // trip var + j exists, nested (innermost first) so that no path moves
+      // a later copy without the earlier ones.
+      hir::StmtId drain;
+      for (uint64_t j = n - 1; j >= 1; --j) {
+        std::vector<hir::StmtId> shift;
+        for (size_t i = 0; i < loads.size(); ++i) shift.push_back(b.assign(copies[i][j - 1], b.local(copies[i][j])));
+        if (drain.valid()) shift.push_back(drain);
+        drain = b.ifThen(exists(j), b.block(shift));
       }
-    // Innermost first: start trip k + ahead's copies while it exists; around
-    // it, level j moves copy j + 1 (trip k + j) down while trip k + j exists.
-    std::vector<hir::StmtId> level;
-    for (const Load& x : loads) level.push_back(b.assign(x.copies[ahead - 1], b.copyAt(x, k, tripPlus(k, ahead), depth)));
-    auto exists = [&](uint64_t j) {  // trip k + j < hi, as hi - k > j (k < hi: no overflow)
-      return b.binary(ast::Op::Gt, b.binary(ast::Op::Sub, b.local(hiL), b.local(k), tt.usize()), b.num(j), tt.boolTy());
+      hir::StmtId moves =
+          b.ifThen(exists(n), b.block(steady), drain.valid() ? b.nest(b.block({drain})) : hir::StmtId{});
+      // The trip's copies leave copy 1 for the trip's own variable first,
+      // so that trip var + n's copy starts before this trip waits (its slot
+      // was last read by trip var - 1): n copies in flight while one is
+      // waited.
+      std::vector<hir::StmtId> trip;
+      std::vector<hir::LocalId> now;
+      for (size_t i = 0; i < loads.size(); ++i) {
+        now.push_back(b.hidden(loads[i].name + ".copy0", loads[i].token, false));
+        trip.push_back(b.let(now.back(), b.local(copies[i][0])));
+      }
+      trip.push_back(b.let(left, b.binary(ast::Op::Sub, b.local(hiL), b.local(var), tt.usize())));
+      trip.push_back(moves);
+      for (size_t i = 0; i < loads.size(); ++i)
+        trip.push_back(b.expr(b.call("wait", {b.local(now[i]).index}, tt.voidTy(), loads[i].span)));
+      trip.push_back(user(body));
+      out.push_back(b.loop(var, loL, hiL, b.block(trip)));
+      return out;
     };
-    hir::StmtId nested = b.ifThen(exists(ahead), b.block(level));
-    for (uint64_t j = ahead - 1; j >= 1; --j) {
-      std::vector<hir::StmtId> shift;
-      for (const Load& x : loads) shift.push_back(b.assign(x.copies[j - 1], b.local(x.copies[j])));
-      shift.push_back(nested);
-      nested = b.ifThen(exists(j), b.block(shift));
-    }
-    std::vector<hir::StmtId> trip;
-    for (const Load& x : loads) trip.push_back(b.expr(b.call("wait", {b.local(x.copies[0]).index}, tt.voidTy(), x.span)));
-    trip.push_back(nested);
-    trip.push_back(user(userBody));
-    piped.push_back(b.loop(k, loL, hiL, b.block(trip)));
+    std::vector<hir::StmtId> piped = pipelined(ahead, k, userBody);
     if (ahead == 1) {
       guarded.insert(guarded.end(), piped.begin(), piped.end());
     } else {
-      // Fewer trips than copies ahead: each trip copies, then computes.
+      // Fewer trips than copies ahead: one copy ahead, in a copy of the body.
       hir::Cloner c(s.prog);
       hir::LocalId k2 = c.fresh(k);
-      std::vector<hir::StmtId> shortTrip;
-      copyThenWait(k2, shortTrip);
-      shortTrip.push_back(user(c.block(userBody)));
-      hir::StmtId shortLoop = b.loop(k2, loL, hiL, b.block(shortTrip));
+      hir::BlockId body2 = c.block(userBody);
       hir::ExprId enough = b.binary(ast::Op::Ge, b.binary(ast::Op::Sub, b.local(hiL), b.local(loL), tt.usize()),
                                     b.num(ahead), tt.boolTy());
-      guarded.push_back(b.ifThen(enough, b.block(piped), b.nest(b.block({shortLoop}))));
+      guarded.push_back(b.ifThen(enough, b.block(piped), b.nest(b.block(pipelined(1, k2, body2)))));
     }
   }
   outer.push_back(b.ifThen(b.binary(ast::Op::Lt, b.local(loL), b.local(hiL), tt.boolTy()), b.block(guarded)));

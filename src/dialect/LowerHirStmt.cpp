@@ -12,17 +12,35 @@ namespace vx::dialect {
 using hir::ExprKind;
 using hir::StmtKind;
 
-// `a = b;` where `b` is another local holding a token: a move, after which
-// `b` holds a placeholder (vx.undef) until it is assigned again, so that no
-// branch or trip carries a second name for one copy (the tpu target numbers
-// a transfer's buffers by the copies that may still be waited).
-bool movedToken(Lower& l, const hir::Stmt& s) {
-  if (s.kind != StmtKind::Assign || s.op != ast::Op::Assign) return false;
-  const hir::Expr& place = l.prog.expr(s.a);
-  const hir::Expr& value = l.prog.expr(s.b);
-  return place.kind == ExprKind::Local && value.kind == ExprKind::Local && value.local.index != place.local.index &&
-         l.types().kind(l.types().resolve(value.type)) == hir::TyKind::Token;
+// `a = b;` or `let a = b;` where `b` is another local holding a token: a
+// move, after which `b` holds a placeholder (vx.undef) until it is assigned
+// again, so that no branch or trip carries a second name for one copy (the
+// tpu target numbers a transfer's buffers by the copies that may still be
+// waited). The moved local; invalid for any other statement.
+namespace {
+
+hir::LocalId movedToken(Lower& l, const hir::Stmt& s) {
+  hir::ExprId from;
+  if (s.kind == StmtKind::Assign && s.op == ast::Op::Assign && l.prog.expr(s.a).kind == ExprKind::Local) from = s.b;
+  if (s.kind == StmtKind::Let) from = s.a;
+  if (!from.valid()) return {};
+  const hir::Expr& value = l.prog.expr(from);
+  if (value.kind != ExprKind::Local || l.types().kind(l.types().resolve(value.type)) != hir::TyKind::Token) return {};
+  if (s.kind == StmtKind::Assign && value.local.index == l.prog.expr(s.a).local.index) return {};
+  return value.local;
 }
+
+// After `s` has been lowered: the local it moved a token out of holds
+// placeholders.
+void clearMoved(Lower& l, const hir::Stmt& s, mlir::Location at) {
+  hir::LocalId moved = movedToken(l, s);
+  if (!moved.valid() || l.failed) return;
+  Vals none;
+  for (mlir::Value x : l.locals[moved.index]) none.push_back(placeholder(l, x.getType(), at));
+  l.locals[moved.index] = none;
+}
+
+}  // namespace
 
 void collectAssignedStmt(Lower& l, hir::StmtId id, std::set<uint32_t>& out, bool ownLoop) {
   if (!id.valid()) return;
@@ -32,7 +50,7 @@ void collectAssignedStmt(Lower& l, hir::StmtId id, std::set<uint32_t>& out, bool
     case StmtKind::Assign:
       if (p.expr(s.a).kind == ExprKind::Local) out.insert(p.expr(s.a).local.index);
       // `a = b` with `b` a token moves it: `b` holds nothing afterwards.
-      if (movedToken(l, s)) out.insert(p.expr(s.b).local.index);
+      if (hir::LocalId m = movedToken(l, s); m.valid()) out.insert(m.index);
       break;
     case StmtKind::For:
     case StmtKind::While: collectAssigned(l, s.body, out, true); break;
@@ -62,6 +80,8 @@ void collectAssignedStmt(Lower& l, hir::StmtId id, std::set<uint32_t>& out, bool
       if (!ownLoop && !l.loops.empty()) out.insert(l.loops.back().continued);
       break;
     case StmtKind::Let:
+      if (hir::LocalId m = movedToken(l, s); m.valid()) out.insert(m.index);
+      break;
     case StmtKind::Expr:
     case StmtKind::Parallel: break;  // instances assign only their own locals (Sema, E0209)
   }
@@ -148,11 +168,7 @@ void lowerAssign(Lower& l, const hir::Stmt& s, mlir::Location at) {
       Vals v = lowerExpr(l, s.b);
       if (l.failed) return;
       l.locals[place.local.index] = v;
-      if (movedToken(l, s)) {
-        Vals none;
-        for (mlir::Value x : v) none.push_back(placeholder(l, x.getType(), at));
-        l.locals[l.prog.expr(s.b).local.index] = none;
-      }
+      clearMoved(l, s, at);
       return;
     }
     mlir::Value rhs = lowerValue(l, s.b);
@@ -267,6 +283,7 @@ void lowerStmt(Lower& l, hir::StmtId id) {
     case StmtKind::Let: {
       Vals v = lowerExpr(l, s.a);
       if (!l.failed) bindPattern(l, s.pat, v);
+      clearMoved(l, s, at);
       return;
     }
     case StmtKind::Assign: lowerAssign(l, s, at); return;
