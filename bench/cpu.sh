@@ -62,34 +62,34 @@ for ex in stream project gemm; do
 done
 
 cores_before=$("$BUILD_DIR/bench/vx_bench_cpu" --parallelism | sed -n 's/^RESULT cores=//p')
-sa="" ss="" pa="" ps="" ga="" gs="" gn=""
+# The best async and sync times (us) of stream, project and gemm, one line.
+measure() {
+  local sa="" ss="" pa="" ps="" ga="" gs=""
+  for ((r = 0; r < ROUNDS; ++r)); do
+    sa=$(min "$(best_us "$TMP/stream.async" "${STREAM_ARGS[@]}")" "$sa")
+    ss=$(min "$(best_us "$TMP/stream.sync" "${STREAM_ARGS[@]}")" "$ss")
+    pa=$(min "$(best_us "$TMP/project.async" "${STREAM_ARGS[@]}")" "$pa")
+    ps=$(min "$(best_us "$TMP/project.sync" "${STREAM_ARGS[@]}")" "$ps")
+    ga=$(min "$(best_us "$TMP/gemm.async" "${GEMM_ARGS[@]}")" "$ga")
+    gs=$(min "$(best_us "$TMP/gemm.sync" "${GEMM_ARGS[@]}")" "$gs")
+  done
+  echo "$sa $ss $pa $ps $ga $gs"
+}
+read -r sa ss pa ps ga gs <<<"$(measure)"
+gn=""
 for ((r = 0; r < ROUNDS; ++r)); do
-  sa=$(min "$(best_us "$TMP/stream.async" "${STREAM_ARGS[@]}")" "$sa")
-  ss=$(min "$(best_us "$TMP/stream.sync" "${STREAM_ARGS[@]}")" "$ss")
-  pa=$(min "$(best_us "$TMP/project.async" "${STREAM_ARGS[@]}")" "$pa")
-  ps=$(min "$(best_us "$TMP/project.sync" "${STREAM_ARGS[@]}")" "$ps")
-  ga=$(min "$(best_us "$TMP/gemm.async" "${GEMM_ARGS[@]}")" "$ga")
-  gs=$(min "$(best_us "$TMP/gemm.sync" "${GEMM_ARGS[@]}")" "$gs")
-  gn=$(min "$(best_us "$TMP/gemm.native" "${GEMM_ARGS[@]}")" "${gn:-}")
+  gn=$(min "$(best_us "$TMP/gemm.native" "${GEMM_ARGS[@]}")" "$gn")
 done
 # The same async/sync pairs with every other core busy: one process per
 # other core spinning for the whole measurement (copies must not take the
-# core the kernel computes on: docs/cpu.md, "Copy engines").
+# core the kernel computes on: docs/cpu.md, the copy engine).
 spinners=()
 for ((c = 1; c < $(nproc); ++c)); do
   bash -c 'while :; do :; done' &
   spinners+=($!)
 done
 trap 'kill "${spinners[@]}" 2>/dev/null; rm -rf "$TMP"' EXIT
-ba="" bs="" bpa="" bps="" bga="" bgs=""
-for ((r = 0; r < ROUNDS; ++r)); do
-  ba=$(min "$(best_us "$TMP/stream.async" "${STREAM_ARGS[@]}")" "$ba")
-  bs=$(min "$(best_us "$TMP/stream.sync" "${STREAM_ARGS[@]}")" "$bs")
-  bpa=$(min "$(best_us "$TMP/project.async" "${STREAM_ARGS[@]}")" "$bpa")
-  bps=$(min "$(best_us "$TMP/project.sync" "${STREAM_ARGS[@]}")" "$bps")
-  bga=$(min "$(best_us "$TMP/gemm.async" "${GEMM_ARGS[@]}")" "$bga")
-  bgs=$(min "$(best_us "$TMP/gemm.sync" "${GEMM_ARGS[@]}")" "$bgs")
-done
+read -r ba bs bpa bps bga bgs <<<"$(measure)"
 kill "${spinners[@]}" 2>/dev/null || true
 wait 2>/dev/null || true
 blas=$("${BLAS_ENV[@]}" "$BUILD_DIR/bench/vx_bench_cpu" "$GEMM" "$GEMM" "$GEMM" --runs "$((REPEAT * ROUNDS))")

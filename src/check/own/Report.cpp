@@ -190,12 +190,11 @@ void report(Analysis& a, diag::Sink& sink) {
     smt::Verdict v = a.solver.check(query, &m, show);
     if (v == smt::Verdict::Sat) {
       // Prefer a counterexample with small numbers, as a person would pick:
-      // every integer within 1 of zero if that can be, else within 4, 64,
-      // 1024 (a grid's extents are multiples of its tiles) or 65536.
+      // every integer within 1 of zero if that can be, else within 4, 64.
       std::vector<Term> ints;
       for (Term x : t.variables(query))
         if (t.sort(x) == smt::Sort::Int) ints.push_back(x);
-      for (int bound : {1, 4, 64, 1024, 65536}) {
+      for (int bound : {1, 4, 64}) {
         if (ints.empty()) break;
         std::vector<Term> small;
         for (Term x : ints) small.push_back(t.mkAnd(t.mkLe(t.intConst(-bound), x), t.mkLe(x, t.intConst(bound))));
