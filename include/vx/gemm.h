@@ -226,6 +226,31 @@ __attribute__((target("avx512f"))) inline void microAvx512Direct(size_t kc, cons
   }
 }
 
+/* The AVX2 tile with neither operand packed, as microAvx512Direct: MR rows
+ * (6, or the 1 to 5 left over) by 16 columns, for the tiles an `mma` sees. */
+template <int MR>
+__attribute__((target("avx2,fma"))) inline void microAvx2Direct(size_t kc, const float* A, size_t lda, const float* B,
+                                                                size_t ldb, float* C, size_t ldc) {
+  __m256 c0[MR], c1[MR];
+#pragma GCC unroll 6
+  for (int i = 0; i < MR; ++i) c0[i] = c1[i] = _mm256_setzero_ps();
+  for (size_t k = 0; k < kc; ++k) {
+    __m256 b0 = _mm256_loadu_ps(B + k * ldb), b1 = _mm256_loadu_ps(B + k * ldb + 8);
+#pragma GCC unroll 6
+    for (int i = 0; i < MR; ++i) {
+      __m256 a = _mm256_broadcast_ss(A + i * lda + k);
+      c0[i] = _mm256_fmadd_ps(a, b0, c0[i]);
+      c1[i] = _mm256_fmadd_ps(a, b1, c1[i]);
+    }
+  }
+#pragma GCC unroll 6
+  for (int i = 0; i < MR; ++i) {
+    float* row = C + i * ldc;
+    _mm256_storeu_ps(row, _mm256_add_ps(_mm256_loadu_ps(row), c0[i]));
+    _mm256_storeu_ps(row + 8, _mm256_add_ps(_mm256_loadu_ps(row + 8), c1[i]));
+  }
+}
+
 __attribute__((target("avx2,fma"))) inline void microAvx2(size_t kc, const float* Ap, const float* Bp, float* C,
                                                           size_t ldc, size_t mr, size_t nr) {
   constexpr int MR = 6, NR = 16;
@@ -311,6 +336,30 @@ inline constexpr size_t kDirectMax = 512;
 inline bool directFits(size_t M, size_t N, size_t K) {
   return M % 8 == 0 && N % 32 == 0 && M <= kDirectMax && N <= kDirectMax && K <= kDirectMax;
 }
+// AVX2: any number of rows (6 at a time, then the rest), 16 columns at a time.
+inline bool directFitsAvx2(size_t M, size_t N, size_t K) {
+  return N % 16 == 0 && M <= kDirectMax && N <= kDirectMax && K <= kDirectMax;
+}
+
+#if VX_GEMM_X86
+inline void directAvx2(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb, float* C,
+                       size_t ldc) {
+  for (size_t j = 0; j < N; j += 16) {
+    size_t i = 0;
+    for (; i + 6 <= M; i += 6) microAvx2Direct<6>(K, A + i * lda, lda, B + j, ldb, C + i * ldc + j, ldc);
+    const float* a = A + i * lda;
+    float* c = C + i * ldc + j;
+    switch (M - i) {
+      case 0: break;
+      case 1: microAvx2Direct<1>(K, a, lda, B + j, ldb, c, ldc); break;
+      case 2: microAvx2Direct<2>(K, a, lda, B + j, ldb, c, ldc); break;
+      case 3: microAvx2Direct<3>(K, a, lda, B + j, ldb, c, ldc); break;
+      case 4: microAvx2Direct<4>(K, a, lda, B + j, ldb, c, ldc); break;
+      case 5: microAvx2Direct<5>(K, a, lda, B + j, ldb, c, ldc); break;
+    }
+  }
+}
+#endif
 
 template <typename TA, typename TB>
 inline void gemm(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB* B, size_t ldb, float* C, size_t ldc) {
@@ -319,6 +368,10 @@ inline void gemm(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB
     if (isa() == Isa::Avx512 && directFits(M, N, K)) {
       for (size_t j = 0; j < N; j += 32)
         for (size_t i = 0; i < M; i += 8) microAvx512Direct(K, A + i * lda, lda, B + j, ldb, C + i * ldc + j, ldc);
+      return;
+    }
+    if (isa() == Isa::Avx2 && directFitsAvx2(M, N, K)) {
+      directAvx2(M, N, K, A, lda, B, ldb, C, ldc);
       return;
     }
   }

@@ -75,6 +75,28 @@ TEST_CASE("tiles are multiplied in place, rows apart by their matrices' strides"
     }
 }
 
+TEST_CASE("the unpacked AVX2 tiles equal the textbook loop, six rows at a time and the rows left over") {
+#if defined(__x86_64__)
+  if (static_cast<int>(vx::rt::gemm::detectIsa()) < static_cast<int>(vx::rt::gemm::Isa::Avx2)) {
+    MESSAGE("no AVX2 on this CPU: not run");
+    return;
+  }
+  const size_t shapes[][3] = {{1, 16, 1}, {5, 16, 7}, {13, 48, 300}, {128, 128, 128}, {130, 64, 96}};
+  for (auto& s : shapes) {
+    size_t m = s[0], n = s[1], k = s[2];
+    CAPTURE(m);
+    CAPTURE(n);
+    CAPTURE(k);
+    REQUIRE(vx::rt::gemm::directFitsAvx2(m, n, k));
+    std::vector<float> a = filled(4, m * k), b = filled(5, k * n), c(m * n, 1.0f);
+    vx::rt::gemm::directAvx2(m, n, k, a.data(), k, b.data(), n, c.data(), n);
+    std::vector<float> want = naive(m, n, k, a.data(), b.data());
+    for (float& x : want) x += 1.0f;
+    CHECK(vx_checksum(c.data(), c.size()) == vx_checksum(want.data(), want.size()));
+  }
+#endif
+}
+
 TEST_CASE("every micro-kernel this CPU can run equals the textbook loop") {
   using vx::rt::gemm::Isa;
   const size_t shapes[][3] = {{1, 1, 1}, {13, 47, 300}, {130, 70, 513}};
