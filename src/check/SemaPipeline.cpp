@@ -383,7 +383,10 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
       ok = false;
     }
     x.ring = declareLocal(s, x.name, s.span(pat.range), typed ? x.ringTy : tt.error(), pat.mut, false);
-    if (typed) s.pipelineAliases[x.ring.index] = Sema::PipelineAlias{k, depth ? depth : 1, x.slot};
+    if (typed) {
+      s.pipelineAliases[x.ring.index] = Sema::PipelineAlias{k, depth ? depth : 1, x.slot};
+      s.prog.local(x.ring).slot = x.slot;
+    }
     loads.push_back(x);
   }
   hir::BlockId userBody = checkBlockFrom(s, st.body, nLoads, {});

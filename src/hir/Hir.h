@@ -116,6 +116,9 @@ struct Local {
   bool mut = false;
   bool param = false;
   bool extent = false;  // a run-time extent (`m` of `Tensor<f32, [m, k]>`): a hidden `usize` parameter
+  // A pipelined copy's ring (docs/pipeline.md): what the user's name denotes
+  // in the loop's body, one slot of `type`.
+  TypeId slot;
   uint32_t uses = 0;  // reads, for W0001
 };
 

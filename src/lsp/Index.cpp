@@ -85,7 +85,9 @@ std::vector<Symbol> indexNames(const hir::Program& prog, base::FileId file, cons
     Symbol s;
     s.kind = l.param ? Symbol::Kind::Param : Symbol::Kind::Local;
     s.name = l.name;
-    s.type = prog.types.print(l.type);
+    // A pipelined copy's name is a slot of its ring in the loop's body.
+    s.type = l.slot.valid() ? prog.types.print(l.slot) + " (a slot of its pipeline's ring, " + prog.types.print(l.type) + ")"
+                            : prog.types.print(l.type);
     s.linear = holdsToken(prog.types, l.type);
     s.mut = l.mut;
     s.hasDecl = true;
