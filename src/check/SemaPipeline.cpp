@@ -67,7 +67,6 @@ struct Load {
   TypeId slot, ringTy, token;
   base::Span span;  // the `transfer(...)` call
   std::string name;
-  std::vector<hir::LocalId> copies;  // copies[j]: trip k + j (j = 0 .. depth - 2)
 };
 
 // Builds the HIR the form stands for.
@@ -460,7 +459,6 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
   auto tripPlus = [&](hir::LocalId base, uint64_t j) {
     return j == 0 ? b.local(base) : b.binary(ast::Op::Add, b.local(base), b.num(j), tt.usize());
   };
-  auto user = [&](hir::BlockId blk) { return b.nest(blk); };
   // A trip that copies its own data: every copy started, then waited (the
   // copies of one trip overlap one another).
   auto copyThenWait = [&](hir::LocalId var, std::vector<hir::StmtId>& trip) {
@@ -475,7 +473,7 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
   if (ahead == 0) {
     std::vector<hir::StmtId> trip;
     copyThenWait(k, trip);
-    trip.push_back(user(userBody));
+    trip.push_back(b.nest(userBody));
     guarded.push_back(b.loop(k, loL, hiL, b.block(trip)));
   } else {
     // `n` copies ahead of trip `var`, which runs `body`: the prologue's
@@ -526,7 +524,7 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
       trip.push_back(moves);
       for (size_t i = 0; i < loads.size(); ++i)
         trip.push_back(b.expr(b.call("wait", {b.local(now[i]).index}, tt.voidTy(), loads[i].span)));
-      trip.push_back(user(body));
+      trip.push_back(b.nest(body));
       out.push_back(b.loop(var, loL, hiL, b.block(trip)));
       return out;
     };
