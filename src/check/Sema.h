@@ -154,6 +154,10 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span);
 hir::LocalId declareLocal(Sema& s, const std::string& name, base::Span span, hir::TypeId type,
                           bool mut, bool param);
 hir::LocalId lookupLocal(Sema& s, const std::string& name);
+// The local whose own storage a write to `place` changes: its root, unless
+// the write goes through a reference or a dereference (to what that points
+// to: HBM, whose hazards are the ownership checker's).
+hir::LocalId ownedRoot(const hir::Program& p, hir::ExprId place);
 // Inside a `parallel` body: does `l` belong to the code around the grid?
 bool outsideGrid(const Sema& s, hir::LocalId l);
 // E0209 when a use of `l` inside a grid's body reaches a buffer or token of

@@ -205,41 +205,6 @@ struct Builder {
   }
 };
 
-// The local whose own storage a write to `place` changes: its root, unless
-// the write goes through a reference (to HBM, whose hazards are the ownership
-// checker's: E6005).
-hir::LocalId ownRoot(const hir::Program& p, hir::ExprId place) {
-  const hir::TypeTable& tt = p.types;
-  for (hir::ExprId e = place; e.valid();) {
-    const hir::Expr& x = p.expr(e);
-    switch (x.kind) {
-      case ExprKind::Local: return x.local;
-      case ExprKind::Deref: return {};
-      case ExprKind::Index:
-      case ExprKind::Field:
-        if (tt.kind(tt.resolve(p.expr(x.a).type)) == TyKind::Ref) return {};
-        e = x.a;
-        break;
-      case ExprKind::Error:
-      case ExprKind::Int:
-      case ExprKind::Float:
-      case ExprKind::Bool:
-      case ExprKind::Const:
-      case ExprKind::MemConst:
-      case ExprKind::TopoConst:
-      case ExprKind::Unit:
-      case ExprKind::Tuple:
-      case ExprKind::Call:
-      case ExprKind::Len:
-      case ExprKind::Unary:
-      case ExprKind::Borrow:
-      case ExprKind::Cast:
-      case ExprKind::Binary: return {};
-    }
-  }
-  return {};
-}
-
 // The locals a block writes or borrows mutably (assigned places and `&mut`
 // borrows not through a reference), at any depth.
 void writtenLocals(const hir::Program& p, hir::BlockId b, std::vector<uint32_t>& out) {
@@ -247,7 +212,7 @@ void writtenLocals(const hir::Program& p, hir::BlockId b, std::vector<uint32_t>&
     if (!id.valid()) return;
     const hir::Expr& e = p.expr(id);
     if (e.kind == ExprKind::Borrow && e.mut)
-      if (hir::LocalId r = ownRoot(p, e.a); r.valid()) out.push_back(r.index);
+      if (hir::LocalId r = ownedRoot(p, e.a); r.valid()) out.push_back(r.index);
     expr(e.a);
     expr(e.b);
     for (uint32_t i = 0; i < e.args.count; ++i) expr(p.arg(e, i));
@@ -257,7 +222,7 @@ void writtenLocals(const hir::Program& p, hir::BlockId b, std::vector<uint32_t>&
     if (!id.valid()) return;
     const hir::Stmt& st = p.stmt(id);
     if (st.kind == StmtKind::Assign)
-      if (hir::LocalId r = ownRoot(p, st.a); r.valid()) out.push_back(r.index);
+      if (hir::LocalId r = ownedRoot(p, st.a); r.valid()) out.push_back(r.index);
     expr(st.a);
     expr(st.b);
     if (st.body.valid()) block(st.body);

@@ -75,22 +75,45 @@ void checkGridUse(Sema& s, hir::LocalId l, base::Span at) {
                         "the grid's body"));
 }
 
+hir::LocalId ownedRoot(const hir::Program& p, hir::ExprId place) {
+  const hir::TypeTable& tt = p.types;
+  for (hir::ExprId e = place; e.valid();) {
+    const hir::Expr& x = p.expr(e);
+    switch (x.kind) {
+      case hir::ExprKind::Local: return x.local;
+      case hir::ExprKind::Deref: return {};
+      case hir::ExprKind::Index:
+      case hir::ExprKind::Field:
+        if (tt.kind(tt.resolve(p.expr(x.a).type)) == TyKind::Ref) return {};
+        e = x.a;
+        break;
+      case hir::ExprKind::Error:
+      case hir::ExprKind::Int:
+      case hir::ExprKind::Float:
+      case hir::ExprKind::Bool:
+      case hir::ExprKind::Const:
+      case hir::ExprKind::MemConst:
+      case hir::ExprKind::TopoConst:
+      case hir::ExprKind::Unit:
+      case hir::ExprKind::Tuple:
+      case hir::ExprKind::Call:
+      case hir::ExprKind::Len:
+      case hir::ExprKind::Unary:
+      case hir::ExprKind::Borrow:
+      case hir::ExprKind::Cast:
+      case hir::ExprKind::Binary: return {};
+    }
+  }
+  return {};
+}
+
 void checkGridWrite(Sema& s, hir::ExprId place, base::Span at) {
   if (s.gridDepth == 0) return;
-  hir::LocalId root = placeRoot(s.prog, place);
+  // A write through a reference goes to what it points to, not to a local.
+  hir::LocalId root = ownedRoot(s.prog, place);
   if (!root.valid() || !outsideGrid(s, root)) return;
   const hir::TypeTable& tt = s.types();
   const hir::Local& l = s.prog.local(root);
-  // A write through a reference goes to what it points to, not to `l`.
-  for (hir::ExprId e = place; e.valid();) {
-    const hir::Expr& x = s.prog.expr(e);
-    if (x.kind == hir::ExprKind::Deref) return;
-    if ((x.kind == hir::ExprKind::Index || x.kind == hir::ExprKind::Field) &&
-        tt.kind(tt.resolve(s.prog.expr(x.a).type)) == TyKind::Ref)
-      return;
-    if (x.kind == hir::ExprKind::Local) break;
-    e = x.a;
-  }
   if (tt.containsError(l.type)) return;
   s.sink.emit(diag::GridMisuse("`" + l.name + "` is shared by every instance of the `parallel` grid, which run "
                                "concurrently: an instance cannot write it")
