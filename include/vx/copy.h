@@ -6,6 +6,7 @@
 #ifndef VX_COPY_H
 #define VX_COPY_H
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
@@ -25,21 +26,68 @@
 
 namespace vx::rt {
 
+/* A copy is cut into chunks of about kCopyChunkBytes (whole rows of a block,
+ * or pieces of one run) that whoever gets there first moves: the engine, or
+ * the copy's waiter, which takes every chunk the engine has not started
+ * instead of waiting for it. When the engine has a core of its own, the copy
+ * is done before its wait; when it has to share one (a busy host), the
+ * waiter finishes the copy at the speed of a blocking one, and waits at most
+ * for the one chunk the engine is moving. */
+constexpr size_t kCopyChunkBytes = size_t{16} << 10;
+
+inline size_t copyChunks(const CopyShape& s) {
+  if (s.rows == 1) return s.rowBytes == 0 ? 1 : (s.rowBytes + kCopyChunkBytes - 1) / kCopyChunkBytes;
+  size_t rowsPer = s.rowBytes >= kCopyChunkBytes ? 1 : kCopyChunkBytes / (s.rowBytes == 0 ? 1 : s.rowBytes);
+  return (s.rows + rowsPer - 1) / rowsPer;
+}
+
+inline void copyChunk(void* dst, const void* src, const CopyShape& s, size_t c) {
+  char* d = static_cast<char*>(dst);
+  const char* x = static_cast<const char*>(src);
+  if (s.rows == 1) {
+    size_t begin = c * kCopyChunkBytes, n = std::min(kCopyChunkBytes, s.rowBytes - begin);
+    std::memcpy(d + begin, x + begin, n);
+    return;
+  }
+  size_t rowsPer = s.rowBytes >= kCopyChunkBytes ? 1 : kCopyChunkBytes / (s.rowBytes == 0 ? 1 : s.rowBytes);
+  size_t end = std::min(s.rows, (c + 1) * rowsPer);
+  for (size_t r = c * rowsPer; r < end; ++r) copyRow(d + r * s.dstStride, x + r * s.srcStride, s.rowBytes);
+}
+
 struct CopyJob {
   const void* src;
   void* dst;
   CopyShape shape;  // one run, or the rows of a block (memory.h)
   std::shared_ptr<Block> keep;  // the storage the copy writes (or reads), alive until it is done
-  std::atomic<bool> claimed{false};  // by the engine, or by a waiter that got there first
+  size_t chunks = 1;
+  std::atomic<size_t> nextChunk{0};  // the first chunk nobody has taken
+  std::atomic<size_t> chunksDone{0};
   std::atomic<bool> done{false};
+
+  /* Moves chunks until none is left to take; true when this call moved the
+   * last one to finish, and so completed the job. */
+  bool work() {
+    bool completed = false;
+    for (size_t c; (c = nextChunk.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
+      copyChunk(dst, src, shape, c);
+      if (chunksDone.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks) {
+        // Release the storage before `done`: once the waiter sees `done`,
+        // its invocation may end and destroy the arena the block belongs to.
+        keep.reset();
+        done.store(true);  // seq_cst: a sleeping waiter is counted (CopyEngine)
+        completed = true;
+      }
+    }
+    return completed;
+  }
 };
 
 /* One engine per process, started on first use: the machine's DMA engine.
  * Both sides spin briefly before they sleep, because in a pipelined loop the
  * next job (or the copy being waited for) is usually microseconds away, and a
  * futex round trip per 64 KiB tile would cost as much as the copy.
- * A waiter whose copy the engine has not started yet does it itself: when
- * the engine has no core of its own (a busy host), that keeps an async
+ * A waiter moves the chunks of its copy the engine has not started (CopyJob):
+ * when the engine has no core of its own (a busy host), that keeps an async
  * program as fast as its blocking baseline instead of slower. */
 class CopyEngine {
  public:
@@ -61,12 +109,7 @@ class CopyEngine {
 
   void wait(CopyJob& job) {
     if (job.done.load(std::memory_order_acquire)) return;
-    if (!job.claimed.exchange(true)) {
-      copyBytes(job.dst, job.src, job.shape);
-      job.keep.reset();  // the engine will only drop the job, never touch the arena
-      job.done.store(true, std::memory_order_release);
-      return;
-    }
+    if (job.work()) return;  // the waiter moved the last chunk
     for (int i = 0; i < kSpins; ++i) {
       if (job.done.load(std::memory_order_acquire)) return;
       pause(i);
@@ -115,12 +158,8 @@ class CopyEngine {
 
   void run() {
     while (std::shared_ptr<CopyJob> job = next()) {
-      if (job->claimed.exchange(true)) continue;  // its waiter copied it
-      copyBytes(job->dst, job->src, job->shape);
-      // Release the storage before `done`: once the waiter sees `done`, its
-      // invocation may end and destroy the arena the block belongs to.
-      job->keep.reset();
-      job->done.store(true);  // seq_cst: a waiter that missed it is counted below
+      // Nothing left to take (the waiter moved it) or finished by the waiter.
+      if (!job->work()) continue;
       if (waitersSleeping_.load() > 0) {
         std::lock_guard<std::mutex> lock(m_);
         finished_.notify_all();
@@ -166,6 +205,7 @@ inline std::shared_ptr<CopyJob> start_copy(const void* src, void* dst, const Cop
   job->src = src;
   job->dst = dst;
   job->shape = shape;
+  job->chunks = copyChunks(shape);
   job->keep = std::move(keep);
   CopyEngine::instance().submit(job);
   return job;

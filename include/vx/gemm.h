@@ -22,6 +22,7 @@
 #include <cstring>
 #include <memory>
 #include <type_traits>
+#include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
 #define VX_GEMM_X86 1
@@ -333,6 +334,7 @@ inline void gemmPacked(size_t M, const TA* A, size_t lda, const PackedB& B, floa
 /* The unpacked path's shapes: f32 operands, whole 8 x 32 tiles, and small
  * enough that both operands sit in L2 (an on-chip tile, not a whole matrix). */
 inline constexpr size_t kDirectMax = 512;
+inline constexpr size_t kDirectBlock = 128;  // larger products go by blocks of this side (gemm)
 inline bool directFits(size_t M, size_t N, size_t K) {
   return M % 8 == 0 && N % 32 == 0 && M <= kDirectMax && N <= kDirectMax && K <= kDirectMax;
 }
@@ -361,6 +363,52 @@ inline void directAvx2(size_t M, size_t N, size_t K, const float* A, size_t lda,
 }
 #endif
 
+#if VX_GEMM_X86
+inline void directAny(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb, float* C,
+                      size_t ldc) {
+  if (isa() == Isa::Avx512) {
+    for (size_t j = 0; j < N; j += 32)
+      for (size_t i = 0; i < M; i += 8) microAvx512Direct(K, A + i * lda, lda, B + j, ldb, C + i * ldc + j, ldc);
+  } else {
+    directAvx2(M, N, K, A, lda, B, ldb, C, ldc);
+  }
+}
+
+/* C += A B by blocks of kDirectBlock: B copied once into contiguous blocks,
+ * the blocks of A of one block row as that row is reached, each block of C
+ * into a contiguous accumulator for all of K. */
+inline void gemmBlocked(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb, float* C,
+                        size_t ldc) {
+  constexpr size_t S = kDirectBlock;
+  size_t kb = (K + S - 1) / S, nb = (N + S - 1) / S;
+  thread_local std::vector<float> bPacked, aPacked, acc;
+  bPacked.resize(kb * nb * S * S);
+  aPacked.resize(kb * S * S);
+  acc.resize(S * S);
+  auto block = [](size_t at, size_t total) { return std::min(kDirectBlock, total - at); };
+  for (size_t k = 0; k < K; k += S)
+    for (size_t j = 0; j < N; j += S) {
+      float* dst = &bPacked[((k / S) * nb + j / S) * S * S];
+      for (size_t r = 0; r < block(k, K); ++r)
+        std::memcpy(dst + r * block(j, N), B + (k + r) * ldb + j, block(j, N) * sizeof(float));
+    }
+  for (size_t i = 0; i < M; i += S) {
+    size_t m = block(i, M);
+    for (size_t k = 0; k < K; k += S)
+      for (size_t r = 0; r < m; ++r)
+        std::memcpy(&aPacked[(k / S) * S * S + r * block(k, K)], A + (i + r) * lda + k, block(k, K) * sizeof(float));
+    for (size_t j = 0; j < N; j += S) {
+      size_t n = block(j, N);
+      for (size_t r = 0; r < m; ++r) std::memcpy(&acc[r * n], C + (i + r) * ldc + j, n * sizeof(float));
+      for (size_t k = 0; k < K; k += S)
+        directAny(m, n, block(k, K), &aPacked[(k / S) * S * S], block(k, K), &bPacked[((k / S) * nb + j / S) * S * S],
+                  n, acc.data(), n);
+      for (size_t r = 0; r < m; ++r) std::memcpy(C + (i + r) * ldc + j, &acc[r * n], n * sizeof(float));
+    }
+  }
+}
+#endif
+
 template <typename TA, typename TB>
 inline void gemm(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB* B, size_t ldb, float* C, size_t ldc) {
 #if VX_GEMM_X86
@@ -372,6 +420,15 @@ inline void gemm(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB
     }
     if (isa() == Isa::Avx2 && directFitsAvx2(M, N, K)) {
       directAvx2(M, N, K, A, lda, B, ldb, C, ldc);
+      return;
+    }
+    // Larger products: blocks of kDirectBlock rows, columns and steps of K,
+    // each copied once into contiguous storage (the rows of a block of a
+    // large matrix are a power-of-two stride apart and would share a few
+    // cache sets), and multiplied as an `mma` of that size is.
+    bool blocks = isa() == Isa::Avx512 ? M % 8 == 0 && N % 32 == 0 : isa() == Isa::Avx2 && N % 16 == 0;
+    if (blocks) {
+      gemmBlocked(M, N, K, A, lda, B, ldb, C, ldc);
       return;
     }
   }

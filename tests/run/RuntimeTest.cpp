@@ -8,7 +8,9 @@
 #include <limits>
 #include <cstdlib>
 #include <cstring>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "vx/runtime.h"
@@ -95,6 +97,32 @@ TEST_CASE("the unpacked AVX2 tiles equal the textbook loop, six rows at a time a
     CHECK(vx_checksum(c.data(), c.size()) == vx_checksum(want.data(), want.size()));
   }
 #endif
+}
+
+TEST_CASE("products larger than a direct tile go by contiguous blocks and equal the textbook loop") {
+  // Past kDirectMax on one side, with blocks left over on every side, as
+  // parts of larger matrices (strides wider than the product), onto a C
+  // that already holds values (the kernel accumulates).
+  const size_t shapes[][3] = {{600, 64, 40}, {40, 528, 200}, {136, 96, 700}, {520, 544, 260}};
+  for (auto& s : shapes) {
+    size_t m = s[0], n = s[1], k = s[2], lda = k + 3, ldb = n + 16, ldc = n + 32;
+    CAPTURE(m);
+    CAPTURE(n);
+    CAPTURE(k);
+    std::vector<float> a = filled(6, m * lda), b = filled(7, k * ldb), c(m * ldc, 2.0f);
+    vx::rt::gemm::gemm(m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc);
+    std::vector<float> ac(m * k), bc(k * n);
+    for (size_t i = 0; i < m; ++i)
+      for (size_t p = 0; p < k; ++p) ac[i * k + p] = a[i * lda + p];
+    for (size_t p = 0; p < k; ++p)
+      for (size_t j = 0; j < n; ++j) bc[p * n + j] = b[p * ldb + j];
+    std::vector<float> want = naive(m, n, k, ac.data(), bc.data()), got(m * n);
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < n; ++j) got[i * n + j] = c[i * ldc + j];
+    for (float& x : want) x += 2.0f;
+    CHECK(vx_checksum(got.data(), got.size()) == vx_checksum(want.data(), want.size()));
+    for (size_t i = 0; i < m; ++i) CHECK(c[i * ldc + n] == 2.0f);  // past the product's columns: untouched
+  }
 }
 
 TEST_CASE("every micro-kernel this CPU can run equals the textbook loop") {
@@ -218,6 +246,38 @@ TEST_CASE("asynchronous copies land before wait returns") {
   std::vector<float> back(1024);
   vx::rt::wait(vx::rt::store_async(ring.slot(1, 2, "t"), vx::rt::Hbm<float>{back.data(), 1024}));
   CHECK(std::memcmp(back.data(), src.data(), 1024 * sizeof(float)) == 0);
+}
+
+TEST_CASE("a copy of many chunks is shared between the engine and its waiter, and lands whole") {
+  // Runs and blocks of several chunks (kCopyChunkBytes), rows shorter and
+  // longer than a chunk, the last chunk partial; each waited at once (the
+  // waiter takes what the engine has not) and after other work (the engine
+  // has moved it).
+  REQUIRE(vx::rt::copyChunks(vx::rt::contiguous<float>(1)) == 1);
+  REQUIRE(vx::rt::copyChunks(vx::rt::contiguous<float>(vx::rt::kCopyChunkBytes / 4 + 1)) == 2);
+  vx::rt::Arena arena;
+  const size_t cols = 1536;
+  std::vector<float> src = filled(8, 300 * cols);
+  vx::rt::Hbm<float> whole{src.data(), src.size()};
+  whole.cols = cols;
+  whole.stride = cols;
+  for (int round = 0; round < 40; ++round) {
+    CAPTURE(round);
+    size_t n = 1000 + 4099 * static_cast<size_t>(round);
+    vx::rt::Token<float> run = vx::rt::transfer_async(arena, vx::rt::Hbm<float>{src.data() + round, n}, "t");
+    size_t rows = 1 + 7 * static_cast<size_t>(round), width = round % 2 ? 1536 : 24 + static_cast<size_t>(round);
+    vx::rt::Token<float> blk =
+        vx::rt::transfer_async(arena, vx::rt::block(whole, 2, 0, rows, width, 300, cols, false, "t"), "t");
+    REQUIRE(blk.job != nullptr);
+    if (round % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    vx::rt::Buf<float> b = vx::rt::wait(blk), r = vx::rt::wait(run);
+    REQUIRE(std::memcmp(r.data, src.data() + round, n * sizeof(float)) == 0);
+    for (size_t i = 0; i < rows; ++i)
+      REQUIRE(std::memcmp(b.data + i * width, src.data() + (2 + i) * cols, width * sizeof(float)) == 0);
+    CHECK(blk.job->done.load());
+    CHECK(blk.job->keep == nullptr);  // the storage is released by whoever finished
+    CHECK(blk.job->chunksDone.load() == blk.job->chunks);
+  }
 }
 
 TEST_CASE("a grid's workers make their copies themselves, landed by the wait") {
