@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
       {"stream_pipelined", "examples/stream_pipelined.vx", {{"m", 65536}},
        "65536x128 f32 in 256 blocks of 256 rows, depth 4"},
       {"gemm_rowmajor", "examples/gemm_rowmajor.vx", {{"m", 256}, {"n", 256}, {"k", 8192}},
-       "256x8192 @ 8192x256 f32 (2x2 tiles of C, K = 64 blocks), depth 3"},
+       "256x8192 @ 8192x256 f32 (2x2 tiles of C, K = 64 blocks), depth 4"},
   };
   std::vector<std::pair<std::string, uint64_t>> latencies = {{"default (dma_latency 500)", base.dmaLatency},
                                                              {"dma_latency 50", 50},

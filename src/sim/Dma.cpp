@@ -10,7 +10,7 @@
 namespace vx::sim {
 
 namespace {
-constexpr uint16_t kTrackScalar = 0, kTrackDma0 = 3;
+constexpr uint16_t kTrackScalar = 0, kTrackVector = 1, kTrackMatrix = 2, kTrackDma0 = 3;
 // Granularity of the chip's HBM bandwidth accounting, in cycles.
 constexpr uint64_t kChipWindow = 8;
 
@@ -32,18 +32,16 @@ uint8_t Machine::semaphore(uint32_t pc, const Dec& d) {
   return static_cast<uint8_t>(s);
 }
 
-void Machine::dmaStart(uint32_t pc, const Dec& d) {
-  const uint8_t sem = semaphore(pc, d);
-  const int64_t bytes = c_->vals[d.v[2]];
-  if (bytes <= 0) fault(FaultKind::OutOfBounds, pc, "DMA size must be positive, not " + std::to_string(bytes));
-  const int64_t so = resolve(pc, 0, d.m[0], bytes, false);
-  const int64_t to = resolve(pc, 1, d.m[1], bytes, false);
-  startDma(pc, sem, contiguous(d.m[0].buf, so, so + bytes), contiguous(d.m[1].buf, to, to + bytes));
-}
-
-void Machine::dmaStrided(uint32_t pc, const Dec& d) {
+DmaOperands Machine::dmaOperands(uint32_t pc, const Dec& d) {
   const uint8_t sem = semaphore(pc, d);
   const int64_t* V = c_->vals.data();
+  if (d.op == tpu::Op::DmaStart) {
+    const int64_t bytes = V[d.v[2]];
+    if (bytes <= 0) fault(FaultKind::OutOfBounds, pc, "DMA size must be positive, not " + std::to_string(bytes));
+    const int64_t so = resolve(pc, 0, d.m[0], bytes, false);
+    const int64_t to = resolve(pc, 1, d.m[1], bytes, false);
+    return {sem, contiguous(d.m[0].buf, so, so + bytes), contiguous(d.m[1].buf, to, to + bytes)};
+  }
   const int64_t rows = V[d.v[2]], rowBytes = V[d.v[3]], ss = V[d.v[4]], ds = V[d.v[5]];
   if (rows <= 0 || rowBytes <= 0)
     fault(FaultKind::OutOfBounds, pc,
@@ -64,7 +62,19 @@ void Machine::dmaStrided(uint32_t pc, const Dec& d) {
   };
   const int64_t so = resolve(pc, 0, d.m[0], extent(ss, 0), false);
   const int64_t to = resolve(pc, 1, d.m[1], extent(ds, 1), false);
-  startDma(pc, sem, Span{d.m[0].buf, so, rows, rowBytes, ss}, Span{d.m[1].buf, to, rows, rowBytes, ds});
+  return {sem, Span{d.m[0].buf, so, rows, rowBytes, ss}, Span{d.m[1].buf, to, rows, rowBytes, ds}};
+}
+
+void Machine::dmaAwaitUnits(uint32_t pc, const Dec& d) {
+  if (!cfg_.unitOverlap) return;
+  const DmaOperands o = dmaOperands(pc, d);
+  awaitUnits(pc, coalesced(o.src), false);
+  awaitUnits(pc, coalesced(o.dst), true);
+}
+
+void Machine::dma(uint32_t pc, const Dec& d) {
+  const DmaOperands o = dmaOperands(pc, d);
+  startDma(pc, o.sem, o.src, o.dst);
 }
 
 uint64_t Machine::hbmBursts(const Span& s) const {
@@ -177,8 +187,11 @@ void Machine::startDma(uint32_t pc, uint8_t sem, Span s, Span t) {
   prof.queueCycles += dataStart - issue;
   prof.transferCycles += data;
   prof.latencyCycles += cfg_.dmaLatency;
-  c.engineFree[e] = complete;
-  c.engineBusy[e] += complete - start;
+  // The engine takes its next DMA once this one's data has moved (its
+  // requests are out; the latency overlaps the next), or, without
+  // dma_pipelined, once it has completed.
+  c.engineFree[e] = cfg_.dmaPipelined ? dataStart + data : complete;
+  c.engineBusy[e] += c.engineFree[e] - start;
 
   const int64_t id = nextDma_++;
   c.inflight.push_back({id, pc, sem, s, t, complete});
@@ -241,6 +254,11 @@ void Machine::halt(uint32_t pc) {
           "reaches halt with " + std::to_string(c.inflight.size()) + " DMA(s) not waited for; the first is DMA #" +
               std::to_string(first->id) + " (wait on sem" + std::to_string(first->sem) + ")",
           first->id);
+  }
+  // The run ends when the units have finished too.
+  if (cfg_.unitOverlap) {
+    const bool matrixLast = c.matrixFree >= c.vectorFree;
+    stallForUnit(pc, std::max(c.matrixFree, c.vectorFree), matrixLast ? kTrackMatrix : kTrackVector);
   }
   flushScalarRun();
 }

@@ -51,6 +51,7 @@ void Machine::interpret(bool yieldAtDma) {
         sync();
         const Memory& mm = mem(d.m[0].buf);
         int64_t off = resolve(pc, d.op == Op::LdSmem ? 1 : 0, d.m[0], 8, true);
+        awaitUnits(pc, contiguous(d.m[0].buf, off, off + 8), d.op == Op::StSmem);
         if (d.op == Op::LdSmem) {
           checkRead(pc, contiguous(d.m[0].buf, off, off + 8));
           std::memcpy(&V[d.v[0]], mm.data.get() + off, 8);
@@ -119,16 +120,20 @@ void Machine::interpret(bool yieldAtDma) {
         return;
       case Op::DmaStart:
       case Op::DmaStrided:
-        if (yieldAtDma && !c.atDma) {
-          --n;  // not issued yet: it issues when this core runs next
-          c.atDma = true;
-          sync();
-          return;
+        sync();
+        if (!c.atDma) {
+          // Wait for the units first: the start is ordered among the cores
+          // by the time it issues.
+          dmaAwaitUnits(pc, d);
+          if (yieldAtDma) {
+            --n;  // not issued yet: it issues when this core runs next
+            c.atDma = true;
+            sync();
+            return;
+          }
         }
         c.atDma = false;
-        sync();
-        if (d.op == Op::DmaStart) dmaStart(pc, d);
-        else dmaStrided(pc, d);
+        dma(pc, d);
         ++pc;
         break;
       case Op::DmaWait: sync(); dmaWait(pc, d); ++pc; break;

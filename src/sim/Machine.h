@@ -5,11 +5,20 @@
 // matrix and vector units, Races.cpp the race checks, Faults.cpp the fault
 // messages.
 //
-// Timing model: every instruction takes scalar_cycles to issue; matrix and
-// vector instructions then occupy their unit and the core waits for them;
-// DMAs run in the background on DMA engines and links, and dma.wait stalls
-// the core until the DMA it retires has completed. So time advances with
-// each core, and a DMA overlaps whatever its core does meanwhile. Cores meet
+// Timing model: every instruction takes scalar_cycles to issue. A matrix or
+// vector instruction then occupies its unit; with unit_overlap (the
+// default, a VLIW core's bundles) the core issues on meanwhile and stalls
+// only when the unit's queue of issued, not yet started instructions is
+// full (unit_queue), or when an instruction reads memory a unit is still
+// writing or writes memory a unit is still reading or writing (a
+// scoreboard over the units' operands); a queued instruction starts when
+// its unit is free and its operands are ready;
+// without it the core waits for every unit instruction. DMAs run in the
+// background on DMA engines and links, and dma.wait stalls the core until
+// the DMA it retires has completed; halt waits for the units to finish. So
+// time advances with each core, and a DMA overlaps whatever its core does
+// meanwhile. Functionally every instruction takes effect when it issues:
+// the scoreboard and the race checks make that indistinguishable. Cores meet
 // only in HBM: their DMAs are started in the order of their issue times, so
 // that the chip's HBM bandwidth is shared in time order.
 #pragma once
@@ -20,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/Sim.h"
@@ -71,6 +81,19 @@ Span contiguous(uint32_t buf, int64_t lo, int64_t hi);
 bool touches(const Span& s, int64_t lo, int64_t hi);
 bool touches(const Span& a, const Span& b);
 
+// Memory a vector or matrix instruction reads or writes until `done`.
+struct UnitUse {
+  Span span;
+  bool write = false;
+  uint64_t done = 0;
+};
+
+// What a DMA instruction moves, decoded from its operands and registers.
+struct DmaOperands {
+  uint8_t sem = 0;
+  Span src, dst;
+};
+
 struct Inflight {
   int64_t id;
   uint32_t instr;
@@ -102,8 +125,11 @@ struct Core {
   bool halted = false;
   bool atDma = false;          // stopped before a DMA start, which runs first when resumed
   uint64_t executed = 0;       // instructions issued
-  uint64_t extra = 0;          // cycles spent beyond issuing: units and stalls
+  uint64_t extra = 0;          // cycles spent beyond issuing: stalls (and, without unit_overlap, units)
   uint64_t vectorBusy = 0, matrixBusy = 0;
+  uint64_t vectorFree = 0, matrixFree = 0;  // when each unit finishes its last instruction
+  std::vector<uint64_t> vectorQueued, matrixQueued;  // start times of issued, not yet started ones (unit_queue)
+  std::vector<UnitUse> unitUses;            // operands of unit instructions, some still in use
   std::vector<uint64_t> engineFree, engineBusy;
   uint64_t portFree = 0;       // its HBM port carries one transfer at a time
   uint64_t onchipFree = 0;     // likewise its on-chip link
@@ -140,8 +166,12 @@ class Machine {
   void interpret(bool yieldAtDma);
   // Dma.cpp
   uint8_t semaphore(uint32_t pc, const Dec& d);
-  void dmaStart(uint32_t pc, const Dec& d);
-  void dmaStrided(uint32_t pc, const Dec& d);
+  // dma.start and dma.strided: their operands (faults where they are bad);
+  // the wait for units still using their memory (before the start is
+  // ordered among the cores); the start.
+  DmaOperands dmaOperands(uint32_t pc, const Dec& d);
+  void dmaAwaitUnits(uint32_t pc, const Dec& d);
+  void dma(uint32_t pc, const Dec& d);
   void startDma(uint32_t pc, uint8_t sem, Span src, Span dst);
   uint64_t hbmBursts(const Span& s) const;
   uint64_t chipTransfer(uint64_t start, double bytes, uint64_t alone);
@@ -155,7 +185,16 @@ class Machine {
   void loadTile(uint32_t pc, unsigned operand, const MemRef& m, int64_t rows, int64_t cols, std::vector<float>& out);
   void storeTile(uint32_t pc, unsigned operand, const MemRef& m, int64_t rows, int64_t cols, const float* in);
   int64_t resolve(uint32_t pc, unsigned operand, const MemRef& m, int64_t len, bool tile);
+  // Runs the instruction on its unit for `cost` cycles, with the operands
+  // loadTile and storeTile noted (opSpans_); see the timing model above.
   void busyUnit(uint16_t track, EventKind kind, uint32_t pc, uint64_t cost);
+  // When the units stop using memory that touches `s` in a way that orders
+  // against a read (or, with `write`, a write) of it; now() if they do not.
+  uint64_t unitsDoneWith(const Span& s, bool write);
+  // Stalls the core until `t` (if later than now), waiting for unit `track`.
+  void stallForUnit(uint32_t pc, uint64_t t, uint16_t track);
+  // Stalls until the units no longer use `s` as a read (write) of it must wait for.
+  void awaitUnits(uint32_t pc, const Span& s, bool write);
   void flushScalarRun();
   void record(const TraceEvent& e);
   // Races.cpp: against this core's in-flight DMAs; between grid instances.
@@ -183,6 +222,7 @@ class Machine {
   Result& res_;
 
   std::vector<Dec> code_;
+  std::vector<std::pair<Span, bool>> opSpans_;  // the unit instruction being issued: its operands, written?
   std::vector<int64_t> vals0_;  // every core's vals at the start
   std::vector<int64_t> paramValues_;
   std::vector<Memory> hbm_;     // per buffer; only HBM buffers hold memory here

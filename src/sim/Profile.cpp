@@ -76,6 +76,12 @@ std::string profileText(const tpu::Program& p, const Result& r) {
                   stalled, span, pct(stalled, span), cores);
   }
   out += line;
+  if (prof.unitStallCycles) {
+    std::snprintf(line, sizeof line,
+                  "  waiting for the vector and matrix units: %" PRIu64 " of %" PRIu64 " %s (%.1f%%)\n",
+                  prof.unitStallCycles, span, cores == 1 ? "cycles" : "core-cycles", pct(prof.unitStallCycles, span));
+    out += line;
+  }
   std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>>> rows(byLine.begin(), byLine.end());
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
   size_t shown = 0;

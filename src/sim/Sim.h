@@ -87,7 +87,10 @@ struct UnitUsage {
   unsigned core = 0;
 };
 
-enum class EventKind : uint8_t { Scalar, Stall, Vector, Matrix, Dma };
+// Stall: the core waits at a dma.wait; UnitStall: it waits for the vector
+// or matrix unit (busy, or still reading or writing memory the next
+// instruction touches; unit_overlap = 1).
+enum class EventKind : uint8_t { Scalar, Stall, UnitStall, Vector, Matrix, Dma };
 struct TraceEvent {
   EventKind kind{};
   uint16_t track = 0;  // index into Result::units
@@ -95,7 +98,7 @@ struct TraceEvent {
   uint64_t start = 0;  // cycles
   uint64_t dur = 0;
   int64_t dma = -1;
-  uint32_t detail = 0;  // Stall: the semaphore; Dma: its latency, the last cycles of `dur`
+  uint32_t detail = 0;  // Stall: the semaphore; UnitStall: the unit's track (1 vector, 2 matrix); Dma: its latency, the last cycles of `dur`
 };
 
 struct DmaRecord {  // one per started DMA, for the trace
@@ -112,6 +115,7 @@ struct DmaRecord {  // one per started DMA, for the trace
 struct Profile {
   std::vector<uint64_t> stallByInstr;  // cycles the core stalled at each dma.wait
   std::vector<uint64_t> waitsByInstr;  // dma.wait executions per instruction
+  uint64_t unitStallCycles = 0;        // the cores waited for their vector and matrix units (summed)
   uint64_t dmas = 0, dmaBytes = 0;
   uint64_t queueCycles = 0;     // issue to data start: waiting for an engine or the link
   uint64_t transferCycles = 0;  // the data crossing its link

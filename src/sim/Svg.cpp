@@ -31,7 +31,8 @@ constexpr const char* kLatencyColour = "#fbcf9f";
 const char* colour(EventKind k) {
   switch (k) {
     case EventKind::Scalar: return "#4e79a7";
-    case EventKind::Stall: return "#c9c3bf";
+    case EventKind::Stall:
+    case EventKind::UnitStall: return "#c9c3bf";
     case EventKind::Vector: return "#59a14f";
     case EventKind::Matrix: return "#e15759";
     case EventKind::Dma: return "#f28e2b";

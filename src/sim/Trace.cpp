@@ -32,6 +32,7 @@ std::string eventName(const tpu::Program& p, const Result& r, const TraceEvent& 
   switch (e.kind) {
     case EventKind::Scalar: return "scalar";
     case EventKind::Stall: return "wait sem" + std::to_string(e.detail) + " (stall)";
+    case EventKind::UnitStall: return std::string("wait for the ") + (e.detail == 2 ? "matrix" : "vector") + " unit (stall)";
     case EventKind::Vector:
     case EventKind::Matrix:
       return e.instr < p.code.size() ? tpu::info(p.code[e.instr].op).mnemonic : "?";
@@ -70,7 +71,8 @@ std::string eventDetail(const tpu::Program& p, const Result& r, const TraceEvent
 const char* eventCategory(EventKind k) {
   switch (k) {
     case EventKind::Scalar: return "scalar";
-    case EventKind::Stall: return "stall";
+    case EventKind::Stall:
+    case EventKind::UnitStall: return "stall";
     case EventKind::Vector: return "vector";
     case EventKind::Matrix: return "matrix";
     case EventKind::Dma: return "dma";

@@ -2,6 +2,7 @@
 // their instructions; the trace's records of what each unit did.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include "sim/Machine.h"
@@ -55,12 +56,75 @@ void Machine::flushScalarRun() {
 
 void Machine::busyUnit(uint16_t track, EventKind kind, uint32_t pc, uint64_t cost) {
   Core& c = *c_;
-  flushScalarRun();
-  record({kind, static_cast<uint16_t>(c.track0 + track), pc, now(), cost, -1, 0});
-  c.extra += cost;
   (track == kTrackVector ? c.vectorBusy : c.matrixBusy) += cost;
+  if (!cfg_.unitOverlap) {
+    opSpans_.clear();
+    flushScalarRun();
+    record({kind, static_cast<uint16_t>(c.track0 + track), pc, now(), cost, -1, 0});
+    c.extra += cost;
+    c.runStart = now();
+    c.runInstr = pc + 1;
+    return;
+  }
+  // The instruction starts when the unit is free and no earlier unit
+  // instruction still uses memory its operands must wait for; until then it
+  // waits in the unit's queue, and the core stalls only when that is full.
+  uint64_t& free = track == kTrackVector ? c.vectorFree : c.matrixFree;
+  std::vector<uint64_t>& queued = track == kTrackVector ? c.vectorQueued : c.matrixQueued;
+  const auto started = [&] {
+    size_t n = 0;  // in start order: the first n have started
+    while (n < queued.size() && queued[n] <= now()) ++n;
+    queued.erase(queued.begin(), queued.begin() + static_cast<std::ptrdiff_t>(n));
+  };
+  started();
+  if (cfg_.unitQueue > 0 && queued.size() >= cfg_.unitQueue) {
+    stallForUnit(pc, queued[queued.size() - cfg_.unitQueue], track);
+    started();
+  }
+  uint64_t ready = free;
+  for (const auto& [span, write] : opSpans_) ready = std::max(ready, unitsDoneWith(span, write));
+  if (cfg_.unitQueue == 0) stallForUnit(pc, ready, track);
+  const uint64_t start = std::max(ready, now()), done = start + cost;
+  if (start > now()) queued.push_back(start);
+  record({kind, static_cast<uint16_t>(c.track0 + track), pc, start, cost, -1, 0});
+  free = done;
+  for (const auto& [span, write] : opSpans_) c.unitUses.push_back({span, write, done});
+  opSpans_.clear();
+}
+
+uint64_t Machine::unitsDoneWith(const Span& s, bool write) {
+  Core& c = *c_;
+  const uint64_t t = now();
+  uint64_t done = t;
+  size_t keep = 0;
+  for (size_t i = 0; i < c.unitUses.size(); ++i) {
+    const UnitUse& u = c.unitUses[i];
+    if (u.done <= t) continue;  // finished: forget it
+    c.unitUses[keep++] = u;
+    // A read waits for writes; a write waits for reads and writes.
+    if ((write || u.write) && u.span.buf == s.buf && touches(u.span, s)) done = std::max(done, u.done);
+  }
+  c.unitUses.resize(keep);
+  return done;
+}
+
+void Machine::stallForUnit(uint32_t pc, uint64_t t, uint16_t track) {
+  Core& c = *c_;
+  const uint64_t from = now();
+  if (t <= from) return;
+  flushScalarRun();
+  record({EventKind::UnitStall, static_cast<uint16_t>(c.track0 + kTrackScalar), pc, from, t - from, -1, track});
+  res_.profile.unitStallCycles += t - from;
+  c.extra += t - from;
   c.runStart = now();
   c.runInstr = pc + 1;
+}
+
+void Machine::awaitUnits(uint32_t pc, const Span& s, bool write) {
+  if (!cfg_.unitOverlap) return;
+  const uint64_t t = unitsDoneWith(s, write);
+  // Name the unit that finishes last: the one the core waits for.
+  stallForUnit(pc, t, c_->matrixFree >= t ? kTrackMatrix : kTrackVector);
 }
 
 void Machine::loadTile(uint32_t pc, unsigned operand, const MemRef& m, int64_t rows, int64_t cols,
@@ -70,6 +134,7 @@ void Machine::loadTile(uint32_t pc, unsigned operand, const MemRef& m, int64_t r
   const int64_t n = rows * cols;
   const int64_t off = resolve(pc, operand, m, n * eb, true);
   checkRead(pc, contiguous(m.buf, off, off + n * eb));
+  opSpans_.push_back({contiguous(m.buf, off, off + n * eb), false});
   out.resize(static_cast<size_t>(n));
   const uint8_t* p = mm.data.get() + off;
   if (mm.dtype == tpu::DType::F32) {
@@ -89,6 +154,7 @@ void Machine::storeTile(uint32_t pc, unsigned operand, const MemRef& m, int64_t 
   const int64_t n = rows * cols;
   const int64_t off = resolve(pc, operand, m, n * eb, true);
   checkWrite(pc, contiguous(m.buf, off, off + n * eb));
+  opSpans_.push_back({contiguous(m.buf, off, off + n * eb), true});
   uint8_t* p = mm.data.get() + off;
   if (mm.dtype == tpu::DType::F32) {
     std::memcpy(p, in, static_cast<size_t>(n) * 4);

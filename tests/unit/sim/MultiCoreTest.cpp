@@ -83,8 +83,9 @@ TEST_CASE("two cores writing the same HBM bytes race") {
 }
 
 TEST_CASE("a core reading HBM bytes another core writes races, whichever comes first") {
-  // Core 0 writes row 0 of c; core 1 reads it. `y` delays one of them.
-  const std::string delay = "  vec.zero y, [1024, 1024]\n";
+  // Core 0 writes row 0 of c; core 1 reads it. Zeroing `y` delays one of
+  // them: the copy into `x` waits for the vector unit's copy of `y` into it.
+  const std::string delay = "  vec.zero y, [1024, 1024]\n  vec.copy x, y, [1, 256]\n";
   for (bool writerLate : {false, true}) {
     INFO("the writer is " << (writerLate ? "late" : "early"));
     std::string text = ".vxdma 1\n.spmd\n" + kDecls + "  core.id r1\n  bnz r1, reader\n" + (writerLate ? delay : "") +
