@@ -74,6 +74,10 @@ void endInstance(Analysis& a, State& s) {
   // The second instance: every variable the instance made, renamed.
   std::vector<Term> roots{a.assumptions};
   for (const Analysis::GridAccess& x : g.accesses) roots.insert(roots.end(), {x.cond, x.place.index, x.place.row, x.place.col});
+  // A parameter's length is an input of the call, the same for every
+  // instance, though an instance may be the first to ask for it.
+  for (const auto& [l, len] : a.lens)
+    if (a.body.locals[l.local].param) g.outer.insert(len.index);
   std::vector<Term> from, to;
   for (Term v : t.variables(roots)) {
     if (g.outer.count(v.index)) continue;

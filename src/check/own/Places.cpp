@@ -170,10 +170,31 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
         }
         break;
       }
-      case cir::ProjKind::Deref:
-        // A reference stored in a buffer: anywhere.
-        alts = pointsTo(a, s, RefVal{{}, false, true});
+      case cir::ProjKind::Deref: {
+        // Through a reference held in a reference location the state
+        // tracks (`**r` with `r = &mut q`): where that reference points,
+        // under both conditions. A reference location changes only by an
+        // assignment to it (tracked) or through a reference (which makes
+        // it unknown: assignTo). Otherwise a reference stored in a buffer:
+        // anywhere.
+        bool tracked = isRef(a, ty) && !alts.empty();
+        for (const Alt& alt : alts) {
+          auto it = alt.place.whole() ? s.refs.find(alt.place.root) : s.refs.end();
+          tracked = tracked && it != s.refs.end() && !it->second.unknown;
+        }
+        if (!tracked) {
+          alts = pointsTo(a, s, RefVal{{}, false, true});
+          break;
+        }
+        std::vector<Alt> next;
+        for (const Alt& alt : alts)
+          for (Alt inner : pointsTo(a, s, s.refs.find(alt.place.root)->second)) {
+            inner.guard = t.mkAnd(alt.guard, inner.guard);
+            next.push_back(std::move(inner));
+          }
+        alts = std::move(next);
         break;
+      }
       case cir::ProjKind::Field: break;  // a component of an element: the element stands for it
       case cir::ProjKind::Block: {
         Term r = scalarAt(a, s, Loc{x.index.index, 0}, a.body.local(x.index).type);
