@@ -9,6 +9,13 @@
   per file: initialize, initialized, didOpen, an incremental didChange that
   deletes the first line, shutdown, exit (status 0, every reply framed JSON,
   diagnostics published for the document, shutdown answered);
+- every `.vx` file that `vxc check` accepts is also built for every target
+  as far as vxc itself goes, without the host compilers: `vxc build --emit=`
+  `mlir,cpp,abi` (cpu, and `cpp` with `--sync-baseline`), `mlir,vxdma`
+  (tpu; the program then runs in vxsim) and `mlir,cu` (b200, h100; `abi`
+  too for b200), status 0 or 1 (a program may not fit a target).
+  This is what the end-to-end tests drive vxc through, without the g++ and
+  nvcc time that the sanitizer stage would not sanitize anyway;
 - folders named `*-lsp` under fuzz/ hold raw client input: each file is fed
   to `vxc lsp` as it is (status 0 or 1);
 - `.vxdma` programs (tests/tpu/, fuzz/*-vxdma/): `vxsim --print` and a run
@@ -24,6 +31,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -115,6 +123,7 @@ class Runner:
     def __init__(self, args, scratch):
         self.args = args
         self.env = dict(os.environ, XDG_CACHE_HOME=os.path.join(scratch, "cache"))
+        self.scratch = scratch
         self.runs = 0
 
     def run(self, argv, stdin=b""):
@@ -145,6 +154,8 @@ def replay_vx(r, path):
             problem = f"exit status {status}:\n" + tail(err.decode(errors="replace"))
         if problem:
             problems.append(f"vxc check --error-format={fmt}: {problem}")
+    if not problems and path.endswith(".vx") and checked_ok(r, path):
+        problems += replay_builds(r, path)
     with open(path, "rb") as f:
         # Not valid UTF-8 (fuzz inputs): the editor would show U+FFFD.
         text = f.read().decode(errors="replace")
@@ -164,6 +175,53 @@ def replay_vx(r, path):
             problem = f"bad output: {e}"
     if problem:
         problems.append(f"vxc lsp: {problem}")
+    return problems
+
+
+# Each target and the source forms vxc writes for it (no host compiler runs).
+BUILDS = (("cpu", "mlir,cpp,abi", []), ("cpu", "cpp", ["--sync-baseline"]), ("tpu", "mlir,vxdma", []),
+          ("b200", "mlir,cu,abi", []), ("h100", "mlir,cu", []))
+
+
+def checked_ok(r, path):
+    status, _, _, problem = r.run([r.args.vxc, "check", "--color=never", path])
+    return problem is None and status == 0
+
+
+def replay_builds(r, path):
+    problems = []
+    with tempfile.TemporaryDirectory(dir=r.scratch) as out:
+        for target, emit, flags in BUILDS:
+            stem = os.path.join(out, target)
+            argv = [r.args.vxc, "build", "--color=never", f"--target={target}", f"--emit={emit}"] + flags + \
+                ["-o", stem, path]
+            status, _, err, problem = r.run(argv)
+            text = err.decode(errors="replace")
+            runs = [(argv, status, text, problem, stem)]
+            # tpu: a file of several kernels builds one entry at a time; one
+            # with none is a usage error (status 2), as it should be.
+            if target == "tpu" and problem is None and status == 2:
+                if "choose an entry with `--entry NAME` (one of " in text:
+                    names = re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", text.split("(one of ", 1)[1])
+                    runs = []
+                    for name in names:
+                        entry_stem = f"{stem}-{name}"
+                        entry_argv = argv[:-3] + ["--entry", name, "-o", entry_stem, path]
+                        st, _, e, pr = r.run(entry_argv)
+                        runs.append((entry_argv, st, e.decode(errors="replace"), pr, entry_stem))
+                elif "has no function that can be an entry" in text:
+                    runs = []
+            for run_argv, status, text, problem, out_stem in runs:
+                if problem is None and status not in (0, 1):
+                    problem = f"exit status {status}:\n" + tail(text)
+                if problem:
+                    problems.append(f"{' '.join(run_argv[1:-3])}: {problem}")
+                elif target == "tpu" and status == 0 and os.path.exists(out_stem + ".vxdma"):
+                    st, _, e, pr = r.run([r.args.vxsim, out_stem + ".vxdma", "--max-instructions", "1000000"])
+                    if pr is None and st not in (0, 2, 3):
+                        pr = f"exit status {st}:\n" + tail(e.decode(errors="replace"))
+                    if pr:
+                        problems.append(f"vxsim (built from it): {pr}")
     return problems
 
 
