@@ -194,15 +194,34 @@ void report(Analysis& a, diag::Sink& sink) {
       std::vector<Term> ints;
       for (Term x : t.variables(query))
         if (t.sort(x) == smt::Sort::Int) ints.push_back(x);
-      for (int bound : {1, 4, 64}) {
-        if (ints.empty()) break;
-        std::vector<Term> small;
-        for (Term x : ints) small.push_back(t.mkAnd(t.mkLe(t.intConst(-bound), x), t.mkLe(x, t.intConst(bound))));
-        smt::Model nice;
-        if (a.solver.checkCheap(t.mkAnd(query, t.mkAnd(small)), &nice, show) == smt::Verdict::Sat) {
-          m = nice;
-          break;
+      // E6010: of two mirror-image models (instances swapped) the one whose
+      // first instance comes first, so that the message does not depend on
+      // the solver's history (a cached check and a fresh one agree).
+      std::vector<Term> prefer;
+      if (f.rule == Rule::GridRace && !f.instance.empty() && f.instance.size() == f.otherInstance.size()) {
+        Term before = t.fls(), same = t.tru();
+        for (size_t k = 0; k < f.instance.size(); ++k) {
+          Term x = f.instance[k].second, y = f.otherInstance[k].second;
+          before = t.mkOr(before, t.mkAnd(same, t.mkLt(x, y)));
+          same = t.mkAnd(same, t.mkEq(x, y));
         }
+        prefer.push_back(before);
+      }
+      prefer.push_back(t.tru());
+      bool nicer = false;
+      for (Term order : prefer) {
+        for (int bound : {1, 4, 64}) {
+          if (ints.empty()) break;
+          std::vector<Term> small;
+          for (Term x : ints) small.push_back(t.mkAnd(t.mkLe(t.intConst(-bound), x), t.mkLe(x, t.intConst(bound))));
+          smt::Model nice;
+          if (a.solver.checkCheap(t.mkAnd({query, order, t.mkAnd(small)}), &nice, show) == smt::Verdict::Sat) {
+            m = nice;
+            nicer = true;
+            break;
+          }
+        }
+        if (nicer) break;
       }
     }
     if (v == smt::Verdict::Unsat) continue;
