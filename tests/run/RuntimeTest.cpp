@@ -99,7 +99,7 @@ TEST_CASE("the unpacked AVX2 tiles equal the textbook loop, six rows at a time a
 #endif
 }
 
-TEST_CASE("products larger than a direct tile go by contiguous blocks and equal the textbook loop") {
+TEST_CASE("products larger than a direct tile equal the textbook loop (by contiguous blocks on AVX2)") {
   // Past kDirectMax on one side, with blocks left over on every side, as
   // parts of larger matrices (strides wider than the product), onto a C
   // that already holds values (the kernel accumulates).
