@@ -35,10 +35,14 @@ namespace vx::rt {
  * for the one chunk the engine is moving. */
 constexpr size_t kCopyChunkBytes = size_t{16} << 10;
 
+// Rows of a block per chunk: as many whole rows as fit, at least one.
+inline size_t chunkRows(const CopyShape& s) {
+  return s.rowBytes >= kCopyChunkBytes ? 1 : kCopyChunkBytes / (s.rowBytes == 0 ? 1 : s.rowBytes);
+}
+
 inline size_t copyChunks(const CopyShape& s) {
   if (s.rows == 1) return s.rowBytes == 0 ? 1 : (s.rowBytes + kCopyChunkBytes - 1) / kCopyChunkBytes;
-  size_t rowsPer = s.rowBytes >= kCopyChunkBytes ? 1 : kCopyChunkBytes / (s.rowBytes == 0 ? 1 : s.rowBytes);
-  return (s.rows + rowsPer - 1) / rowsPer;
+  return (s.rows + chunkRows(s) - 1) / chunkRows(s);
 }
 
 inline void copyChunk(void* dst, const void* src, const CopyShape& s, size_t c) {
@@ -49,7 +53,7 @@ inline void copyChunk(void* dst, const void* src, const CopyShape& s, size_t c) 
     std::memcpy(d + begin, x + begin, n);
     return;
   }
-  size_t rowsPer = s.rowBytes >= kCopyChunkBytes ? 1 : kCopyChunkBytes / (s.rowBytes == 0 ? 1 : s.rowBytes);
+  size_t rowsPer = chunkRows(s);
   size_t end = std::min(s.rows, (c + 1) * rowsPer);
   for (size_t r = c * rowsPer; r < end; ++r) copyRow(d + r * s.dstStride, x + r * s.srcStride, s.rowBytes);
 }

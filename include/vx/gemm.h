@@ -364,19 +364,9 @@ inline void directAvx2(size_t M, size_t N, size_t K, const float* A, size_t lda,
 #endif
 
 #if VX_GEMM_X86
-inline void directAny(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb, float* C,
-                      size_t ldc) {
-  if (isa() == Isa::Avx512) {
-    for (size_t j = 0; j < N; j += 32)
-      for (size_t i = 0; i < M; i += 8) microAvx512Direct(K, A + i * lda, lda, B + j, ldb, C + i * ldc + j, ldc);
-  } else {
-    directAvx2(M, N, K, A, lda, B, ldb, C, ldc);
-  }
-}
-
-/* C += A B by blocks of kDirectBlock: B copied once into contiguous blocks,
- * the blocks of A of one block row as that row is reached, each block of C
- * into a contiguous accumulator for all of K. */
+/* C += A B on AVX2 by blocks of kDirectBlock: B copied once into contiguous
+ * blocks, the blocks of A of one block row as that row is reached, each
+ * block of C into a contiguous accumulator for all of K (directAvx2). */
 inline void gemmBlocked(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb, float* C,
                         size_t ldc) {
   constexpr size_t S = kDirectBlock;
@@ -401,8 +391,8 @@ inline void gemmBlocked(size_t M, size_t N, size_t K, const float* A, size_t lda
       size_t n = block(j, N);
       for (size_t r = 0; r < m; ++r) std::memcpy(&acc[r * n], C + (i + r) * ldc + j, n * sizeof(float));
       for (size_t k = 0; k < K; k += S)
-        directAny(m, n, block(k, K), &aPacked[(k / S) * S * S], block(k, K), &bPacked[((k / S) * nb + j / S) * S * S],
-                  n, acc.data(), n);
+        directAvx2(m, n, block(k, K), &aPacked[(k / S) * S * S], block(k, K),
+                   &bPacked[((k / S) * nb + j / S) * S * S], n, acc.data(), n);
       for (size_t r = 0; r < m; ++r) std::memcpy(C + (i + r) * ldc + j, &acc[r * n], n * sizeof(float));
     }
   }
