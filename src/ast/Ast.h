@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/StableVector.h"
+
 #include "base/Id.h"
 #include "base/Source.h"
 
@@ -181,17 +183,17 @@ struct Item {
   ExprId constValue;
 };
 
-// One parsed file. Node tables are deques: a reference to a node stays
+// One parsed file. Node tables are StableVectors: a reference to a node stays
 // valid while the parser appends more.
 struct Module {
   base::FileId file;
-  std::deque<Item> items;
-  std::deque<Expr> exprs;
-  std::deque<Stmt> stmts;
-  std::deque<Type> types;
-  std::deque<Pat> pats;
-  std::deque<Block> blocks;
-  std::deque<Path> paths;
+  base::StableVector<Item> items;
+  base::StableVector<Expr> exprs;
+  base::StableVector<Stmt> stmts;
+  base::StableVector<Type> types;
+  base::StableVector<Pat> pats;
+  base::StableVector<Block> blocks;
+  base::StableVector<Path> paths;
   std::vector<uint32_t> lists;
   std::vector<Range> ranges;
   std::vector<uint64_t> ints;

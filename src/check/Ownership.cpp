@@ -451,7 +451,7 @@ void checkOwnershipPart(const OwnershipSplit& split, size_t part, const hir::Pro
     throw std::logic_error("checkOwnershipPart: the cache, token states, deferral and proof logs need checkOwnership");
   size_t begin = split.bounds[part], end = split.bounds[part + 1];
   TermStore terms;
-  smt::Solver solver(terms, limitsOf(options));
+  smt::Solver solver(terms, limitsOf(options), options.prepared);
   std::vector<Summary> summaries(prog.fns.size());
   // The callees of this part's functions that earlier parts check, and
   // theirs: their summaries are computed here again, without reporting.

@@ -92,6 +92,8 @@ struct OwnershipOptions {
   std::vector<std::string>* deferred = nullptr;
   // Called before a function is analysed (not when its result is reused).
   std::function<void(const std::string& name)> onAnalyse;
+  // Z3 contexts made ahead (the split check's parts take one each).
+  smt::Prepared* prepared = nullptr;
 };
 
 struct OwnershipStats {

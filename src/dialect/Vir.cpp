@@ -46,10 +46,11 @@ std::unique_ptr<Vir> buildVir(const hir::Program& program, const base::SourceMap
   });
   impl->module = lowerHir(impl->context, program, sources, file, options.target, sink, options.locations);
   if (!impl->module) return nullptr;
-  if (mlir::failed(mlir::verify(*impl->module)))
+  if (options.verify && mlir::failed(mlir::verify(*impl->module)))
     throw std::runtime_error("the lowered VIR does not verify:\n" + internal);
   mlir::PassManager pm(&impl->context);
-  // The module was verified above; only a rewriting pass needs it again.
+  // The module was verified above (or is only read by the legality pass);
+  // only a rewriting pass needs it verified again.
   pm.enableVerifier(options.syncBaseline);
   if (options.syncBaseline) pm.addPass(createSyncBaselinePass());
   bool illegal = false;

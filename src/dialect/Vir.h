@@ -30,6 +30,10 @@ struct VirOptions {
   std::string target = "cpu";
   bool syncBaseline = false;  // run --sync-baseline after lowering
   Locations locations = Locations::Full;
+  // Run MLIR's verifier on the lowered module (a lowering bug surfaces as
+  // an internal error). A legality check whose module nothing else reads
+  // leaves it out: the build that follows verifies what it builds.
+  bool verify = true;
 };
 
 class Vir {

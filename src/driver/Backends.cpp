@@ -21,13 +21,16 @@ void emitOnce(diag::Sink& from, diag::Sink& into, std::set<std::tuple<uint32_t, 
 }
 
 // Every backend lowers the checked HIR to VIR for its target: what VIR or
-// the target-legality pass cannot take is E0206.
+// the target-legality pass cannot take is E0206. A module only the
+// legality pass reads is not verified (`vxc build` verifies the module it
+// builds, in its own lowering).
 std::unique_ptr<dialect::Vir> virFor(target::TargetKind t, const hir::Program& program,
                                      const base::SourceMap& sources, base::FileId file, diag::Sink& sink,
-                                     dialect::Locations locations) {
+                                     dialect::Locations locations, bool verify) {
   dialect::VirOptions vo;
   vo.target = target::info(t).name;
   vo.locations = locations;
+  vo.verify = verify;
   return dialect::buildVir(program, sources, file, vo, sink);
 }
 
@@ -44,7 +47,7 @@ void placedOnDemand(const std::function<void(dialect::Locations, diag::Sink&)>& 
 void cpuLegality(const hir::Program& program, const base::SourceMap& sources, base::FileId file, diag::Sink& sink) {
   placedOnDemand(
       [&](dialect::Locations locations, diag::Sink& into) {
-        virFor(target::TargetKind::Cpu, program, sources, file, into, locations);
+        virFor(target::TargetKind::Cpu, program, sources, file, into, locations, /*verify=*/false);
       },
       sink);
 }
@@ -53,7 +56,9 @@ void cpuLegality(const hir::Program& program, const base::SourceMap& sources, ba
 // entry is lowered, and what any of them cannot be is reported.
 void tpuKernelsLegality(const hir::Program& program, const base::SourceMap& sources, base::FileId file,
                         diag::Sink& sink, dialect::Locations locations) {
-  std::unique_ptr<dialect::Vir> vir = virFor(target::TargetKind::Tpu, program, sources, file, sink, locations);
+  // The tpu backend's kernel lowering reads the module: it is verified.
+  std::unique_ptr<dialect::Vir> vir =
+      virFor(target::TargetKind::Tpu, program, sources, file, sink, locations, /*verify=*/true);
   if (!vir) return;
   std::set<std::tuple<uint32_t, uint32_t, std::string>> seen;
   for (const hir::Function& f : program.fns) {
@@ -79,7 +84,9 @@ void tpuLegality(const hir::Program& program, const base::SourceMap& sources, ba
 void gpuLegality(target::TargetKind t, const hir::Program& program, const base::SourceMap& sources,
                  base::FileId file, diag::Sink& sink) {
   placedOnDemand(
-      [&](dialect::Locations locations, diag::Sink& into) { virFor(t, program, sources, file, into, locations); },
+      [&](dialect::Locations locations, diag::Sink& into) {
+        virFor(t, program, sources, file, into, locations, /*verify=*/false);
+      },
       sink);
 }
 void b200Legality(const hir::Program& p, const base::SourceMap& s, base::FileId f, diag::Sink& k) {

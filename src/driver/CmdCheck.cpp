@@ -84,7 +84,7 @@ int cmdCheck(const std::vector<std::string>& args) {
   diag::Sink sink;
   check::OwnershipStats ownStats;
   opts.ownershipStats = &ownStats;
-  double parseS = 0, typeS = 0, ownS = 0, legalS = 0;
+  double parseS = 0, typeS = 0, ownS = 0, legalS = 0, firstS = 0, secondS = 0;
   uint64_t lines = 0;
   auto wallStart = std::chrono::steady_clock::now();
   for (const auto& path : a.positional) {
@@ -98,6 +98,8 @@ int cmdCheck(const std::vector<std::string>& args) {
     typeS += out.typeSeconds;
     ownS += out.ownershipSeconds;
     legalS += out.legalitySeconds;
+    firstS += out.firstPartSeconds;
+    secondS += out.secondPartSeconds;
     // The checked program is not needed any more, and the process ends
     // soon: it stays allocated (reachable) instead of being freed piece by
     // piece, as compilers skip freeing before exit.
@@ -122,6 +124,11 @@ int cmdCheck(const std::vector<std::string>& args) {
                  ownStats.queries > ownStats.trivial
                      ? 100.0 * ownStats.cacheHits / static_cast<double>(ownStats.queries - ownStats.trivial)
                      : 0.0);
+    if (firstS > 0 || secondS > 0)
+      std::fprintf(stderr,
+                   "stats: ownership split in two parts: %.3f s on the first thread, %.3f s on the second "
+                   "(after legality there)\n",
+                   firstS, secondS);
   }
   std::string rendered = renderAll(sink, sources, format, useColor);
   if (format == Format::Sarif)

@@ -44,6 +44,13 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   unsigned before = sink.errorCount();
   using Clock = std::chrono::steady_clock;
   auto seconds = [](Clock::time_point a) { return std::chrono::duration<double>(Clock::now() - a).count(); };
+  // Without the language server's cache (and what goes with it) the
+  // ownership check is split in two parts (below), each with a Z3 context
+  // of its own: they are made while this thread parses and types.
+  bool split = !options.ownershipCache && !options.tokenStates && !options.deferFunction && !options.proofLog &&
+               !options.onAnalyse;
+  std::optional<smt::Prepared> prepared;
+  if (split) prepared.emplace(2);
   Clock::time_point start = Clock::now();
   ast::Module module = parse::parseFile(sources, file, names, sink);
   out.parseSeconds = seconds(start);
@@ -75,6 +82,7 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   own.tokenStates = options.tokenStates;
   own.defer = options.deferFunction;
   own.deferred = options.deferredFunctions;
+  if (prepared) own.prepared = &*prepared;
   // What the target's backend cannot build is reported with the code and
   // span `vxc build` would give it. The legality pass reads the typed
   // program only, so it runs on a second thread while the ownership
@@ -84,16 +92,16 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   // Without the language server's cache (and what goes with it), the
   // ownership check is split in two parts (check::checkOwnershipPart): this
   // thread checks the first, the second thread the rest once legality is
-  // done. The shares balance the two threads on the benchmark
-  // (bench/checker.sh: legality costs about half the ownership check) and
+  // done. The shares (5 : 3 by the functions' text) balance the two
+  // threads on the benchmark (bench/checker.sh: legality costs about 0.4 of
+  // the ownership check; `vxc check --stats` prints each thread's part) and
   // are fixed, so that which functions share a solver cache never depends
   // on the machine.
   bool legality = options.targetLegality && legalityHook() && !options.deferLegality;
-  bool split = !own.cache && !own.tokenStates && !own.defer && !own.proofLog && !own.onAnalyse;
   diag::Sink legalSink, secondSink;
   double legalSeconds = 0;
   std::optional<check::OwnershipSplit> parts;
-  if (split) parts = check::splitOwnership(*prog, legality ? std::vector<double>{3, 1} : std::vector<double>{1, 1});
+  if (split) parts = check::splitOwnership(*prog, legality ? std::vector<double>{5, 3} : std::vector<double>{1, 1});
   std::vector<uint32_t> secondUnproved, secondProved;
   check::OwnershipStats secondStats;
   check::OwnershipOptions secondOwn = own;
@@ -110,9 +118,12 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
           legalityHook()(target, typed, sources, file, legalSink);
           legalSeconds = seconds(t0);
         }
-        if (split)
+        if (split) {
+          Clock::time_point t0 = Clock::now();
           check::checkOwnershipPart(*parts, 1, typed, sources, secondSink, target, secondOwn,
                                     options.ownershipStats ? &secondStats : nullptr);
+          out.secondPartSeconds = seconds(t0);
+        }
       } catch (...) {
         secondFailed = std::current_exception();
       }
@@ -121,9 +132,10 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   size_t mark = sink.diagnostics().size();
   std::exception_ptr firstFailed;
   try {
-    if (split)
+    if (split) {
       check::checkOwnershipPart(*parts, 0, *prog, sources, sink, target, own, options.ownershipStats);
-    else
+      out.firstPartSeconds = seconds(start);
+    } else
       check::checkOwnership(*prog, sources, sink, target, own, options.ownershipStats);
   } catch (...) {
     firstFailed = std::current_exception();

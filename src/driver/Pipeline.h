@@ -83,6 +83,9 @@ struct CheckOutput {
   std::string usageError;  // a `--const` that does not apply: nothing was checked
   // Seconds spent per phase, for `vxc check --stats` and benchmarks.
   double parseSeconds = 0, typeSeconds = 0, ownershipSeconds = 0, legalitySeconds = 0;
+  // Of the ownership phase: the first thread's part and the second's
+  // (which runs after legality there), when the check is split.
+  double firstPartSeconds = 0, secondPartSeconds = 0;
   // The checked HIR, set only when every phase passed without errors: what
   // the backends lower ("only checked HIR goes on").
   std::unique_ptr<hir::Program> program;

@@ -4,12 +4,13 @@
 // vectors of one Program indexed by typed IDs.
 #pragma once
 
-#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+#include "base/StableVector.h"
 
 #include "ast/Ast.h"
 #include "base/Id.h"
@@ -185,17 +186,17 @@ struct Const {
   ExprId value;
 };
 
-// Node tables are deques: a reference to a node stays valid while nodes are
+// Node tables are StableVectors: a reference to a node stays valid while nodes are
 // added (lowering and checking hold references across `add`).
 struct Program {
   TypeTable types;
-  std::deque<Function> fns;
-  std::deque<Const> consts;
-  std::deque<Local> locals;
-  std::deque<Expr> exprs;
-  std::deque<Stmt> stmts;
-  std::deque<Block> blocks;
-  std::deque<Pat> pats;
+  base::StableVector<Function> fns;
+  base::StableVector<Const> consts;
+  base::StableVector<Local> locals;
+  base::StableVector<Expr> exprs;
+  base::StableVector<Stmt> stmts;
+  base::StableVector<Block> blocks;
+  base::StableVector<Pat> pats;
   std::vector<uint32_t> lists;
   // The `block` calls (ExprId indices) whose bounds the ownership checker
   // proved: lowered without a run-time check (filled by the driver).

@@ -49,11 +49,12 @@ uint32_t floatBytes(FloatKind k) {
 }
 
 namespace {
-// The table's position for a hash: its high bits folded into the low ones.
-size_t slotOf(uint64_t h) {
+// A type's 32-bit hash: the fields' 64-bit mix with its high bits folded
+// into the low ones. The table keeps it, and places the type by it.
+uint32_t fold(uint64_t h) {
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdull;
-  return static_cast<size_t>(h ^ (h >> 33));
+  return static_cast<uint32_t>(h ^ (h >> 33));
 }
 }  // namespace
 
@@ -74,9 +75,10 @@ TypeId TypeTable::intern(const TyData& d, const std::vector<TypeId>& list) {
     mix(d.value);
     mix(list.size());
     for (TypeId t : list) mix(t.index);
+    h = fold(h);
     if (!slots_.empty()) {
       size_t mask = slots_.size() - 1;
-      for (size_t at = slotOf(h) & mask; slots_[at].id != 0; at = (at + 1) & mask) {
+      for (size_t at = h & mask; slots_[at].id != 0; at = (at + 1) & mask) {
         if (slots_[at].hash != h) continue;
         uint32_t id = slots_[at].id - 1;
         const TyData& o = types_[id];
@@ -95,11 +97,11 @@ TypeId TypeTable::intern(const TyData& d, const std::vector<TypeId>& list) {
   for (TypeId t : list) list_.push_back(t.index);
   types_.push_back(copy);
   uint32_t id = static_cast<uint32_t>(types_.size() - 1);
-  if (!isVariable) indexInsert(h, id);
+  if (!isVariable) indexInsert(static_cast<uint32_t>(h), id);
   return TypeId{id};
 }
 
-void TypeTable::indexInsert(uint64_t h, uint32_t id) {
+void TypeTable::indexInsert(uint32_t h, uint32_t id) {
   // Open addressing, linear probing, at most half full.
   if ((indexed_ + 1) * 2 > slots_.size()) {
     std::vector<Slot> old = std::move(slots_);
@@ -109,7 +111,7 @@ void TypeTable::indexInsert(uint64_t h, uint32_t id) {
       if (s.id != 0) indexInsert(s.hash, s.id - 1);
   }
   size_t mask = slots_.size() - 1;
-  size_t at = slotOf(h) & mask;
+  size_t at = h & mask;
   while (slots_[at].id != 0) at = (at + 1) & mask;
   slots_[at] = Slot{h, id + 1};
   ++indexed_;

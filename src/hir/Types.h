@@ -6,10 +6,11 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "base/StableVector.h"
 
 #include "target/Target.h"
 
@@ -44,6 +45,9 @@ uint32_t floatBytes(FloatKind k);
 struct TyData {
   TyKind kind = TyKind::Error;
   uint8_t sub = 0;      // IntKind, FloatKind, MemSpace, Topology; Ref: 1 = mut
+  // Set by the table: no inference variable anywhere inside (bound or
+  // not), so zonk leaves the type as it is.
+  bool closed = false;
   TypeId a, b;          // Tensor(elem, shape) Vec(elem) Ref(inner) Pinned/Token(inner, mem)
   uint32_t listBegin = 0, listCount = 0;  // Tuple elements, Shape dims
   uint64_t value = 0;   // Dim value; Var/IntVar/FloatVar: variable index; Extent: its index
@@ -116,16 +120,16 @@ class TypeTable {
 
  private:
   TypeId intern(const TyData& d, const std::vector<TypeId>& list = {});
-  // A deque: references from get() stay valid while interning appends.
-  std::deque<TyData> types_;
+  // References from get() stay valid while interning appends.
+  base::StableVector<TyData> types_;
   std::vector<uint32_t> list_;
   // Structural types by a hash of their fields (variables are never here):
   // an open-addressing table of (hash, id + 1); id 0 marks an empty slot.
   struct Slot {
-    uint64_t hash = 0;
+    uint32_t hash = 0;
     uint32_t id = 0;
   };
-  void indexInsert(uint64_t h, uint32_t id);
+  void indexInsert(uint32_t h, uint32_t id);
   std::vector<Slot> slots_;
   size_t indexed_ = 0;
   std::vector<TypeId> bindings_;  // per variable index

@@ -3,11 +3,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <unordered_map>
 #include <unordered_set>
 #include <z3++.h>
+
+#include "base/Thread.h"
 
 namespace vx::smt {
 
@@ -157,8 +162,48 @@ struct Solver::Impl {
   }
 };
 
-Solver::Solver(TermStore& terms, SolverLimits limits)
-    : impl_(std::make_unique<Impl>()), terms_(terms), limits_(limits) {}
+Solver::Solver(TermStore& terms, SolverLimits limits, Prepared* prepared)
+    : impl_(prepared ? prepared->take() : nullptr), terms_(terms), limits_(limits) {
+  if (!impl_) impl_ = std::make_unique<Impl>();
+}
+
+struct Prepared::State {
+  std::mutex m;
+  std::condition_variable cv;
+  std::vector<std::unique_ptr<Solver::Impl>> ready;  // in the order made
+  size_t next = 0;                                   // the next one to hand out
+  bool done = false;                                 // the thread made all it will
+  std::optional<base::Thread> thread;                // last: joined first
+};
+
+Prepared::Prepared(size_t count) : state_(std::make_unique<State>()) {
+  State* st = state_.get();
+  st->thread.emplace([st, count] {
+    for (size_t i = 0; i < count; ++i) {
+      std::unique_ptr<Solver::Impl> impl;
+      try {
+        impl = std::make_unique<Solver::Impl>();
+      } catch (...) {
+        break;  // the solver that wanted it makes its own, and reports what fails
+      }
+      std::lock_guard<std::mutex> lock(st->m);
+      st->ready.push_back(std::move(impl));
+      st->cv.notify_all();
+    }
+    std::lock_guard<std::mutex> lock(st->m);
+    st->done = true;
+    st->cv.notify_all();
+  });
+}
+
+Prepared::~Prepared() = default;
+
+std::unique_ptr<Solver::Impl> Prepared::take() {
+  std::unique_lock<std::mutex> lock(state_->m);
+  state_->cv.wait(lock, [&] { return state_->next < state_->ready.size() || state_->done; });
+  if (state_->next < state_->ready.size()) return std::move(state_->ready[state_->next++]);
+  return nullptr;
+}
 Solver::~Solver() = default;
 
 void Solver::resetFunctionBudget() {

@@ -49,9 +49,13 @@ struct SolverLimits {
 
 struct Cancelled {};
 
+class Prepared;
+
 class Solver {
  public:
-  Solver(TermStore& terms, SolverLimits limits = {});
+  // With `prepared`, takes one of its contexts (waiting for it) instead of
+  // making one.
+  Solver(TermStore& terms, SolverLimits limits = {}, Prepared* prepared = nullptr);
   ~Solver();
 
   // Is `formula` satisfiable? With `model`, fills the values of `show` (the
@@ -73,6 +77,7 @@ class Solver {
   void setLog(std::vector<std::string>* log) { log_ = log; }
 
  private:
+  friend class Prepared;
   Verdict check(Term formula, Model* model, const std::vector<Shown>& show, bool cacheUnknown);
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -80,6 +85,25 @@ class Solver {
   SolverLimits limits_;
   SolverStats stats_;
   std::vector<std::string>* log_ = nullptr;
+};
+
+// Z3 contexts made ahead of the solvers that use them, on a thread of its
+// own: a context costs 10-30 ms to make, which the check spends while its
+// earlier phases (parsing, types) keep only one core busy. Solvers made
+// with it take the contexts in order; its destructor waits for the thread
+// and frees the contexts nobody took.
+class Prepared {
+ public:
+  explicit Prepared(size_t count);
+  ~Prepared();
+  Prepared(const Prepared&) = delete;
+  Prepared& operator=(const Prepared&) = delete;
+
+ private:
+  friend class Solver;
+  std::unique_ptr<Solver::Impl> take();
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace vx::smt

@@ -32,14 +32,14 @@ TermStore::TermStore() {
 }
 
 namespace {
-uint32_t hashNode(TermOp op, Sort s, const std::vector<Term>& args, Int128 value, uint32_t name) {
+uint32_t hashNode(TermOp op, Sort s, const Term* args, size_t count, Int128 value, uint32_t name) {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
   mix(static_cast<uint64_t>(op) | static_cast<uint64_t>(s) << 8);
   mix(static_cast<uint64_t>(value));
   mix(static_cast<uint64_t>(static_cast<unsigned __int128>(value) >> 64));
   mix(name);
-  for (Term a : args) mix(a.index);
+  for (size_t i = 0; i < count; ++i) mix(args[i].index);
   return static_cast<uint32_t>(h ^ (h >> 32));
 }
 }  // namespace
@@ -56,18 +56,19 @@ void TermStore::grow() {
   index_ = std::move(bigger);
 }
 
-Term TermStore::make(TermOp op, Sort s, std::vector<Term> args, Int128 value, uint32_t name) {
-  uint32_t hash = hashNode(op, s, args, value, name);
+Term TermStore::make(TermOp op, Sort s, const Term* args, size_t count, Int128 value, uint32_t name) {
+  uint32_t hash = hashNode(op, s, args, count, value, name);
   size_t mask = index_.size() - 1;
   size_t i = hash & mask;
   for (; index_[i].node != UINT32_MAX; i = (i + 1) & mask) {
     if (index_[i].hash != hash) continue;
     const TermNode& n = nodes_[index_[i].node];
-    if (n.op == op && n.sort == s && n.value == value && n.name == name && n.args == args)
+    if (n.op == op && n.sort == s && n.value == value && n.name == name && n.args.size() == count &&
+        std::equal(args, args + count, n.args.begin()))
       return Term{index_[i].node};
   }
   uint32_t id = static_cast<uint32_t>(nodes_.size());
-  nodes_.push_back(TermNode{op, s, value, name, std::move(args)});
+  nodes_.push_back(TermNode{op, s, value, name, std::vector<Term>(args, args + count)});
   index_[i] = Slot{id, hash};
   if (++indexed_ * 2 > index_.size()) grow();
   return Term{id};

@@ -7,8 +7,11 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <initializer_list>
 #include <unordered_map>
 #include <vector>
+
+#include "base/StableVector.h"
 
 #include "base/Id.h"
 
@@ -107,9 +110,17 @@ class TermStore {
   size_t size() const { return nodes_.size(); }
 
  private:
-  Term make(TermOp op, Sort s, std::vector<Term> args, Int128 value = 0, uint32_t name = 0);
-  // A deque: references from node() stay valid while make() appends.
-  std::deque<TermNode> nodes_;
+  // The node with these fields, made if new. The arguments are copied only
+  // into a new node: finding an existing one allocates nothing.
+  Term make(TermOp op, Sort s, std::initializer_list<Term> args, Int128 value = 0, uint32_t name = 0) {
+    return make(op, s, args.begin(), args.size(), value, name);
+  }
+  Term make(TermOp op, Sort s, const std::vector<Term>& args, Int128 value = 0, uint32_t name = 0) {
+    return make(op, s, args.data(), args.size(), value, name);
+  }
+  Term make(TermOp op, Sort s, const Term* args, size_t count, Int128 value, uint32_t name);
+  // References from node() stay valid while make() appends.
+  base::StableVector<TermNode> nodes_;
   std::deque<std::string> names_;  // varName() references stay valid while it grows
   std::unordered_map<std::string, uint32_t> nameIndex_;
   // Hash-consing: an open-addressing table (linear probing, at most half
