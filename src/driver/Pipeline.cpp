@@ -92,7 +92,7 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   // Without the language server's cache (and what goes with it), the
   // ownership check is split in two parts (check::checkOwnershipPart): this
   // thread checks the first, the second thread the rest once legality is
-  // done. The shares (5 : 3 by the functions' text) balance the two
+  // done. The shares (9 : 5 by the functions' text) balance the two
   // threads on the benchmark (bench/checker.sh: legality costs about 0.4 of
   // the ownership check; `vxc check --stats` prints each thread's part) and
   // are fixed, so that which functions share a solver cache never depends
@@ -101,7 +101,7 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   diag::Sink legalSink, secondSink;
   double legalSeconds = 0;
   std::optional<check::OwnershipSplit> parts;
-  if (split) parts = check::splitOwnership(*prog, legality ? std::vector<double>{5, 3} : std::vector<double>{1, 1});
+  if (split) parts = check::splitOwnership(*prog, legality ? std::vector<double>{9, 5} : std::vector<double>{1, 1});
   std::vector<uint32_t> secondUnproved, secondProved;
   check::OwnershipStats secondStats;
   check::OwnershipOptions secondOwn = own;
