@@ -65,10 +65,16 @@ TypeTable::TypeTable() {
 }
 
 TypeId TypeTable::intern(const TyData& d, const std::vector<TypeId>& list) {
-  // Variables are never shared: each one is its own type.
+  // Variables are never shared: each one is its own type. Nor are types
+  // with a variable inside (the instances of a generic signature, one per
+  // call): their identity is not their meaning anyway (a bound variable
+  // is its binding), so the checker compares them by unifying or after
+  // zonk, whose results are closed, and closed types are shared.
   bool isVariable = d.kind == TyKind::Var || d.kind == TyKind::IntVar || d.kind == TyKind::FloatVar;
+  bool closed = !isVariable && (!d.a.valid() || types_[d.a.index].closed) && (!d.b.valid() || types_[d.b.index].closed);
+  for (TypeId t : list) closed = closed && types_[t.index].closed;
   uint64_t h = 0;
-  if (!isVariable) {
+  if (closed) {
     auto mix = [&](uint64_t v) { h = (h ^ v) * 0x100000001b3ull + (h >> 29); };
     mix(static_cast<uint64_t>(d.kind) << 8 | d.sub);
     mix(uint64_t{d.a.index} << 32 | d.b.index);
@@ -92,12 +98,13 @@ TypeId TypeTable::intern(const TyData& d, const std::vector<TypeId>& list) {
     }
   }
   TyData copy = d;
+  copy.closed = closed;
   copy.listBegin = static_cast<uint32_t>(list_.size());
   copy.listCount = static_cast<uint32_t>(list.size());
   for (TypeId t : list) list_.push_back(t.index);
   types_.push_back(copy);
   uint32_t id = static_cast<uint32_t>(types_.size() - 1);
-  if (!isVariable) indexInsert(static_cast<uint32_t>(h), id);
+  if (closed) indexInsert(static_cast<uint32_t>(h), id);
   return TypeId{id};
 }
 
@@ -230,6 +237,7 @@ void TypeTable::bind(TypeId var, TypeId to) { bindings_[get(var).value] = to; }
 
 TypeId TypeTable::zonk(TypeId t, bool defaults) {
   t = resolve(t);
+  if (get(t).closed) return t;
   const TyData d = get(t);
   switch (d.kind) {
     case TyKind::IntVar: return defaults ? intTy(IntKind::I32) : t;

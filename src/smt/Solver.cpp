@@ -173,6 +173,7 @@ struct Prepared::State {
   std::vector<std::unique_ptr<Solver::Impl>> ready;  // in the order made
   size_t next = 0;                                   // the next one to hand out
   bool done = false;                                 // the thread made all it will
+  bool stop = false;                                 // no more wanted (the check ended early)
   std::optional<base::Thread> thread;                // last: joined first
 };
 
@@ -180,6 +181,10 @@ Prepared::Prepared(size_t count) : state_(std::make_unique<State>()) {
   State* st = state_.get();
   st->thread.emplace([st, count] {
     for (size_t i = 0; i < count; ++i) {
+      {
+        std::lock_guard<std::mutex> lock(st->m);
+        if (st->stop) break;
+      }
       std::unique_ptr<Solver::Impl> impl;
       try {
         impl = std::make_unique<Solver::Impl>();
@@ -196,7 +201,12 @@ Prepared::Prepared(size_t count) : state_(std::make_unique<State>()) {
   });
 }
 
-Prepared::~Prepared() = default;
+Prepared::~Prepared() {
+  // A check that ends before its solvers (a syntax or type error) waits for
+  // the context being made, not for the rest.
+  std::lock_guard<std::mutex> lock(state_->m);
+  state_->stop = true;
+}
 
 std::unique_ptr<Solver::Impl> Prepared::take() {
   std::unique_lock<std::mutex> lock(state_->m);
@@ -294,7 +304,7 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
   Model m;
   try {
     if (!impl_->solver) {
-      impl_->solver = std::make_unique<z3::solver>(impl_->ctx);
+      impl_->solver = std::make_unique<z3::solver>(impl_->ctx, z3::solver::simple());
       z3::params p(impl_->ctx);
       p.set("timeout", limits_.timeoutMs);
       p.set("rlimit", limits_.rlimitPerQuery);

@@ -90,8 +90,9 @@ class Solver {
 // Z3 contexts made ahead of the solvers that use them, on a thread of its
 // own: a context costs 10-30 ms to make, which the check spends while its
 // earlier phases (parsing, types) keep only one core busy. Solvers made
-// with it take the contexts in order; its destructor waits for the thread
-// and frees the contexts nobody took.
+// with it take the contexts in order; its destructor stops the thread after
+// the context it is making, waits for it, and frees the contexts nobody
+// took.
 class Prepared {
  public:
   explicit Prepared(size_t count);

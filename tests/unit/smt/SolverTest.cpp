@@ -132,3 +132,40 @@ TEST_CASE("integer constants keep the full range of u64 and fold without wrappin
   Solver s(t);
   CHECK(s.check(t.mkEq(t.mkMul(huge, huge), t.intConst(0))) == Verdict::Unsat);
 }
+
+TEST_CASE("solvers on prepared contexts answer as solvers on their own, also past the prepared count") {
+  TermStore t;
+  Term x = t.var("x", Sort::Int);
+  Term sat = t.mkLt(x, t.intConst(3));
+  Term unsat = t.mkAnd(sat, t.mkLt(t.intConst(5), x));
+  Prepared prepared(2);
+  Solver a(t, {}, &prepared), b(t, {}, &prepared), c(t, {}, &prepared);  // c makes its own
+  for (Solver* s : {&a, &b, &c}) {
+    CHECK(s->check(sat) == Verdict::Sat);
+    CHECK(s->check(unsat) == Verdict::Unsat);
+  }
+}
+
+TEST_CASE("prepared contexts nobody takes are freed with the pool") {
+  TermStore t;
+  {
+    Prepared none(0);
+    Solver s(t, {}, &none);
+    CHECK(s.check(t.mkLt(t.var("y", Sort::Int), t.intConst(0))) == Verdict::Sat);
+  }
+  { Prepared unused(2); }  // stops after the context in hand, joins, frees
+}
+
+TEST_CASE("a term found again is the same term, whatever its arguments' container") {
+  TermStore t;
+  Term a = t.var("a", Sort::Bool), b = t.var("b", Sort::Bool), c = t.var("c", Sort::Bool);
+  size_t before = t.size();
+  Term ab = t.mkAnd(a, b);
+  CHECK(t.size() == before + 1);
+  CHECK(t.mkAnd(b, a) == ab);
+  CHECK(t.mkAnd(std::vector<Term>{a, b}) == ab);
+  CHECK(t.size() == before + 1);
+  Term abc = t.mkAnd(ab, c);
+  CHECK(abc != ab);
+  CHECK(t.node(abc).args.size() == 2);
+}
