@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <mutex>
-#include <optional>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <z3++.h>
