@@ -1,9 +1,11 @@
 /* The matrix unit's kernel: C[M x N] += A[M x K] @ B[K x N], row-major, f32
- * accumulation. Cache-blocked in the usual way (Goto & van de Geijn): B is
- * packed into NR-wide column panels per KC-deep block, A into MR-tall row
- * panels per MC x KC block, and an MR x NR register-tile micro-kernel runs
- * over them. Inputs of other element types (bf16, f16, f64) are converted to
- * f32 while packing. Header-only C++17.
+ * accumulation. Cache-blocked in the usual way (Goto & van de Geijn): A is
+ * packed into MR-tall row panels per MC x KC block, B into NR-wide column
+ * panels per KC x NC block, and an MR x NR register-tile micro-kernel runs
+ * over them: one A panel stays in L1 while the B panels of an NC block,
+ * in L2, stream past it (the micro-kernel broadcasts A and loads B as
+ * vectors, so A's panel is the small one). Inputs of other element types
+ * (bf16, f16, f64) are converted to f32 while packing. Header-only C++17.
  *
  * Three micro-kernels: AVX-512 (8 x 32), AVX2 + FMA (6 x 16) and plain C++
  * (4 x 8). On x86 the first two are compiled whatever the compiler targets
@@ -46,9 +48,13 @@ inline constexpr Blocking blocking(Isa i) {
   }
   return {4, 8};
 }
+/* The cache blocks (f32): a KC-deep A panel of MR rows in L1 (8 KiB for
+ * MR = 8), a KC x NC block of B in L2 (512 KiB), an MC x KC block of A
+ * packed per KC step (1 MiB, read once per NC block). Measured on an Intel
+ * Xeon with AVX-512 (48 KiB L1, 2 MiB L2; bench/README.md "cpu"). */
 inline constexpr int KC = 256;
-inline constexpr int kMcRows = 16;  // MC = MR * 16 rows of A per block
-inline constexpr int kMaxMR = 8;
+inline constexpr int kNC = 512;    // a multiple of every NR
+inline constexpr int kMC = 1024;   // rounded down to a multiple of MR
 
 inline const char* isaName(Isa i) {
   switch (i) {
@@ -108,6 +114,42 @@ struct PackedB {
 
 /* Packs B into `p`, reusing its storage when it is large enough, for the
  * process's micro-kernel (or `level`: tests run each one). */
+/* B's kc x nc block (row-major, `ldb` apart) as ceil(nc / NR) panels of
+ * [k][NR] floats, zero-padded, one after the other. NR is a constant of
+ * each instance, so that a whole row of a panel is a few vector moves. */
+template <size_t NR, typename T>
+inline void packBPanels(const T* B, size_t ldb, size_t kc, size_t nc, float* out) {
+  size_t j0 = 0;
+  for (; j0 + NR <= nc; j0 += NR) {
+    float* panel = out + j0 * kc;
+    for (size_t k = 0; k < kc; ++k) {
+      const T* row = B + k * ldb + j0;
+      float* dst = panel + k * NR;
+      for (size_t j = 0; j < NR; ++j) dst[j] = static_cast<float>(row[j]);
+    }
+  }
+  if (j0 < nc) {
+    size_t nr = nc - j0;
+    float* panel = out + j0 * kc;
+    for (size_t k = 0; k < kc; ++k) {
+      const T* row = B + k * ldb + j0;
+      float* dst = panel + k * NR;
+      size_t j = 0;
+      for (; j < nr; ++j) dst[j] = static_cast<float>(row[j]);
+      for (; j < NR; ++j) dst[j] = 0.0f;
+    }
+  }
+}
+
+template <typename T>
+inline void packBBlock(const T* B, size_t ldb, size_t kc, size_t nc, Isa level, float* out) {
+  switch (level) {
+    case Isa::Generic: return packBPanels<blocking(Isa::Generic).nr>(B, ldb, kc, nc, out);
+    case Isa::Avx2: return packBPanels<blocking(Isa::Avx2).nr>(B, ldb, kc, nc, out);
+    case Isa::Avx512: return packBPanels<blocking(Isa::Avx512).nr>(B, ldb, kc, nc, out);
+  }
+}
+
 template <typename T>
 inline void packBInto(PackedB& p, const T* B, size_t ldb, size_t K, size_t N, Isa level = isa()) {
   const size_t NR = static_cast<size_t>(blocking(level).nr);
@@ -124,18 +166,7 @@ inline void packBInto(PackedB& p, const T* B, size_t ldb, size_t K, size_t N, Is
   p.nr = NR;
   for (size_t pc = 0; pc < K; pc += KC) {
     size_t kc = std::min<size_t>(KC, K - pc);
-    float* out = p.data.get() + pc * p.panels * NR;
-    for (size_t jp = 0; jp < p.panels; ++jp) {
-      size_t j0 = jp * NR, nr = std::min<size_t>(NR, N - j0);
-      float* panel = out + jp * kc * NR;
-      for (size_t k = 0; k < kc; ++k) {
-        const T* row = B + (pc + k) * ldb + j0;
-        float* dst = panel + k * NR;
-        size_t j = 0;
-        for (; j < nr; ++j) dst[j] = static_cast<float>(row[j]);
-        for (; j < NR; ++j) dst[j] = 0.0f;
-      }
-    }
+    packBBlock(B + pc * ldb, ldb, kc, N, level, p.data.get() + pc * p.panels * NR);
   }
 }
 
@@ -146,10 +177,18 @@ inline PackedB packB(const T* B, size_t ldb, size_t K, size_t N, Isa level = isa
   return p;
 }
 
-template <typename T>
-inline void packA(const T* A, size_t lda, size_t mc, size_t kc, float* out, size_t MR) {
-  for (size_t ip = 0; ip < mc; ip += MR) {
-    size_t mr = std::min<size_t>(MR, mc - ip);
+/* A's mc x kc block as ceil(mc / MR) panels of [k][MR] floats, zero-padded. */
+template <size_t MR, typename T>
+inline void packAPanels(const T* A, size_t lda, size_t mc, size_t kc, float* out) {
+  size_t ip = 0;
+  for (; ip + MR <= mc; ip += MR) {
+    float* panel = out + ip * kc;
+    const T* rows = A + ip * lda;
+    for (size_t k = 0; k < kc; ++k)
+      for (size_t i = 0; i < MR; ++i) panel[k * MR + i] = static_cast<float>(rows[i * lda + k]);
+  }
+  if (ip < mc) {
+    size_t mr = mc - ip;
     float* panel = out + ip * kc;
     for (size_t k = 0; k < kc; ++k) {
       float* dst = panel + k * MR;
@@ -157,6 +196,15 @@ inline void packA(const T* A, size_t lda, size_t mc, size_t kc, float* out, size
       for (; i < mr; ++i) dst[i] = static_cast<float>(A[(ip + i) * lda + k]);
       for (; i < MR; ++i) dst[i] = 0.0f;
     }
+  }
+}
+
+template <typename T>
+inline void packA(const T* A, size_t lda, size_t mc, size_t kc, Isa level, float* out) {
+  switch (level) {
+    case Isa::Generic: return packAPanels<blocking(Isa::Generic).mr>(A, lda, mc, kc, out);
+    case Isa::Avx2: return packAPanels<blocking(Isa::Avx2).mr>(A, lda, mc, kc, out);
+    case Isa::Avx512: return packAPanels<blocking(Isa::Avx512).mr>(A, lda, mc, kc, out);
   }
 }
 
@@ -170,6 +218,13 @@ inline void addTile(const float* tile, int NR, float* C, size_t ldc, size_t mr, 
 __attribute__((target("avx512f"))) inline void microAvx512(size_t kc, const float* Ap, const float* Bp, float* C,
                                                            size_t ldc, size_t mr, size_t nr) {
   constexpr int MR = 8, NR = 32;
+  // C's tile is read after the loop: ask for its rows now, so that they
+  // arrive from wherever they are (the last K block left them in L3 or
+  // memory) while the loop runs. A prefetch never faults.
+  for (size_t i = 0; i < mr; ++i) {
+    _mm_prefetch(reinterpret_cast<const char*>(C + i * ldc), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(C + i * ldc + 16), _MM_HINT_T0);
+  }
   __m512 c0[MR], c1[MR];
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) c0[i] = c1[i] = _mm512_setzero_ps();
@@ -255,6 +310,7 @@ __attribute__((target("avx2,fma"))) inline void microAvx2Direct(size_t kc, const
 __attribute__((target("avx2,fma"))) inline void microAvx2(size_t kc, const float* Ap, const float* Bp, float* C,
                                                           size_t ldc, size_t mr, size_t nr) {
   constexpr int MR = 6, NR = 16;
+  for (size_t i = 0; i < mr; ++i) _mm_prefetch(reinterpret_cast<const char*>(C + i * ldc), _MM_HINT_T0);
   __m256 c0[MR], c1[MR];
 #pragma GCC unroll 6
   for (int i = 0; i < MR; ++i) c0[i] = c1[i] = _mm256_setzero_ps();
@@ -308,24 +364,66 @@ inline Micro microFor(Isa i) {
   return microGeneric;
 }
 
-/* C += A @ B with B already packed. */
+/* The loops over one KC step, A's block packed (mc rows) and B's panels
+ * `bpanels` (jc's NC block of them, laid out as packBBlock does): each
+ * A panel in turn meets every B panel of the block. */
+inline void kernelBlock(Micro micro, size_t MR, size_t NR, size_t kc, size_t mc, size_t nc, const float* apack,
+                        const float* bpanels, float* C, size_t ldc) {
+  for (size_t ip = 0; ip < mc; ip += MR)
+    for (size_t jp = 0; jp < nc; jp += NR)
+      micro(kc, apack + ip * kc, bpanels + jp * kc, C + ip * ldc + jp, ldc, std::min(MR, mc - ip),
+            std::min(NR, nc - jp));
+}
+
+/* The thread's packing buffers, allocated on first use at their largest. */
+inline float* aPackBuffer() {
+  thread_local FloatBuf buf;
+  if (!buf) buf = alignedFloats(static_cast<size_t>(kMC) * KC);
+  return buf.get();
+}
+inline float* bPackBuffer() {
+  thread_local FloatBuf buf;
+  if (!buf) buf = alignedFloats(static_cast<size_t>(KC) * kNC);
+  return buf.get();
+}
+
+/* C += A @ B with B already packed (the latched weights). */
 template <typename TA>
 inline void gemmPacked(size_t M, const TA* A, size_t lda, const PackedB& B, float* C, size_t ldc) {
-  thread_local FloatBuf apack;
-  if (!apack) apack = alignedFloats(static_cast<size_t>(kMaxMR) * kMcRows * KC);
+  float* apack = aPackBuffer();
   const Micro micro = microFor(B.isa);
-  const size_t MR = static_cast<size_t>(blocking(B.isa).mr), NR = B.nr, MC = MR * kMcRows;
-  for (size_t pc = 0; pc < B.K; pc += KC) {
-    size_t kc = std::min<size_t>(KC, B.K - pc);
-    const float* bblock = B.block(pc);
-    for (size_t ic = 0; ic < M; ic += MC) {
-      size_t mc = std::min<size_t>(MC, M - ic);
-      packA(A + ic * lda + pc, lda, mc, kc, apack.get(), MR);
-      for (size_t jp = 0; jp < B.panels; ++jp) {
-        size_t nr = std::min<size_t>(NR, B.N - jp * NR);
-        const float* bp = bblock + jp * kc * NR;
-        for (size_t ip = 0; ip < mc; ip += MR)
-          micro(kc, apack.get() + ip * kc, bp, C + (ic + ip) * ldc + jp * NR, ldc, std::min(MR, mc - ip), nr);
+  const size_t MR = static_cast<size_t>(blocking(B.isa).mr), NR = B.nr, MC = kMC / MR * MR;
+  for (size_t ic = 0; ic < M; ic += MC) {
+    size_t mc = std::min<size_t>(MC, M - ic);
+    for (size_t pc = 0; pc < B.K; pc += KC) {
+      size_t kc = std::min<size_t>(KC, B.K - pc);
+      packA(A + ic * lda + pc, lda, mc, kc, B.isa, apack);
+      for (size_t jc = 0; jc < B.N; jc += kNC)
+        kernelBlock(micro, MR, NR, kc, mc, std::min<size_t>(kNC, B.N - jc), apack, B.block(pc) + jc * kc,
+                    C + ic * ldc + jc, ldc);
+    }
+  }
+}
+
+/* C += A @ B, both packed as they are reached: A's MC x KC block, then B's
+ * KC x NC blocks one at a time into a buffer that stays in L2. */
+template <typename TA, typename TB>
+inline void gemmPacking(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB* B, size_t ldb, float* C,
+                        size_t ldc, Isa level = isa()) {
+  float* apack = aPackBuffer();
+  float* bpack = bPackBuffer();
+  const Micro micro = microFor(level);
+  const size_t MR = static_cast<size_t>(blocking(level).mr), NR = static_cast<size_t>(blocking(level).nr),
+               MC = kMC / MR * MR;
+  for (size_t ic = 0; ic < M; ic += MC) {
+    size_t mc = std::min<size_t>(MC, M - ic);
+    for (size_t pc = 0; pc < K; pc += KC) {
+      size_t kc = std::min<size_t>(KC, K - pc);
+      packA(A + ic * lda + pc, lda, mc, kc, level, apack);
+      for (size_t jc = 0; jc < N; jc += kNC) {
+        size_t nc = std::min<size_t>(kNC, N - jc);
+        packBBlock(B + pc * ldb + jc, ldb, kc, nc, level, bpack);
+        kernelBlock(micro, MR, NR, kc, mc, nc, apack, bpack, C + ic * ldc + jc, ldc);
       }
     }
   }
@@ -415,18 +513,16 @@ inline void gemm(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB
     // Larger products on AVX2: blocks of kDirectBlock rows, columns and
     // steps of K, each copied once into contiguous storage (the rows of a
     // block of a large matrix are a power-of-two stride apart and would
-    // share a few cache sets), and multiplied as an `mma` of that size is.
-    // On AVX-512 the packed kernel below is faster (2048^3 on an Intel
-    // Xeon: 114.5 against 106-108 GFLOP/s, bench/README.md).
+    // share a few cache sets), and multiplied as an `mma` of that size is
+    // (measured on an AMD AVX2 host, bench/README.md). On AVX-512 the
+    // packing kernel below is the faster one.
     if (isa() == Isa::Avx2 && N % 16 == 0) {
       gemmBlocked(M, N, K, A, lda, B, ldb, C, ldc);
       return;
     }
   }
 #endif
-  thread_local PackedB packed;  // `mma` in a loop packs a tile per call: no allocation each time
-  packBInto(packed, B, ldb, K, N);
-  gemmPacked(M, A, lda, packed, C, ldc);
+  gemmPacking(M, N, K, A, lda, B, ldb, C, ldc);
 }
 
 }  // namespace vx::rt::gemm

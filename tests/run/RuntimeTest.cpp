@@ -142,6 +142,50 @@ TEST_CASE("every micro-kernel this CPU can run equals the textbook loop") {
   }
 }
 
+TEST_CASE("the packing loops equal the textbook loop across the edges of every cache block, on every micro-kernel") {
+  // Past kMC rows, kNC columns and KC steps, with partial register tiles
+  // left over at each edge, onto a C that already holds values, as blocks
+  // of larger matrices; B packed as it is reached (gemmPacking) and packed
+  // once beforehand (gemmPacked, the latched weights).
+  using namespace vx::rt::gemm;
+  const size_t shapes[][3] = {{kMC + 9, 37, 3}, {7, kNC + 33, 300}, {17, 40, 2 * KC + 1}, {kMC, kNC, KC}};
+  for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
+    if (static_cast<int>(level) > static_cast<int>(detectIsa())) continue;
+    CAPTURE(isaName(level));
+    for (auto& s : shapes) {
+      size_t m = s[0], n = s[1], k = s[2], lda = k + 5, ldb = n + 3, ldc = n + 7;
+      CAPTURE(m);
+      CAPTURE(n);
+      CAPTURE(k);
+      std::vector<float> a = filled(8, m * lda), b = filled(9, k * ldb), ac(m * k), bc(k * n);
+      for (size_t i = 0; i < m; ++i)
+        for (size_t p = 0; p < k; ++p) ac[i * k + p] = a[i * lda + p];
+      for (size_t p = 0; p < k; ++p)
+        for (size_t j = 0; j < n; ++j) bc[p * n + j] = b[p * ldb + j];
+      std::vector<float> want = naive(m, n, k, ac.data(), bc.data());
+      for (float& x : want) x += 3.0f;
+      for (bool prepacked : {false, true}) {
+        CAPTURE(prepacked);
+        std::vector<float> c(m * ldc, 3.0f);
+        if (prepacked) {
+          PackedB p = packB(b.data(), ldb, k, n, level);
+          gemmPacked(m, a.data(), lda, p, c.data(), ldc);
+        } else {
+          gemmPacking(m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc, level);
+        }
+        std::vector<float> got(m * n);
+        bool outsideUntouched = true;
+        for (size_t i = 0; i < m; ++i) {
+          for (size_t j = 0; j < n; ++j) got[i * n + j] = c[i * ldc + j];
+          for (size_t j = n; j < ldc; ++j) outsideUntouched = outsideUntouched && c[i * ldc + j] == 3.0f;
+        }
+        CHECK(outsideUntouched);
+        CHECK(vx_checksum(got.data(), got.size()) == vx_checksum(want.data(), want.size()));
+      }
+    }
+  }
+}
+
 TEST_CASE("a portable build runs the best micro-kernel the CPU has, chosen at run time") {
   using vx::rt::gemm::Isa;
   Isa want = Isa::Generic;
