@@ -18,13 +18,49 @@
 #include "vx/memory.h"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define VX_CPU_RELAX() _mm_pause()
+#define VX_COPY_X86 1
 #else
 #define VX_CPU_RELAX() ((void)0)
+#define VX_COPY_X86 0
 #endif
 
 namespace vx::rt {
+
+/* The engine is another core, so the lines it writes sit in that core's
+ * private caches, and the program's first reads of a copied tile are
+ * snoops of another core's cache: on an Intel Xeon they made a tile
+ * multiplied right after an engine's copy slower than one the program
+ * copied itself (bench/README.md "cpu"). Where the CPU has CLDEMOTE, the
+ * engine pushes the lines it wrote out to the shared last-level cache, as a
+ * DMA engine's writes land there, when it is ahead of the program (the
+ * demotion costs the engine time: CopyEngine::demoting); elsewhere nothing
+ * is done. */
+inline bool cpuHasCldemote() {
+#if VX_COPY_X86
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 25)) != 0;
+#else
+  return false;
+#endif
+}
+
+#if VX_COPY_X86
+__attribute__((target("cldemote"))) inline void demoteLines(const char* p, size_t n) {
+  const uintptr_t line = 64;
+  uintptr_t first = reinterpret_cast<uintptr_t>(p) & ~(line - 1), end = reinterpret_cast<uintptr_t>(p) + n;
+  for (uintptr_t a = first; a < end; a += line) _cldemote(reinterpret_cast<void*>(a));
+}
+#else
+inline void demoteLines(const char*, size_t) {}
+#endif
+
+inline void demoteIfSupported(const char* p, size_t n) {
+  static const bool has = cpuHasCldemote();
+  if (has && n != 0) demoteLines(p, n);
+}
 
 /* A copy is cut into chunks of about kCopyChunkBytes (whole rows of a block,
  * or pieces of one run) that whoever gets there first moves: the engine, or
@@ -32,8 +68,17 @@ namespace vx::rt {
  * instead of waiting for it. When the engine has a core of its own, the copy
  * is done before its wait; when it has to share one (a busy host), the
  * waiter finishes the copy at the speed of a blocking one, and waits at most
- * for the one chunk the engine is moving. */
-constexpr size_t kCopyChunkBytes = size_t{16} << 10;
+ * for the one chunk the engine is moving. In a copy-bound loop the waiter
+ * arrives while the engine is still copying, and the two move the rest of
+ * the copy side by side: 8 KiB chunks let it take a larger share than
+ * 16 KiB ones did (the stream: 1.11–1.12x → 1.30–1.33x its blocking
+ * baseline, bench/README.md "cpu"). */
+constexpr size_t kCopyChunkBytes = size_t{8} << 10;
+// Chunks the engine takes at a time while it is ahead of the program
+// (CopyEngine::demoting): the waiter is not there to share them, and fewer
+// claims cost less. When it is behind, it takes one at a time, so that a
+// waiter who joins waits at most for one small chunk.
+constexpr size_t kEngineBatchAhead = 2;
 
 // Rows of a block per chunk: as many whole rows as fit, at least one.
 inline size_t chunkRows(const CopyShape& s) {
@@ -45,17 +90,23 @@ inline size_t copyChunks(const CopyShape& s) {
   return (s.rows + chunkRows(s) - 1) / chunkRows(s);
 }
 
-inline void copyChunk(void* dst, const void* src, const CopyShape& s, size_t c) {
+/* Moves chunk `c`; `demote`: the engine's thread, which pushes what it
+ * wrote to the shared cache (demoteIfSupported). */
+inline void copyChunk(void* dst, const void* src, const CopyShape& s, size_t c, bool demote) {
   char* d = static_cast<char*>(dst);
   const char* x = static_cast<const char*>(src);
   if (s.rows == 1) {
     size_t begin = c * kCopyChunkBytes, n = std::min(kCopyChunkBytes, s.rowBytes - begin);
     std::memcpy(d + begin, x + begin, n);
+    if (demote) demoteIfSupported(d + begin, n);
     return;
   }
   size_t rowsPer = chunkRows(s);
   size_t end = std::min(s.rows, (c + 1) * rowsPer);
-  for (size_t r = c * rowsPer; r < end; ++r) copyRow(d + r * s.dstStride, x + r * s.srcStride, s.rowBytes);
+  for (size_t r = c * rowsPer; r < end; ++r) {
+    copyRow(d + r * s.dstStride, x + r * s.srcStride, s.rowBytes);
+    if (demote) demoteIfSupported(d + r * s.dstStride, s.rowBytes);
+  }
 }
 
 struct CopyJob {
@@ -69,12 +120,14 @@ struct CopyJob {
   std::atomic<bool> done{false};
 
   /* Moves chunks until none is left to take; true when this call moved the
-   * last one to finish, and so completed the job. */
-  bool work() {
+   * last one to finish, and so completed the job. `demote`: push the lines
+   * written to the shared cache (the engine, when it is ahead). */
+  bool work(bool demote, size_t batch = 1) {
     bool completed = false;
-    for (size_t c; (c = nextChunk.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
-      copyChunk(dst, src, shape, c);
-      if (chunksDone.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks) {
+    for (size_t c; (c = nextChunk.fetch_add(batch, std::memory_order_relaxed)) < chunks;) {
+      size_t end = std::min(chunks, c + batch);
+      for (size_t i = c; i < end; ++i) copyChunk(dst, src, shape, i, demote);
+      if (chunksDone.fetch_add(end - c, std::memory_order_acq_rel) + (end - c) == chunks) {
         // Release the storage before `done`: once the waiter sees `done`,
         // its invocation may end and destroy the arena the block belongs to.
         keep.reset();
@@ -112,8 +165,12 @@ class CopyEngine {
   }
 
   void wait(CopyJob& job) {
-    if (job.done.load(std::memory_order_acquire)) return;
-    if (job.work()) return;  // the waiter moved the last chunk
+    if (job.done.load(std::memory_order_acquire)) {
+      if (int l = late_.load(std::memory_order_relaxed); l > 0) late_.store(l - 1, std::memory_order_relaxed);
+      return;
+    }
+    late_.store(std::min(late_.load(std::memory_order_relaxed) + kLateCost, kLateMax), std::memory_order_relaxed);
+    if (job.work(false)) return;  // the waiter moved the last chunk
     for (int i = 0; i < kSpins; ++i) {
       if (job.done.load(std::memory_order_acquire)) return;
       pause(i);
@@ -128,6 +185,27 @@ class CopyEngine {
   // Spin a few microseconds with `pause`, then yield the core (the engine may
   // be waiting for it when the host is oversubscribed), then sleep.
   static constexpr int kSpins = 256;
+
+  /* Whether the engine demotes what it writes (demoteIfSupported): while
+   * most waits find their copies done. Demoting costs the engine about as
+   * much as the copy; when the program computes while the engine copies
+   * (a GEMM, a projection) it saves the program more than that, and when
+   * the program mostly waits for the engine (a copy-bound stream, a busy
+   * host) the engine's time is worth more than where the lines are. `late_`
+   * counts up kLateCost for a wait that finds its copy unfinished and down
+   * one for one that finds it done, between 0 and kLateMax: it stays low
+   * while fewer than a third of the waits are late (bench/README.md "cpu":
+   * 6% late in the projection, 18% in the GEMM, 78% in the stream). The
+   * waiting threads write it with plain loads and stores (two waiters at
+   * once may lose an update, which only blurs the estimate); the engine
+   * reads it. */
+  static constexpr int kLateCost = 2, kLateMax = 64, kDemoteBelow = kLateMax / 2;
+  std::atomic<int> late_{kLateMax};
+
+ public:
+  bool demoting() const { return late_.load(std::memory_order_relaxed) < kDemoteBelow; }
+
+ private:
   static void pause(int i) {
     if (i < 64)
       VX_CPU_RELAX();
@@ -163,7 +241,8 @@ class CopyEngine {
   void run() {
     while (std::shared_ptr<CopyJob> job = next()) {
       // Nothing left to take (the waiter moved it) or finished by the waiter.
-      if (!job->work()) continue;
+      bool demote = demoting();
+      if (!job->work(demote, demote ? kEngineBatchAhead : 1)) continue;
       if (waitersSleeping_.load() > 0) {
         std::lock_guard<std::mutex> lock(m_);
         finished_.notify_all();

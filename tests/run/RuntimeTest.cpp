@@ -324,6 +324,57 @@ TEST_CASE("a copy of many chunks is shared between the engine and its waiter, an
   }
 }
 
+TEST_CASE("every chunk of a copy is moved once, whether taken in batches or one at a time") {
+  // Two threads on one job, as the engine (batches, demoting what it
+  // writes) and a waiter (one chunk at a time): the destination is the
+  // source, every chunk is counted once, exactly one of them finishes it.
+  std::vector<float> src = filled(11, 37 * 1024 + 5);
+  for (size_t batch : {size_t{1}, size_t{2}, size_t{3}, size_t{64}}) {
+    CAPTURE(batch);
+    for (int round = 0; round < 20; ++round) {
+      std::vector<float> dst(src.size(), 0.0f);
+      vx::rt::CopyJob job;
+      job.src = src.data();
+      job.dst = dst.data();
+      job.shape = vx::rt::contiguous<float>(src.size());
+      job.chunks = vx::rt::copyChunks(job.shape);
+      REQUIRE(job.chunks > 3);
+      bool byEngine = false, byWaiter = false;
+      std::thread engine([&] { byEngine = job.work(true, batch); });
+      byWaiter = job.work(false);
+      engine.join();
+      CHECK(byEngine != byWaiter);
+      CHECK(job.done.load());
+      CHECK(job.chunksDone.load() == job.chunks);
+      REQUIRE(std::memcmp(dst.data(), src.data(), src.size() * sizeof(float)) == 0);
+    }
+  }
+}
+
+TEST_CASE("the engine demotes what it writes while waits find their copies done, and stops when they are late") {
+  vx::rt::Arena arena;
+  vx::rt::CopyEngine& engine = vx::rt::CopyEngine::instance();
+  std::vector<float> big = filled(12, 1 << 20), small = filled(13, 256);
+  // Late waits: a 4 MiB copy waited at once is never done yet.
+  for (int i = 0; i < 40; ++i) {
+    vx::rt::Token<float> t = vx::rt::transfer_async(arena, vx::rt::Hbm<float>{big.data(), big.size()}, "t");
+    vx::rt::Buf<float> b = vx::rt::wait(t);
+    REQUIRE(std::memcmp(b.data, big.data(), big.size() * sizeof(float)) == 0);
+  }
+  CHECK_FALSE(engine.demoting());
+  // Waits that find their copies done: the engine is ahead again.
+  for (int i = 0; i < 80; ++i) {
+    vx::rt::Token<float> t = vx::rt::transfer_async(arena, vx::rt::Hbm<float>{small.data(), small.size()}, "t");
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!t.job->done.load() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    REQUIRE(t.job->done.load());
+    vx::rt::Buf<float> b = vx::rt::wait(t);
+    REQUIRE(std::memcmp(b.data, small.data(), small.size() * sizeof(float)) == 0);
+  }
+  CHECK(engine.demoting());
+}
+
 TEST_CASE("a grid's workers make their copies themselves, landed by the wait") {
   // With every core a worker (grid.h), copies are made where they start.
   vx::rt::Arena arena;
