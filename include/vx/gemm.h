@@ -117,6 +117,18 @@ struct PackedB {
 /* B's kc x nc block (row-major, `ldb` apart) as ceil(nc / NR) panels of
  * [k][NR] floats, zero-padded, one after the other. NR is a constant of
  * each instance, so that a whole row of a panel is a few vector moves. */
+/* The last panel of a packing when it is partial: W floats per k, the
+ * first n of them at(k, i), the rest zero. */
+template <size_t W, typename At>
+inline void packPartialPanel(size_t kc, size_t n, float* panel, At at) {
+  for (size_t k = 0; k < kc; ++k) {
+    float* dst = panel + k * W;
+    size_t i = 0;
+    for (; i < n; ++i) dst[i] = at(k, i);
+    for (; i < W; ++i) dst[i] = 0.0f;
+  }
+}
+
 template <size_t NR, typename T>
 inline void packBPanels(const T* B, size_t ldb, size_t kc, size_t nc, float* out) {
   size_t j0 = 0;
@@ -128,26 +140,27 @@ inline void packBPanels(const T* B, size_t ldb, size_t kc, size_t nc, float* out
       for (size_t j = 0; j < NR; ++j) dst[j] = static_cast<float>(row[j]);
     }
   }
-  if (j0 < nc) {
-    size_t nr = nc - j0;
-    float* panel = out + j0 * kc;
-    for (size_t k = 0; k < kc; ++k) {
-      const T* row = B + k * ldb + j0;
-      float* dst = panel + k * NR;
-      size_t j = 0;
-      for (; j < nr; ++j) dst[j] = static_cast<float>(row[j]);
-      for (; j < NR; ++j) dst[j] = 0.0f;
-    }
+  if (j0 < nc)
+    packPartialPanel<NR>(kc, nc - j0, out + j0 * kc,
+                         [&](size_t k, size_t j) { return static_cast<float>(B[k * ldb + j0 + j]); });
+}
+
+/* Calls f with the ISA as a compile-time constant (std::integral_constant),
+ * so that the packing routines get its panel sizes as template arguments. */
+template <typename F>
+inline void withIsa(Isa level, F&& f) {
+  switch (level) {
+    case Isa::Generic: return f(std::integral_constant<Isa, Isa::Generic>{});
+    case Isa::Avx2: return f(std::integral_constant<Isa, Isa::Avx2>{});
+    case Isa::Avx512: return f(std::integral_constant<Isa, Isa::Avx512>{});
   }
 }
 
 template <typename T>
 inline void packBBlock(const T* B, size_t ldb, size_t kc, size_t nc, Isa level, float* out) {
-  switch (level) {
-    case Isa::Generic: return packBPanels<blocking(Isa::Generic).nr>(B, ldb, kc, nc, out);
-    case Isa::Avx2: return packBPanels<blocking(Isa::Avx2).nr>(B, ldb, kc, nc, out);
-    case Isa::Avx512: return packBPanels<blocking(Isa::Avx512).nr>(B, ldb, kc, nc, out);
-  }
+  withIsa(level, [&](auto isaConst) {
+    packBPanels<static_cast<size_t>(blocking(decltype(isaConst)::value).nr)>(B, ldb, kc, nc, out);
+  });
 }
 
 template <typename T>
@@ -187,25 +200,16 @@ inline void packAPanels(const T* A, size_t lda, size_t mc, size_t kc, float* out
     for (size_t k = 0; k < kc; ++k)
       for (size_t i = 0; i < MR; ++i) panel[k * MR + i] = static_cast<float>(rows[i * lda + k]);
   }
-  if (ip < mc) {
-    size_t mr = mc - ip;
-    float* panel = out + ip * kc;
-    for (size_t k = 0; k < kc; ++k) {
-      float* dst = panel + k * MR;
-      size_t i = 0;
-      for (; i < mr; ++i) dst[i] = static_cast<float>(A[(ip + i) * lda + k]);
-      for (; i < MR; ++i) dst[i] = 0.0f;
-    }
-  }
+  if (ip < mc)
+    packPartialPanel<MR>(kc, mc - ip, out + ip * kc,
+                         [&](size_t k, size_t i) { return static_cast<float>(A[(ip + i) * lda + k]); });
 }
 
 template <typename T>
 inline void packA(const T* A, size_t lda, size_t mc, size_t kc, Isa level, float* out) {
-  switch (level) {
-    case Isa::Generic: return packAPanels<blocking(Isa::Generic).mr>(A, lda, mc, kc, out);
-    case Isa::Avx2: return packAPanels<blocking(Isa::Avx2).mr>(A, lda, mc, kc, out);
-    case Isa::Avx512: return packAPanels<blocking(Isa::Avx512).mr>(A, lda, mc, kc, out);
-  }
+  withIsa(level, [&](auto isaConst) {
+    packAPanels<static_cast<size_t>(blocking(decltype(isaConst)::value).mr)>(A, lda, mc, kc, out);
+  });
 }
 
 /* C[mr x nr] += Ap (MR x kc, k-major) @ Bp (kc x NR), one per Isa. */
