@@ -90,8 +90,8 @@ inline size_t copyChunks(const CopyShape& s) {
   return (s.rows + chunkRows(s) - 1) / chunkRows(s);
 }
 
-/* Moves chunk `c`; `demote`: the engine's thread, which pushes what it
- * wrote to the shared cache (demoteIfSupported). */
+/* Moves chunk `c`; `demote`: then push the lines written to the shared
+ * cache (demoteIfSupported; the engine does, while it is ahead). */
 inline void copyChunk(void* dst, const void* src, const CopyShape& s, size_t c, bool demote) {
   char* d = static_cast<char*>(dst);
   const char* x = static_cast<const char*>(src);
@@ -164,6 +164,9 @@ class CopyEngine {
     if (wake) work_.notify_one();
   }
 
+  /* Whether the engine demotes what it writes now (late_, below). */
+  bool demoting() const { return late_.load(std::memory_order_relaxed) < kDemoteBelow; }
+
   void wait(CopyJob& job) {
     if (job.done.load(std::memory_order_acquire)) {
       if (int l = late_.load(std::memory_order_relaxed); l > 0) late_.store(l - 1, std::memory_order_relaxed);
@@ -202,10 +205,6 @@ class CopyEngine {
   static constexpr int kLateCost = 2, kLateMax = 64, kDemoteBelow = kLateMax / 2;
   std::atomic<int> late_{kLateMax};
 
- public:
-  bool demoting() const { return late_.load(std::memory_order_relaxed) < kDemoteBelow; }
-
- private:
   static void pause(int i) {
     if (i < 64)
       VX_CPU_RELAX();

@@ -112,11 +112,6 @@ struct PackedB {
   const float* block(size_t pc) const { return data.get() + pc * panels * nr; }  // pc: first k of the block
 };
 
-/* Packs B into `p`, reusing its storage when it is large enough, for the
- * process's micro-kernel (or `level`: tests run each one). */
-/* B's kc x nc block (row-major, `ldb` apart) as ceil(nc / NR) panels of
- * [k][NR] floats, zero-padded, one after the other. NR is a constant of
- * each instance, so that a whole row of a panel is a few vector moves. */
 /* The last panel of a packing when it is partial: W floats per k, the
  * first n of them at(k, i), the rest zero. */
 template <size_t W, typename At>
@@ -129,6 +124,9 @@ inline void packPartialPanel(size_t kc, size_t n, float* panel, At at) {
   }
 }
 
+/* B's kc x nc block (row-major, `ldb` apart) as ceil(nc / NR) panels of
+ * [k][NR] floats, zero-padded, one after the other. NR is a constant of
+ * each instance, so that a whole row of a panel is a few vector moves. */
 template <size_t NR, typename T>
 inline void packBPanels(const T* B, size_t ldb, size_t kc, size_t nc, float* out) {
   size_t j0 = 0;
@@ -163,6 +161,8 @@ inline void packBBlock(const T* B, size_t ldb, size_t kc, size_t nc, Isa level, 
   });
 }
 
+/* Packs B into `p`, reusing its storage when it is large enough, for the
+ * process's micro-kernel (or `level`: tests run each one). */
 template <typename T>
 inline void packBInto(PackedB& p, const T* B, size_t ldb, size_t K, size_t N, Isa level = isa()) {
   const size_t NR = static_cast<size_t>(blocking(level).nr);
@@ -391,31 +391,13 @@ inline float* bPackBuffer() {
   return buf.get();
 }
 
-/* C += A @ B with B already packed (the latched weights). */
-template <typename TA>
-inline void gemmPacked(size_t M, const TA* A, size_t lda, const PackedB& B, float* C, size_t ldc) {
+/* The blocked loops: for each MC rows of A and KC step of K, A's block is
+ * packed, then for each NC columns `bBlock(pc, kc, jc, nc)` gives B's
+ * KC x NC block as panels (packed there and then, or packed beforehand). */
+template <typename TA, typename BBlock>
+inline void blockedLoops(size_t M, size_t N, size_t K, const TA* A, size_t lda, float* C, size_t ldc, Isa level,
+                         BBlock bBlock) {
   float* apack = aPackBuffer();
-  const Micro micro = microFor(B.isa);
-  const size_t MR = static_cast<size_t>(blocking(B.isa).mr), NR = B.nr, MC = kMC / MR * MR;
-  for (size_t ic = 0; ic < M; ic += MC) {
-    size_t mc = std::min<size_t>(MC, M - ic);
-    for (size_t pc = 0; pc < B.K; pc += KC) {
-      size_t kc = std::min<size_t>(KC, B.K - pc);
-      packA(A + ic * lda + pc, lda, mc, kc, B.isa, apack);
-      for (size_t jc = 0; jc < B.N; jc += kNC)
-        kernelBlock(micro, MR, NR, kc, mc, std::min<size_t>(kNC, B.N - jc), apack, B.block(pc) + jc * kc,
-                    C + ic * ldc + jc, ldc);
-    }
-  }
-}
-
-/* C += A @ B, both packed as they are reached: A's MC x KC block, then B's
- * KC x NC blocks one at a time into a buffer that stays in L2. */
-template <typename TA, typename TB>
-inline void gemmPacking(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB* B, size_t ldb, float* C,
-                        size_t ldc, Isa level = isa()) {
-  float* apack = aPackBuffer();
-  float* bpack = bPackBuffer();
   const Micro micro = microFor(level);
   const size_t MR = static_cast<size_t>(blocking(level).mr), NR = static_cast<size_t>(blocking(level).nr),
                MC = kMC / MR * MR;
@@ -426,11 +408,29 @@ inline void gemmPacking(size_t M, size_t N, size_t K, const TA* A, size_t lda, c
       packA(A + ic * lda + pc, lda, mc, kc, level, apack);
       for (size_t jc = 0; jc < N; jc += kNC) {
         size_t nc = std::min<size_t>(kNC, N - jc);
-        packBBlock(B + pc * ldb + jc, ldb, kc, nc, level, bpack);
-        kernelBlock(micro, MR, NR, kc, mc, nc, apack, bpack, C + ic * ldc + jc, ldc);
+        kernelBlock(micro, MR, NR, kc, mc, nc, apack, bBlock(pc, kc, jc, nc), C + ic * ldc + jc, ldc);
       }
     }
   }
+}
+
+/* C += A @ B with B already packed (the latched weights). */
+template <typename TA>
+inline void gemmPacked(size_t M, const TA* A, size_t lda, const PackedB& B, float* C, size_t ldc) {
+  blockedLoops(M, B.N, B.K, A, lda, C, ldc, B.isa,
+               [&](size_t pc, size_t kc, size_t jc, size_t) { return B.block(pc) + jc * kc; });
+}
+
+/* C += A @ B, both packed as they are reached: B's KC x NC blocks one at a
+ * time into a buffer that stays in L2. */
+template <typename TA, typename TB>
+inline void gemmPacking(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB* B, size_t ldb, float* C,
+                        size_t ldc, Isa level = isa()) {
+  float* bpack = bPackBuffer();
+  blockedLoops(M, N, K, A, lda, C, ldc, level, [&](size_t pc, size_t kc, size_t jc, size_t nc) {
+    packBBlock(B + pc * ldb + jc, ldb, kc, nc, level, bpack);
+    return static_cast<const float*>(bpack);
+  });
 }
 
 /* The unpacked path's shapes: f32 operands, whole 8 x 32 tiles, and small
