@@ -315,18 +315,24 @@ __attribute__((target("avx2,fma"))) inline void microAvx2(size_t kc, const float
                                                           size_t ldc, size_t mr, size_t nr) {
   constexpr int MR = 6, NR = 16;
   for (size_t i = 0; i < mr; ++i) _mm_prefetch(reinterpret_cast<const char*>(C + i * ldc), _MM_HINT_T0);
-  __m256 c0[MR], c1[MR];
-#pragma GCC unroll 6
-  for (int i = 0; i < MR; ++i) c0[i] = c1[i] = _mm256_setzero_ps();
+  // Twelve named accumulators, not arrays: with arrays GCC kept a copy of
+  // every accumulator in memory and stored it at each step of the loop
+  // (16 ymm registers: 12 + 2 + 1 leave no slack), which halved the rate in
+  // the packing loops (51 against 104 GFLOP/s at 2048^3 on an Intel Xeon
+  // run with VX_CPU_ISA=avx2; bench/README.md "cpu", session 37).
+  __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00,
+         c40 = c00, c41 = c00, c50 = c00, c51 = c00;
   for (size_t k = 0; k < kc; ++k) {
-    __m256 b0 = _mm256_load_ps(Bp + k * NR), b1 = _mm256_load_ps(Bp + k * NR + 8);
-#pragma GCC unroll 6
-    for (int i = 0; i < MR; ++i) {
-      __m256 a = _mm256_broadcast_ss(Ap + k * MR + i);
-      c0[i] = _mm256_fmadd_ps(a, b0, c0[i]);
-      c1[i] = _mm256_fmadd_ps(a, b1, c1[i]);
-    }
+    const float* a = Ap + k * MR;
+    __m256 b0 = _mm256_load_ps(Bp + k * NR), b1 = _mm256_load_ps(Bp + k * NR + 8), x;
+    x = _mm256_broadcast_ss(a + 0); c00 = _mm256_fmadd_ps(x, b0, c00); c01 = _mm256_fmadd_ps(x, b1, c01);
+    x = _mm256_broadcast_ss(a + 1); c10 = _mm256_fmadd_ps(x, b0, c10); c11 = _mm256_fmadd_ps(x, b1, c11);
+    x = _mm256_broadcast_ss(a + 2); c20 = _mm256_fmadd_ps(x, b0, c20); c21 = _mm256_fmadd_ps(x, b1, c21);
+    x = _mm256_broadcast_ss(a + 3); c30 = _mm256_fmadd_ps(x, b0, c30); c31 = _mm256_fmadd_ps(x, b1, c31);
+    x = _mm256_broadcast_ss(a + 4); c40 = _mm256_fmadd_ps(x, b0, c40); c41 = _mm256_fmadd_ps(x, b1, c41);
+    x = _mm256_broadcast_ss(a + 5); c50 = _mm256_fmadd_ps(x, b0, c50); c51 = _mm256_fmadd_ps(x, b1, c51);
   }
+  const __m256 c0[MR] = {c00, c10, c20, c30, c40, c50}, c1[MR] = {c01, c11, c21, c31, c41, c51};
   if (mr == static_cast<size_t>(MR) && nr == static_cast<size_t>(NR)) {
     for (int i = 0; i < MR; ++i) {
       float* row = C + i * ldc;
