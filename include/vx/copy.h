@@ -71,7 +71,7 @@ inline void demoteIfSupported(const char* p, size_t n) {
  * for the one chunk the engine is moving. In a copy-bound loop the waiter
  * arrives while the engine is still copying, and the two move the rest of
  * the copy side by side: 8 KiB chunks let it take a larger share than
- * 16 KiB ones did (the stream: 1.11–1.12x → 1.30–1.33x its blocking
+ * 16 KiB ones did (the stream: 1.14–1.19x → 1.33–1.36x its blocking
  * baseline, bench/README.md "cpu"). */
 constexpr size_t kCopyChunkBytes = size_t{8} << 10;
 // Chunks the engine takes at a time while it is ahead of the program
