@@ -374,17 +374,6 @@ inline Micro microFor(Isa i) {
   return microGeneric;
 }
 
-/* The loops over one KC step, A's block packed (mc rows) and B's panels
- * `bpanels` (jc's NC block of them, laid out as packBBlock does): each
- * A panel in turn meets every B panel of the block. */
-inline void kernelBlock(Micro micro, size_t MR, size_t NR, size_t kc, size_t mc, size_t nc, const float* apack,
-                        const float* bpanels, float* C, size_t ldc) {
-  for (size_t ip = 0; ip < mc; ip += MR)
-    for (size_t jp = 0; jp < nc; jp += NR)
-      micro(kc, apack + ip * kc, bpanels + jp * kc, C + ip * ldc + jp, ldc, std::min(MR, mc - ip),
-            std::min(NR, nc - jp));
-}
-
 /* The thread's packing buffers, allocated on first use at their largest. */
 inline float* aPackBuffer() {
   thread_local FloatBuf buf;
@@ -399,7 +388,8 @@ inline float* bPackBuffer() {
 
 /* The blocked loops: for each MC rows of A and KC step of K, A's block is
  * packed, then for each NC columns `bBlock(pc, kc, jc, nc)` gives B's
- * KC x NC block as panels (packed there and then, or packed beforehand). */
+ * KC x NC block as panels (packed there and then, or packed beforehand),
+ * and each A panel in turn meets every B panel of the block. */
 template <typename TA, typename BBlock>
 inline void blockedLoops(size_t M, size_t N, size_t K, const TA* A, size_t lda, float* C, size_t ldc, Isa level,
                          BBlock bBlock) {
@@ -414,7 +404,12 @@ inline void blockedLoops(size_t M, size_t N, size_t K, const TA* A, size_t lda, 
       packA(A + ic * lda + pc, lda, mc, kc, level, apack);
       for (size_t jc = 0; jc < N; jc += kNC) {
         size_t nc = std::min<size_t>(kNC, N - jc);
-        kernelBlock(micro, MR, NR, kc, mc, nc, apack, bBlock(pc, kc, jc, nc), C + ic * ldc + jc, ldc);
+        const float* bpanels = bBlock(pc, kc, jc, nc);
+        float* c = C + ic * ldc + jc;
+        for (size_t ip = 0; ip < mc; ip += MR)
+          for (size_t jp = 0; jp < nc; jp += NR)
+            micro(kc, apack + ip * kc, bpanels + jp * kc, c + ip * ldc + jp, ldc, std::min(MR, mc - ip),
+                  std::min(NR, nc - jp));
       }
     }
   }
