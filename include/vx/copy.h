@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -73,7 +75,6 @@ inline void demoteIfSupported(const char* p, size_t n) {
  * the copy side by side: 8 KiB chunks let it take a larger share than
  * 16 KiB ones did (the stream: 1.14–1.19x → 1.33–1.36x its blocking
  * baseline, bench/README.md "cpu"). */
-constexpr size_t kCopyChunkBytes = size_t{8} << 10;
 // Chunks the engine takes at a time while it is ahead of the program
 // (CopyEngine::demoting): the waiter is not there to share them, and fewer
 // claims cost less. When it is behind, it takes one at a time, so that a
@@ -97,7 +98,7 @@ inline void copyChunk(void* dst, const void* src, const CopyShape& s, size_t c, 
   const char* x = static_cast<const char*>(src);
   if (s.rows == 1) {
     size_t begin = c * kCopyChunkBytes, n = std::min(kCopyChunkBytes, s.rowBytes - begin);
-    std::memcpy(d + begin, x + begin, n);
+    copyRun(d + begin, x + begin, n);
     if (demote) demoteIfSupported(d + begin, n);
     return;
   }
@@ -114,28 +115,64 @@ struct CopyJob {
   void* dst;
   CopyShape shape;  // one run, or the rows of a block (memory.h)
   std::shared_ptr<Block> keep;  // the storage the copy writes (or reads), alive until it is done
-  size_t chunks = 1;
-  std::atomic<size_t> nextChunk{0};  // the first chunk nobody has taken
+  size_t chunks = 1;  // below 2^32 (start_copy)
+  /* The chunks nobody has taken: from `front` up to `chunks - fromBack`,
+   * in one word (fromBack << 32 | front). The engine takes them from the
+   * front, in order; a waiter takes the back half of what is left in one
+   * claim and moves it front to back, then the back half of the rest.
+   * Each core then reads and writes one run in order, which the hardware
+   * prefetchers follow: two threads sharing 64 KiB tiles this way copied
+   * 20 GB/s here, against 16 GB/s taking 8 KiB chunks alternately from
+   * the front (bench/README.md "cpu", session 38). */
+  std::atomic<uint64_t> claims{0};
   std::atomic<size_t> chunksDone{0};
   std::atomic<bool> done{false};
+  uint64_t seq = 0;  // its place among the engine's jobs (CopyEngine::submit)
 
-  /* Moves chunks until none is left to take; true when this call moved the
-   * last one to finish, and so completed the job. `demote`: push the lines
-   * written to the shared cache (the engine, when it is ahead). */
+  bool allTaken() const { return taken(claims.load(std::memory_order_relaxed)); }
+
+  /* The engine's way: moves chunks from the front, `batch` at a time,
+   * until none is left to take; true when this call moved the last one to
+   * finish, and so completed the job. `demote`: push the lines written to
+   * the shared cache (the engine, when it is ahead). */
   bool work(bool demote, size_t batch = 1) {
     bool completed = false;
-    for (size_t c; (c = nextChunk.fetch_add(batch, std::memory_order_relaxed)) < chunks;) {
-      size_t end = std::min(chunks, c + batch);
-      for (size_t i = c; i < end; ++i) copyChunk(dst, src, shape, i, demote);
-      if (chunksDone.fetch_add(end - c, std::memory_order_acq_rel) + (end - c) == chunks) {
-        // Release the storage before `done`: once the waiter sees `done`,
-        // its invocation may end and destroy the arena the block belongs to.
-        keep.reset();
-        done.store(true);  // seq_cst: a sleeping waiter is counted (CopyEngine)
-        completed = true;
-      }
+    for (uint64_t v = claims.load(std::memory_order_relaxed); !taken(v);) {
+      size_t front = v & 0xffffffffu, n = std::min(batch, back(v) - front);
+      if (!claims.compare_exchange_weak(v, v + n, std::memory_order_relaxed)) continue;
+      completed |= moveChunks(front, front + n, demote);
+      v = claims.load(std::memory_order_relaxed);
     }
     return completed;
+  }
+
+  /* The waiter's way: moves the back half of what is left, again and
+   * again, until none is left to take; true when it completed the job. */
+  bool help() {
+    bool completed = false;
+    for (uint64_t v = claims.load(std::memory_order_relaxed); !taken(v);) {
+      size_t front = v & 0xffffffffu, end = back(v), mid = front + (end - front) / 2;
+      uint64_t claimed = (static_cast<uint64_t>(chunks - mid) << 32) | front;
+      if (!claims.compare_exchange_weak(v, claimed, std::memory_order_relaxed)) continue;
+      completed |= moveChunks(mid, end, false);
+      v = claims.load(std::memory_order_relaxed);
+    }
+    return completed;
+  }
+
+ private:
+  size_t back(uint64_t v) const { return chunks - static_cast<size_t>(v >> 32); }
+  bool taken(uint64_t v) const { return (v & 0xffffffffu) >= back(v); }
+
+  // Moves chunks [c, end), taken; true when they were the last to finish.
+  bool moveChunks(size_t c, size_t end, bool demote) {
+    for (size_t i = c; i < end; ++i) copyChunk(dst, src, shape, i, demote);
+    if (chunksDone.fetch_add(end - c, std::memory_order_acq_rel) + (end - c) != chunks) return false;
+    // Release the storage before `done`: once the waiter sees `done`, its
+    // invocation may end and destroy the arena the block belongs to.
+    keep.reset();
+    done.store(true);  // seq_cst: a sleeping waiter is counted (CopyEngine)
+    return true;
   }
 };
 
@@ -156,13 +193,22 @@ class CopyEngine {
   void submit(const std::shared_ptr<CopyJob>& job) {
     bool wake;
     {
-      std::lock_guard<std::mutex> lock(m_);
+      std::unique_lock<std::mutex> lock = lockQueue();
+      job->seq = ++submitted_;
       queue_.push_back(job);
       queued_.fetch_add(1);
       wake = engineSleeping_;
     }
     if (wake) work_.notify_one();
   }
+
+  /* Whether the engine naps now (stale_, below): copies are then made
+   * where they start. */
+  bool napping() const { return napping_.load(std::memory_order_relaxed); }
+
+  /* Whether the engine may nap (it may unless VX_COPY_NAP=0 is set); the
+   * runtime's tests switch it off where they check the engine's own work. */
+  void allowNaps(bool allow) { napsAllowed_.store(allow, std::memory_order_relaxed); }
 
   /* Whether the engine demotes what it writes now (late_, below). */
   bool demoting() const { return late_.load(std::memory_order_relaxed) < kDemoteBelow; }
@@ -173,7 +219,7 @@ class CopyEngine {
       return;
     }
     late_.store(std::min(late_.load(std::memory_order_relaxed) + kLateCost, kLateMax), std::memory_order_relaxed);
-    if (job.work(false)) return;  // the waiter moved the last chunk
+    if (job.help()) return;  // the waiter moved the last chunk
     for (int i = 0; i < kSpins; ++i) {
       if (job.done.load(std::memory_order_acquire)) return;
       pause(i);
@@ -205,6 +251,73 @@ class CopyEngine {
   static constexpr int kLateCost = 2, kLateMax = 64, kDemoteBelow = kLateMax / 2;
   std::atomic<int> late_{kLateMax};
 
+  /* Whether the engine naps: it does when it does not get a core in time
+   * (a busy host), found as jobs that their waiters moved whole while the
+   * engine, awake, was not running: it comes back to a backlog of at least
+   * kBacklog jobs, all of them done. An engine that stays runnable there,
+   * or is woken for every job, gains the program nothing (its waiters move
+   * 99% of the chunks) and costs it: the scheduler moves the other
+   * processes' threads onto the program's core to balance the engine
+   * (bench/README.md "cpu", session 38). `stale_` counts up one for such a
+   * job and down kProductiveCredit for one the engine moves chunks of,
+   * between 0 and kStaleMax; at kNapAt the engine naps for napLength_,
+   * not woken by submit, and copies are made where they start, as the
+   * blocking baseline makes them (start_copy). Then it tries again (stale_
+   * back to half of kNapAt) and naps twice as long if that fails, up to
+   * kNapMax; the nap length falls back to kNapMin after kKeptUp jobs
+   * without a nap. Jobs that were queued while the engine slept do not
+   * count: they wait for its wake-up, which can take a millisecond on a
+   * virtual machine whose idle cores go back to its host, busy or not. Nor
+   * does a job its waiter took whole because the engine was copying the
+   * one before (a copy-bound loop): the queue is short then. */
+  static constexpr int kStaleMax = 64, kNapAt = 32, kProductiveCredit = 4;
+  static constexpr size_t kBacklog = 8, kKeptUp = 256;
+  static constexpr std::chrono::milliseconds kNapMin{2}, kNapMax{64};
+  int stale_ = 0;  // the engine's own, as are the three below
+  std::chrono::milliseconds napLength_ = kNapMin;
+  size_t sinceNap_ = 0;   // jobs taken since the last nap
+  uint64_t wokeAt_ = 0;   // submitted_ when it last woke from a sleep
+  size_t backlog_ = 0;    // jobs queued when it took the last one
+  uint64_t submitted_ = 0;  // jobs queued so far, under m_
+  std::atomic<bool> napping_{false};
+  std::atomic<bool> napsAllowed_{napsAllowedByEnvironment()};
+  static bool napsAllowedByEnvironment() {
+    const char* v = std::getenv("VX_COPY_NAP");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }
+
+  void nap() {
+    napping_.store(true, std::memory_order_relaxed);
+    {
+      std::unique_lock<std::mutex> lock(m_);
+      work_.wait_for(lock, napLength_, [&] { return stop_; });
+    }
+    napping_.store(false, std::memory_order_relaxed);
+    {
+      std::unique_lock<std::mutex> lock = lockQueue();
+      wokeAt_ = submitted_;  // what was queued before is no news
+    }
+    sinceNap_ = 0;
+    napLength_ = std::min(napLength_ * 2, kNapMax);
+    stale_ = kNapAt / 2;
+  }
+
+  /* Takes m_, trying a moment before it blocks: the engine and the program
+   * hold it for a few instructions, and a thread that blocks on a mutex
+   * sleeps in the kernel, whose wake-up can take a millisecond on a virtual
+   * machine (the engine, asleep behind a submit, then reached its jobs after
+   * their waiters: the GEMM lost 7%, bench/README.md "cpu", session 38). */
+  static constexpr int kLockTries = 256;
+  std::unique_lock<std::mutex> lockQueue() {
+    std::unique_lock<std::mutex> lock(m_, std::try_to_lock);
+    for (int i = 0; !lock.owns_lock() && i < kLockTries; ++i) {
+      VX_CPU_RELAX();
+      lock.try_lock();
+    }
+    if (!lock.owns_lock()) lock.lock();
+    return lock;
+  }
+
   static void pause(int i) {
     if (i < 64)
       VX_CPU_RELAX();
@@ -223,15 +336,18 @@ class CopyEngine {
   }
 
   std::shared_ptr<CopyJob> next() {
+    if (stale_ >= kNapAt && napsAllowed_.load(std::memory_order_relaxed)) nap();
     for (int i = 0; i < kSpins && queued_.load(std::memory_order_acquire) == 0; ++i) pause(i);
-    std::unique_lock<std::mutex> lock(m_);
+    std::unique_lock<std::mutex> lock = lockQueue();
     if (queue_.empty()) {
       engineSleeping_ = true;
       work_.wait(lock, [&] { return stop_ || !queue_.empty(); });
       engineSleeping_ = false;
+      wokeAt_ = submitted_;
       if (queue_.empty()) return nullptr;  // stopping
     }
     std::shared_ptr<CopyJob> job = std::move(queue_.front());
+    backlog_ = queue_.size();
     queue_.pop_front();
     queued_.fetch_sub(1);
     return job;
@@ -239,11 +355,17 @@ class CopyEngine {
 
   void run() {
     while (std::shared_ptr<CopyJob> job = next()) {
-      // Nothing left to take (the waiter moved it) or finished by the waiter.
+      bool taken = job->allTaken();  // by its waiter
+      if (++sinceNap_ > kKeptUp) napLength_ = kNapMin;
+      if (taken) {
+        if (backlog_ >= kBacklog && job->seq > wokeAt_) stale_ = std::min(stale_ + 1, kStaleMax);
+        continue;
+      }
+      stale_ = std::max(stale_ - kProductiveCredit, 0);
       bool demote = demoting();
       if (!job->work(demote, demote ? kEngineBatchAhead : 1)) continue;
       if (waitersSleeping_.load() > 0) {
-        std::lock_guard<std::mutex> lock(m_);
+        std::unique_lock<std::mutex> lock = lockQueue();
         finished_.notify_all();
       }
     }
@@ -279,7 +401,7 @@ inline thread_local bool copiesInline = false;
 
 inline std::shared_ptr<CopyJob> start_copy(const void* src, void* dst, const CopyShape& shape,
                                            std::shared_ptr<Block> keep) {
-  if (copiesInline) {
+  if (copiesInline || CopyEngine::instance().napping() || copyChunks(shape) >> 32 != 0) {
     copyBytes(dst, src, shape);
     return nullptr;  // a complete token
   }

@@ -293,6 +293,7 @@ TEST_CASE("asynchronous copies land before wait returns") {
 }
 
 TEST_CASE("a copy of many chunks is shared between the engine and its waiter, and lands whole") {
+  vx::rt::CopyEngine::instance().allowNaps(false);  // every copy a job, whatever the host's load
   // Runs and blocks of several chunks (kCopyChunkBytes), rows shorter and
   // longer than a chunk, the last chunk partial; each waited at once (the
   // waiter takes what the engine has not) and after other work (the engine
@@ -324,10 +325,11 @@ TEST_CASE("a copy of many chunks is shared between the engine and its waiter, an
   }
 }
 
-TEST_CASE("every chunk of a copy is moved once, whether taken in batches or one at a time") {
-  // Two threads on one job, as the engine (batches, demoting what it
-  // writes) and a waiter (one chunk at a time): the destination is the
-  // source, every chunk is counted once, exactly one of them finishes it.
+TEST_CASE("every chunk of a copy is moved once, the engine's from the front and the waiter's from the back") {
+  // Two threads on one job, as the engine (from the front, in batches,
+  // demoting what it writes) and a waiter (the back half of what is left,
+  // again and again): the destination is the source, every chunk is
+  // counted once, exactly one of them finishes it.
   std::vector<float> src = filled(11, 37 * 1024 + 5);
   for (size_t batch : {size_t{1}, size_t{2}, size_t{3}, size_t{64}}) {
     CAPTURE(batch);
@@ -341,7 +343,7 @@ TEST_CASE("every chunk of a copy is moved once, whether taken in batches or one 
       REQUIRE(job.chunks > 3);
       bool byEngine = false, byWaiter = false;
       std::thread engine([&] { byEngine = job.work(true, batch); });
-      byWaiter = job.work(false);
+      byWaiter = job.help();
       engine.join();
       CHECK(byEngine != byWaiter);
       CHECK(job.done.load());
@@ -354,6 +356,7 @@ TEST_CASE("every chunk of a copy is moved once, whether taken in batches or one 
 TEST_CASE("the engine demotes what it writes while waits find their copies done, and stops when they are late") {
   vx::rt::Arena arena;
   vx::rt::CopyEngine& engine = vx::rt::CopyEngine::instance();
+  engine.allowNaps(false);
   std::vector<float> big = filled(12, 1 << 20), small = filled(13, 256);
   // Late waits: a 4 MiB copy waited at once is never done yet.
   for (int i = 0; i < 40; ++i) {
@@ -373,6 +376,62 @@ TEST_CASE("the engine demotes what it writes while waits find their copies done,
     REQUIRE(std::memcmp(b.data, small.data(), small.size() * sizeof(float)) == 0);
   }
   CHECK(engine.demoting());
+}
+
+TEST_CASE("a waiter alone moves a copy whole, in halves from the back") {
+  // The waiter's claims (CopyJob::help) without the engine: one chunk, two,
+  // and odd counts, the last chunk partial; every chunk once, and the call
+  // completes the job.
+  std::vector<float> src = filled(14, 21 * 1024 + 3);
+  for (size_t n : {size_t{5}, vx::rt::kCopyChunkBytes / 4, vx::rt::kCopyChunkBytes / 4 + 1, size_t{5 * 1024 + 7}, src.size()}) {
+    CAPTURE(n);
+    std::vector<float> dst(n, 0.0f);
+    vx::rt::CopyJob job;
+    job.src = src.data();
+    job.dst = dst.data();
+    job.shape = vx::rt::contiguous<float>(n);
+    job.chunks = vx::rt::copyChunks(job.shape);
+    CHECK_FALSE(job.allTaken());
+    CHECK(job.help());
+    CHECK(job.allTaken());
+    CHECK(job.done.load());
+    CHECK(job.chunksDone.load() == job.chunks);
+    CHECK_FALSE(job.work(false));  // nothing left for the engine
+    REQUIRE(std::memcmp(dst.data(), src.data(), n * sizeof(float)) == 0);
+  }
+}
+
+TEST_CASE("an engine that comes back to copies its waiters made naps, and copies start where they are made meanwhile") {
+  // Backlogs of jobs their waiters moved whole, queued while the engine is
+  // awake, are what a busy host looks like to it: it naps, copies are made
+  // at their start (a complete token), and it comes back after the nap.
+  vx::rt::Arena arena;
+  vx::rt::CopyEngine& engine = vx::rt::CopyEngine::instance();
+  engine.allowNaps(true);
+  std::vector<float> src = filled(15, 4096), dst(src.size());
+  auto doneJob = [&] {
+    auto job = std::make_shared<vx::rt::CopyJob>();
+    job->src = src.data();
+    job->dst = dst.data();
+    job->shape = vx::rt::contiguous<float>(src.size());
+    job->chunks = vx::rt::copyChunks(job->shape);
+    job->help();  // its waiter moved it before the engine got there
+    return job;
+  };
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!engine.napping() && std::chrono::steady_clock::now() < until)
+    for (int i = 0; i < 64; ++i) engine.submit(doneJob());
+  REQUIRE(engine.napping());
+  vx::rt::Token<float> t = vx::rt::transfer_async(arena, vx::rt::Hbm<float>{src.data(), src.size()}, "t");
+  if (engine.napping()) CHECK(t.job == nullptr);  // unless the nap ended in between
+  vx::rt::Buf<float> b = vx::rt::wait(t);
+  REQUIRE(std::memcmp(b.data, src.data(), src.size() * sizeof(float)) == 0);
+  // Back once no more such jobs come: a nap lasts at most 64 ms, and the
+  // jobs queued during it make at most one more.
+  while (engine.napping() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK_FALSE(engine.napping());
+  engine.allowNaps(false);
 }
 
 TEST_CASE("a grid's workers make their copies themselves, landed by the wait") {
