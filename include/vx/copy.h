@@ -65,16 +65,17 @@ inline void demoteIfSupported(const char* p, size_t n) {
 }
 
 /* A copy is cut into chunks of about kCopyChunkBytes (whole rows of a block,
- * or pieces of one run) that whoever gets there first moves: the engine, or
- * the copy's waiter, which takes every chunk the engine has not started
- * instead of waiting for it. When the engine has a core of its own, the copy
+ * or pieces of one run; memory.h) that whoever gets there first moves: the
+ * engine, or the copy's waiter, which takes the chunks the engine has not
+ * started instead of waiting for them (CopyJob). When the engine has a core of its own, the copy
  * is done before its wait; when it has to share one (a busy host), the
  * waiter finishes the copy at the speed of a blocking one, and waits at most
  * for the one chunk the engine is moving. In a copy-bound loop the waiter
  * arrives while the engine is still copying, and the two move the rest of
  * the copy side by side: 8 KiB chunks let it take a larger share than
- * 16 KiB ones did (the stream: 1.14–1.19x → 1.33–1.36x its blocking
- * baseline, bench/README.md "cpu"). */
+ * 16 KiB ones did (the stream: 1.14–1.19x → 1.33–1.36x its baseline of
+ * then, whose blocking copies were single memcpys; bench/README.md "cpu",
+ * sessions 37 and 38). */
 // Chunks the engine takes at a time while it is ahead of the program
 // (CopyEngine::demoting): the waiter is not there to share them, and fewer
 // claims cost less. When it is behind, it takes one at a time, so that a
@@ -399,8 +400,13 @@ struct VoidToken {
  * be observed. */
 inline thread_local bool copiesInline = false;
 
-inline std::shared_ptr<CopyJob> start_copy(const void* src, void* dst, const CopyShape& shape,
-                                           std::shared_ptr<Block> keep) {
+/* The engine's side of a copy and of a wait stay out of line: inlined
+ * into a kernel, their code changed how GCC allocated the kernel's
+ * registers, and a change to the engine alone made the stream's blocking
+ * baseline, which never calls them, 20% slower (its `ACC += tile` loop kept
+ * its vectors on the stack; bench/README.md "cpu", session 38). */
+[[gnu::noinline]] inline std::shared_ptr<CopyJob> start_copy(const void* src, void* dst, const CopyShape& shape,
+                                                             std::shared_ptr<Block> keep) {
   if (copiesInline || CopyEngine::instance().napping() || copyChunks(shape) >> 32 != 0) {
     copyBytes(dst, src, shape);
     return nullptr;  // a complete token
@@ -459,13 +465,15 @@ inline VoidToken store_async(const Buf<T>& src, const Hbm<T>& dst) {
   return VoidToken{start_copy(src.data, dst.data, toHbm(dst), src.owner)};
 }
 
+[[gnu::noinline]] inline void waitJob(CopyJob& job) { CopyEngine::instance().wait(job); }
+
 template <typename T>
 inline Buf<T> wait(const Token<T>& t) {
-  if (t.job) CopyEngine::instance().wait(*t.job);
+  if (t.job) waitJob(*t.job);
   return t.buf;
 }
 inline void wait(const VoidToken& t) {
-  if (t.job) CopyEngine::instance().wait(*t.job);
+  if (t.job) waitJob(*t.job);
 }
 
 template <typename T>

@@ -35,10 +35,19 @@ class MatrixUnit {
     uint64_t N = hasWeights_ ? weights_.N : K;
     shapeAcc(R, N, at);
     if (!hasWeights_) {  // W = identity: ACC += x
-      for (uint64_t i = 0; i < R * K; ++i) acc_[i] += static_cast<float>(x.data[i]);
+      addInto(acc_.data(), x.data, R * K);
       return;
     }
     gemm::gemmPacked(R, x.data, K, weights_, acc_.data(), N);
+  }
+
+  /* a[0..n) += b[0..n), through restrict parameters: as a loop over the
+   * member vector inlined into a kernel, GCC kept the loop's vectors on
+   * the stack in some contexts (the stream's baseline ran 20% slower;
+   * bench/README.md "cpu", session 38). */
+  template <typename U>
+  static void addInto(float* __restrict a, const U* __restrict b, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) a[i] += static_cast<float>(b[i]);
   }
 
   void store_acc(const Hbm<float>& dst, uint64_t R, uint64_t N, const char* at) {
