@@ -325,11 +325,11 @@ TEST_CASE("a copy of many chunks is shared between the engine and its waiter, an
   }
 }
 
-TEST_CASE("every chunk of a copy is moved once, the engine's from the front and the waiter's from the back") {
+TEST_CASE("every chunk of a copy is moved once, the engine's from the front and the waiter's all that is left") {
   // Two threads on one job, as the engine (from the front, in batches,
-  // demoting what it writes) and a waiter (the back half of what is left,
-  // again and again): the destination is the source, every chunk is
-  // counted once, exactly one of them finishes it.
+  // demoting what it writes) and a waiter (all that is left when it comes,
+  // in one claim): the destination is the source, every chunk is counted
+  // once, exactly one of them finishes it.
   std::vector<float> src = filled(11, 37 * 1024 + 5);
   for (size_t batch : {size_t{1}, size_t{2}, size_t{3}, size_t{64}}) {
     CAPTURE(batch);
@@ -378,8 +378,8 @@ TEST_CASE("the engine demotes what it writes while waits find their copies done,
   CHECK(engine.demoting());
 }
 
-TEST_CASE("a waiter alone moves a copy whole, in halves from the back") {
-  // The waiter's claims (CopyJob::help) without the engine: one chunk, two,
+TEST_CASE("a waiter alone moves a copy whole, in one claim") {
+  // The waiter's claim (CopyJob::help) without the engine: one chunk, two,
   // and odd counts, the last chunk partial; every chunk once, and the call
   // completes the job.
   std::vector<float> src = filled(14, 21 * 1024 + 3);
