@@ -67,15 +67,15 @@ inline void demoteIfSupported(const char* p, size_t n) {
 /* A copy is cut into chunks of about kCopyChunkBytes (whole rows of a block,
  * or pieces of one run; memory.h) that whoever gets there first moves: the
  * engine, or the copy's waiter, which takes the chunks the engine has not
- * started instead of waiting for them (CopyJob). When the engine has a core of its own, the copy
- * is done before its wait; when it has to share one (a busy host), the
- * waiter finishes the copy at the speed of a blocking one, and waits at most
- * for the one chunk the engine is moving. In a copy-bound loop the waiter
- * arrives while the engine is still copying, and the two move the rest of
- * the copy side by side: 8 KiB chunks let it take a larger share than
- * 16 KiB ones did (the stream: 1.14–1.19x → 1.33–1.36x its baseline of
- * then, whose blocking copies were single memcpys; bench/README.md "cpu",
- * sessions 37 and 38). */
+ * started instead of waiting for them (CopyJob). When the engine has a core
+ * of its own, the copy is done before its wait; when it has to share one (a
+ * busy host), the waiter finishes the copy at the speed of a blocking one,
+ * and waits at most for the one chunk the engine is moving. In a copy-bound
+ * loop the waiter arrives while the engine is still copying: it takes what
+ * is left and the engine goes on to the next copy. 8 KiB chunks let the
+ * waiter take a larger share than 16 KiB ones did (the stream: 1.14–1.19x →
+ * 1.33–1.36x its baseline of then, whose blocking copies were single
+ * memcpys; bench/README.md "cpu", sessions 37 and 38). */
 // Chunks the engine takes at a time while it is ahead of the program
 // (CopyEngine::demoting): the waiter is not there to share them, and fewer
 // claims cost less. When it is behind, it takes one at a time, so that a

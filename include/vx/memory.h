@@ -199,8 +199,9 @@ inline void copyRow(char* d, const char* x, size_t n) {
 /* Copies move runs in pieces of kCopyChunkBytes: the copy engine's chunks
  * (copy.h), and the pieces of every blocking copy, so that a program and its
  * --sync-baseline move bytes with the same code. One `memcpy` of a 64 KiB
- * tile ran 6% slower than eight of 8 KiB in the copy-bound stream (glibc's
- * `rep movsb` path; bench/README.md "cpu", session 38). */
+ * tile (glibc's `memmove`) ran 2–6% slower in the examples than eight of
+ * 8 KiB (which GCC inlines as `rep movsq`); bench/README.md "cpu", session
+ * 38. */
 constexpr size_t kCopyChunkBytes = size_t{8} << 10;
 
 inline void copyRun(char* d, const char* x, size_t n) {
