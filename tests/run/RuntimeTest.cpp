@@ -23,6 +23,14 @@ std::vector<float> filled(uint32_t index, size_t n) {
   return v;
 }
 
+/* A job copying n floats from src to dst, as start_copy makes one, not queued. */
+void setUpCopy(vx::rt::CopyJob& job, const float* src, float* dst, size_t n) {
+  job.src = src;
+  job.dst = dst;
+  job.shape = vx::rt::contiguous<float>(n);
+  job.chunks = vx::rt::copyChunks(job.shape);
+}
+
 template <typename T>
 std::vector<float> naive(size_t m, size_t n, size_t k, const T* a, const T* b) {
   std::vector<float> c(m * n, 0.0f);
@@ -336,10 +344,7 @@ TEST_CASE("every chunk of a copy is moved once, the engine's from the front and 
     for (int round = 0; round < 20; ++round) {
       std::vector<float> dst(src.size(), 0.0f);
       vx::rt::CopyJob job;
-      job.src = src.data();
-      job.dst = dst.data();
-      job.shape = vx::rt::contiguous<float>(src.size());
-      job.chunks = vx::rt::copyChunks(job.shape);
+      setUpCopy(job, src.data(), dst.data(), src.size());
       REQUIRE(job.chunks > 3);
       bool byEngine = false, byWaiter = false;
       std::thread engine([&] { byEngine = job.work(true, batch); });
@@ -387,10 +392,7 @@ TEST_CASE("a waiter alone moves a copy whole, in one claim") {
     CAPTURE(n);
     std::vector<float> dst(n, 0.0f);
     vx::rt::CopyJob job;
-    job.src = src.data();
-    job.dst = dst.data();
-    job.shape = vx::rt::contiguous<float>(n);
-    job.chunks = vx::rt::copyChunks(job.shape);
+    setUpCopy(job, src.data(), dst.data(), n);
     CHECK_FALSE(job.allTaken());
     CHECK(job.help());
     CHECK(job.allTaken());
@@ -411,10 +413,7 @@ TEST_CASE("an engine that comes back to copies its waiters made naps, and copies
   std::vector<float> src = filled(15, 4096), dst(src.size());
   auto doneJob = [&] {
     auto job = std::make_shared<vx::rt::CopyJob>();
-    job->src = src.data();
-    job->dst = dst.data();
-    job->shape = vx::rt::contiguous<float>(src.size());
-    job->chunks = vx::rt::copyChunks(job->shape);
+    setUpCopy(*job, src.data(), dst.data(), src.size());
     job->help();  // its waiter moved it before the engine got there
     return job;
   };
