@@ -111,6 +111,37 @@ inline void copyChunk(void* dst, const void* src, const CopyShape& s, size_t c, 
   }
 }
 
+inline uint64_t copyClockNs() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+/* Reads the source of chunk `c` into this core's cache (prefetches to
+ * the second level, which never fault: the copy may finish, and its source
+ * be freed, while the engine reads it), without moving it. On x86 the
+ * instruction is written out: GCC dropped `__builtin_prefetch` from the
+ * engine's loop here. */
+inline void warmLines(const char* p, size_t n) {
+  for (size_t i = 0; i < n; i += 64) {
+#if defined(__x86_64__) || defined(__i386__)
+    asm volatile("prefetcht1 %0" : : "m"(*(p + i)));
+#else
+    __builtin_prefetch(p + i, 0, 2);
+#endif
+  }
+}
+inline void warmChunk(const void* src, const CopyShape& s, size_t c) {
+  const char* x = static_cast<const char*>(src);
+  if (s.rows == 1) {
+    size_t begin = c * kCopyChunkBytes;
+    warmLines(x + begin, std::min(kCopyChunkBytes, s.rowBytes - begin));
+    return;
+  }
+  size_t rowsPer = chunkRows(s);
+  size_t end = std::min(s.rows, (c + 1) * rowsPer);
+  for (size_t r = c * rowsPer; r < end; ++r) warmLines(x + r * s.srcStride, s.rowBytes);
+}
+
 struct CopyJob {
   const void* src;
   void* dst;
@@ -150,6 +181,16 @@ struct CopyJob {
     return completed;
   }
 
+  /* The engine's other way, when the program waits for its copies (a
+   * copy-bound loop; CopyEngine::warming): reads the source into the
+   * engine's cache, chunk by chunk, and takes nothing; the waiter then
+   * moves the whole copy from there. Stops when the copy is done. Out of
+   * line: inlined into the engine's loop, it made the engine's moving 1%
+   * slower (the projection, bench/README.md "cpu", session 39). */
+  [[gnu::noinline]] void warm() const {
+    for (size_t c = 0; c < chunks && !done.load(std::memory_order_relaxed); ++c) warmChunk(src, shape, c);
+  }
+
   /* The waiter's way: takes every chunk nobody has taken, in one claim,
    * and moves them in order; true when it completed the job. */
   bool help() {
@@ -175,6 +216,83 @@ struct CopyJob {
     done.store(true);  // seq_cst: a sleeping waiter is counted (CopyEngine)
     return true;
   }
+};
+
+/* The engine has two ways with a copy: it moves it (CopyJob::work), or it
+ * only reads its source into its own cache and leaves the copy to the
+ * waiter (CopyJob::warm). Moving is the better way when the program has
+ * work to do between a copy's start and its wait (a GEMM, a projection):
+ * the copy is done when the wait comes. Warming is the better way when the
+ * program only waits for its copies (a copy-bound stream): a core reads
+ * another core's cache about half as fast again as memory (16 against
+ * 11 GB/s here), and what the waiter copies itself it then reads from its
+ * own cache, where a tile the engine wrote has to come over from the
+ * engine's (ACC += tile: 1.7 against 4.3 µs for 64 KiB; bench/README.md
+ * "cpu", session 39). Which one a program is, no count of late waits
+ * says: in both, the waits that find their copy unfinished find about one
+ * chunk left. So the waiters measure it: the time of each epoch of kEpoch
+ * waits, averaged per mode, and every so often an epoch in the other
+ * mode, which is kept if it was faster by more than 1/kMargin. An
+ * exploration that loses multiplies the wait before the next one by
+ * kBackOff (from kExploreMin up to kExploreMax epochs); one that wins
+ * sets it back. The first epoch after a switch is not measured (copies
+ * started in the other mode are still being waited for), nor is one that
+ * took more than twice its mode's mean (the program did something else:
+ * its invocation ended, the host took the core). A program that waits
+ * less than kEpoch times keeps the engine moving its copies. */
+class CopyModeChooser {
+ public:
+  static constexpr uint32_t kEpoch = 64, kExploreMin = 4, kBackOff = 8, kExploreMax = 256;
+  static constexpr uint64_t kMargin = 50;
+
+  /* An epoch ended at `nowNs`, in mode `warm`; returns the mode for the
+   * next one. */
+  bool epochEnded(uint64_t nowNs, bool warm) {
+    uint64_t took = nowNs - startNs_;
+    startNs_ = nowNs;
+    if (napped_) {  // the engine had no core: not a measure of either way
+      napped_ = false;
+      exploring_ = false;
+      settling_ = true;
+      left_ = every_;
+      return false;
+    }
+    if (settling_) {  // the first, or just after a switch
+      settling_ = false;
+      return warm;
+    }
+    uint64_t& mean = ns_[warm];
+    bool apart = mean != 0 && took > 2 * mean;
+    if (!apart) mean = mean == 0 ? took : (3 * mean + took) / 4;
+    if (exploring_) {  // this mode ran one epoch: keep it if it was faster
+      exploring_ = false;
+      bool won = !apart && took * kMargin < ns_[!warm] * (kMargin - 1);
+      every_ = won ? kExploreMin : std::min(every_ * kBackOff, kExploreMax);
+      left_ = every_;
+      if (won) return warm;
+      settling_ = true;
+      return !warm;
+    }
+    if (--left_ > 0) return warm;
+    exploring_ = true;
+    settling_ = true;
+    return !warm;
+  }
+
+ private:
+  uint64_t startNs_ = 0;
+  uint64_t ns_[2] = {0, 0};  // the mean epoch in each mode (0: none yet)
+  uint32_t every_ = kExploreMin, left_ = kExploreMin;
+  bool exploring_ = false, settling_ = true;
+  bool napped_ = false;
+
+ public:
+  /* The engine napped during this epoch (CopyEngine::nap): the host gives
+   * it no core, and the epoch ends in the moving mode, unmeasured. A
+   * warming engine takes every job, as if it were productive, and would
+   * keep its thread runnable on a host that has no core for it (the stream
+   * with the other core busy: 0.98x against 1.02x moving). */
+  void napped() { napped_ = true; }
 };
 
 /* One engine per process, started on first use: the machine's DMA engine.
@@ -214,12 +332,27 @@ class CopyEngine {
   /* Whether the engine demotes what it writes now (late_, below). */
   bool demoting() const { return late_.load(std::memory_order_relaxed) < kDemoteBelow; }
 
+  /* Whether the engine warms the sources of copies instead of moving
+   * them now (CopyModeChooser, above). */
+  bool warming() const { return warm_.load(std::memory_order_relaxed); }
+
+  /* Whether the mode is chosen by measurement (it is unless
+   * VX_COPY_MODE=move or VX_COPY_MODE=warm fixes it); when it is not,
+   * `warm` is the mode. The runtime's tests fix it where they check one
+   * mode's work. */
+  void chooseMode(bool choose, bool warm = false) {
+    choosing_.store(choose, std::memory_order_relaxed);
+    if (!choose) warm_.store(warm, std::memory_order_relaxed);
+  }
+
   void wait(CopyJob& job) {
+    if (choosing_.load(std::memory_order_relaxed)) tick();
+    bool warm = warming();
     if (job.done.load(std::memory_order_acquire)) {
-      if (int l = late_.load(std::memory_order_relaxed); l > 0) late_.store(l - 1, std::memory_order_relaxed);
+      if (!warm) onTime();
       return;
     }
-    late_.store(std::min(late_.load(std::memory_order_relaxed) + kLateCost, kLateMax), std::memory_order_relaxed);
+    if (!warm) late();
     if (job.help()) return;  // the waiter moved the last chunk
     for (int i = 0; i < kSpins; ++i) {
       if (job.done.load(std::memory_order_acquire)) return;
@@ -243,14 +376,46 @@ class CopyEngine {
    * the program mostly waits for the engine (a copy-bound stream, a busy
    * host) the engine's time is worth more than where the lines are. `late_`
    * counts up kLateCost for a wait that finds its copy unfinished and down
-   * one for one that finds it done, between 0 and kLateMax: it stays low
+   * one for one that finds it done, between 0 and kLateMax, while the
+   * engine moves copies (a warming engine finishes none): it stays low
    * while fewer than a third of the waits are late (bench/README.md "cpu":
    * 6% late in the projection, 18% in the GEMM, 78% in the stream). The
    * waiting threads write it with plain loads and stores (two waiters at
    * once may lose an update, which only blurs the estimate); the engine
    * reads it. */
   static constexpr int kLateCost = 2, kLateMax = 64, kDemoteBelow = kLateMax / 2;
+  void onTime() {
+    if (int l = late_.load(std::memory_order_relaxed); l > 0) late_.store(l - 1, std::memory_order_relaxed);
+  }
+  void late() { late_.store(std::min(late_.load(std::memory_order_relaxed) + kLateCost, kLateMax), std::memory_order_relaxed); }
   std::atomic<int> late_{kLateMax};
+
+  /* The mode, and its chooser (CopyModeChooser), fed by the waiters: one
+   * of them at a time (the one that ends an epoch) calls it, under
+   * modeLock_, and the others go on without waiting. */
+  std::atomic<bool> warm_{modeByEnvironment() == 2};
+  std::atomic<bool> choosing_{modeByEnvironment() == 0};
+  std::atomic<uint32_t> epochWaits_{0};
+  std::atomic_flag modeLock_ = ATOMIC_FLAG_INIT;
+  CopyModeChooser chooser_;
+  static int modeByEnvironment() {  // 0: chosen; 1: move; 2: warm
+    const char* v = std::getenv("VX_COPY_MODE");
+    if (v == nullptr) return 0;
+    return std::strcmp(v, "move") == 0 ? 1 : std::strcmp(v, "warm") == 0 ? 2 : 0;
+  }
+  std::atomic<uint32_t> naps_{0};  // so far (nap)
+  uint32_t napsSeen_ = 0;           // by the chooser, under modeLock_
+  void tick() {
+    if (epochWaits_.fetch_add(1, std::memory_order_relaxed) + 1 < CopyModeChooser::kEpoch) return;
+    if (modeLock_.test_and_set(std::memory_order_acquire)) return;
+    epochWaits_.store(0, std::memory_order_relaxed);
+    if (uint32_t naps = naps_.load(std::memory_order_relaxed); naps != napsSeen_) {
+      napsSeen_ = naps;
+      chooser_.napped();
+    }
+    warm_.store(chooser_.epochEnded(copyClockNs(), warm_.load(std::memory_order_relaxed)), std::memory_order_relaxed);
+    modeLock_.clear(std::memory_order_release);
+  }
 
   /* Whether the engine naps: it does when it does not get a core in time
    * (a busy host), found as jobs that their waiters moved whole while the
@@ -288,6 +453,7 @@ class CopyEngine {
   }
 
   void nap() {
+    naps_.fetch_add(1, std::memory_order_relaxed);
     napping_.store(true, std::memory_order_relaxed);
     {
       std::unique_lock<std::mutex> lock(m_);
@@ -363,6 +529,10 @@ class CopyEngine {
         continue;
       }
       stale_ = std::max(stale_ - kProductiveCredit, 0);
+      if (warming()) {
+        job->warm();
+        continue;
+      }
       bool demote = demoting();
       if (!job->work(demote, demote ? kEngineBatchAhead : 1)) continue;
       if (waitersSleeping_.load() > 0) {

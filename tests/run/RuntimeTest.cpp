@@ -362,6 +362,7 @@ TEST_CASE("the engine demotes what it writes while waits find their copies done,
   vx::rt::Arena arena;
   vx::rt::CopyEngine& engine = vx::rt::CopyEngine::instance();
   engine.allowNaps(false);
+  engine.chooseMode(false, false);  // the engine moves the copies
   std::vector<float> big = filled(12, 1 << 20), small = filled(13, 256);
   // Late waits: a 4 MiB copy waited at once is never done yet.
   for (int i = 0; i < 40; ++i) {
@@ -381,6 +382,156 @@ TEST_CASE("the engine demotes what it writes while waits find their copies done,
     REQUIRE(std::memcmp(b.data, small.data(), small.size() * sizeof(float)) == 0);
   }
   CHECK(engine.demoting());
+  engine.chooseMode(true);
+}
+
+TEST_CASE("an engine that warms leaves every copy to its waiter, which lands it whole") {
+  // In the warming mode the engine reads sources and takes no chunk: a
+  // copy left alone is not done, and its wait moves all of it (runs of one
+  // chunk and of several, the last partial; a block of rows).
+  vx::rt::Arena arena;
+  vx::rt::CopyEngine& engine = vx::rt::CopyEngine::instance();
+  engine.allowNaps(false);
+  engine.chooseMode(false, true);
+  REQUIRE(engine.warming());
+  const size_t cols = 700;
+  std::vector<float> src = filled(16, 90 * cols);
+  vx::rt::Hbm<float> whole{src.data(), src.size()};
+  whole.cols = cols;
+  whole.stride = cols;
+  for (size_t n : {size_t{3}, vx::rt::kCopyChunkBytes / 4, size_t{5 * 1024 + 7}, src.size()}) {
+    CAPTURE(n);
+    vx::rt::Token<float> run = vx::rt::transfer_async(arena, vx::rt::Hbm<float>{src.data(), n}, "t");
+    vx::rt::Token<float> blk = vx::rt::transfer_async(arena, vx::rt::block(whole, 3, 1, 40, 500, 90, cols, false, "t"), "t");
+    REQUIRE(run.job != nullptr);
+    REQUIRE(blk.job != nullptr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // time for the engine to have read them
+    CHECK_FALSE(run.job->done.load());
+    CHECK(run.job->chunksDone.load() == 0);
+    CHECK_FALSE(blk.job->done.load());
+    vx::rt::Buf<float> b = vx::rt::wait(blk), r = vx::rt::wait(run);
+    REQUIRE(std::memcmp(r.data, src.data(), n * sizeof(float)) == 0);
+    for (size_t i = 0; i < 40; ++i)
+      REQUIRE(std::memcmp(b.data + i * 500, src.data() + (3 + i) * cols + 1, 500 * sizeof(float)) == 0);
+    CHECK(run.job->done.load());
+    CHECK(run.job->keep == nullptr);
+    CHECK(blk.job->chunksDone.load() == blk.job->chunks);
+  }
+  engine.chooseMode(true);
+}
+
+namespace {
+/* Feeds a mode chooser epochs whose length is `ns(warm)`, and returns the
+ * modes it chose, one letter each (m: move, W: warm). */
+template <typename F>
+std::string chosenModes(vx::rt::CopyModeChooser& c, int epochs, F ns, bool& warm, uint64_t& now) {
+  std::string modes;
+  for (int i = 0; i < epochs; ++i) {
+    now += ns(warm);
+    warm = c.epochEnded(now, warm);
+    modes += warm ? 'W' : 'm';
+  }
+  return modes;
+}
+}  // namespace
+
+TEST_CASE("the copy mode chooser keeps the faster way, and tries the other less often while it loses") {
+  using vx::rt::CopyModeChooser;
+  static_assert(CopyModeChooser::kExploreMin == 4 && CopyModeChooser::kBackOff == 8 &&
+                    CopyModeChooser::kExploreMax == 256,
+                "the sequences below");
+  SUBCASE("warming is faster: kept from the first try, and moving, tried again, loses") {
+    CopyModeChooser c;
+    bool warm = false;
+    uint64_t now = 1000;
+    // The first epoch is not measured; four in move, the fourth ending in
+    // a switch; warm settles and is measured: kept; four in warm; move
+    // tried (settle, measure) and left; 32 in warm before the next try.
+    std::string modes = chosenModes(c, 46, [](bool w) { return w ? 80 : 100; }, warm, now);
+    CHECK(modes == "mmmmWWWWWWmm" + std::string(33, 'W') + "m");
+  }
+  SUBCASE("moving is faster: warming is tried after 4, 32 and then every 256 epochs") {
+    CopyModeChooser c;
+    bool warm = false;
+    uint64_t now = 1000;
+    std::string modes = chosenModes(c, 600, [](bool w) { return w ? 120 : 100; }, warm, now);
+    std::vector<size_t> tries;
+    for (size_t i = 0; i + 1 < modes.size(); ++i)
+      if (modes[i] == 'm' && modes[i + 1] == 'W') tries.push_back(i + 1);
+    // Each try: one epoch to settle, one measured, one to settle back.
+    CHECK(tries == std::vector<size_t>{4, 4 + 3 + 32, 4 + 3 + 32 + 3 + 256, 4 + 3 + 32 + 3 + 256 + 3 + 256});
+    for (size_t t : tries) CHECK(modes.substr(t, 2) == "WW");
+  }
+  SUBCASE("a difference within the margin does not switch") {
+    CopyModeChooser c;
+    bool warm = false;
+    uint64_t now = 1000;
+    std::string modes = chosenModes(c, 12, [](bool w) { return w ? 99 : 100; }, warm, now);
+    CHECK(modes == "mmmmWWmmmmmm");
+  }
+  SUBCASE("an epoch in which the engine napped ends in moving, unmeasured") {
+    CopyModeChooser c;
+    bool warm = false;
+    uint64_t now = 1000;
+    std::string modes = chosenModes(c, 7, [](bool w) { return w ? 80 : 100; }, warm, now);
+    REQUIRE(modes == "mmmmWWW");  // warming kept
+    c.napped();
+    now += 80;
+    warm = c.epochEnded(now, warm);
+    CHECK_FALSE(warm);
+    // Moving settles, then four epochs before warming is tried again.
+    modes = chosenModes(c, 8, [](bool w) { return w ? 80 : 100; }, warm, now);
+    CHECK(modes == "mmmmWWWW");
+  }
+  SUBCASE("a try during which the engine napped is not counted as lost") {
+    CopyModeChooser c;
+    bool warm = false;
+    uint64_t now = 1000;
+    std::string modes = chosenModes(c, 5, [](bool w) { return w ? 120 : 100; }, warm, now);
+    REQUIRE(modes == "mmmmW");  // warming tried
+    c.napped();
+    now += 120;
+    warm = c.epochEnded(now, warm);
+    CHECK_FALSE(warm);
+    // Tried again after four epochs, not 32 (a lost try backs off).
+    modes = chosenModes(c, 5, [](bool w) { return w ? 120 : 100; }, warm, now);
+    CHECK(modes == "mmmmW");
+  }
+  SUBCASE("an epoch more than twice its mode's mean is not measured") {
+    CopyModeChooser c;
+    bool warm = false;
+    uint64_t now = 1000;
+    int epoch = 0;
+    // The third epoch in move stands apart (the program did something
+    // else): move's mean stays 100, and warm, slower at 110, is not kept
+    // (counted, the 1000 would have made move's mean 325).
+    std::string modes = chosenModes(c, 8,
+                                    [&](bool w) -> uint64_t {
+                                      ++epoch;
+                                      if (epoch == 3) return 1000;
+                                      return w ? 110 : 100;
+                                    },
+                                    warm, now);
+    CHECK(modes == "mmmmWWmm");
+  }
+}
+
+TEST_CASE("ACC += x gives the same sums at every vector width the CPU has") {
+  using vx::rt::gemm::Isa;
+  for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{1027}}) {
+    std::vector<float> x = filled(17, n + 1), acc0 = filled(18, n + 1);
+    std::vector<float> want = acc0;
+    vx::rt::gemm::addFloatsFor(Isa::Generic)(want.data(), x.data() + 1, n);  // unaligned source
+    for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
+      if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
+      CAPTURE(vx::rt::gemm::isaName(level));
+      CAPTURE(n);
+      std::vector<float> acc = acc0;
+      vx::rt::gemm::addFloatsFor(level)(acc.data(), x.data() + 1, n);
+      CHECK(std::memcmp(acc.data(), want.data(), acc.size() * sizeof(float)) == 0);
+      for (size_t i = 0; i < n; ++i) REQUIRE(want[i] == acc0[i] + x[i + 1]);
+    }
+  }
 }
 
 TEST_CASE("a waiter alone moves a copy whole, in one claim") {
