@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cpu target benchmark (docs/cpu.md): prints
 #  1. the speed-up of asynchronous copies over the --sync-baseline build of the
-#     same program: the canonical stream (copy-bound: ACC += tile), the
+#     same program: the canonical stream (copy-bound: ACC += tile), the same
+#     stream adding through elementwise code (bench/sum_tiles.vx), the
 #     projection through narrow weights (copy and compute about balanced) and
 #     the tiled GEMM (compute-bound), on a quiet machine and with every other
 #     core busy (a spinning process per core);
@@ -43,6 +44,8 @@ for ex in stream project gemm; do
   "$VXC" build "examples/$ex.vx" --emit=exe -o "$TMP/$ex.async"
   "$VXC" build "examples/$ex.vx" --emit=exe --sync-baseline -o "$TMP/$ex.sync"
 done
+"$VXC" build bench/sum_tiles.vx --emit=exe -o "$TMP/sum.async"
+"$VXC" build bench/sum_tiles.vx --emit=exe --sync-baseline -o "$TMP/sum.sync"
 "$VXC" build examples/gemm.vx --emit=exe --target-cpu=native -o "$TMP/gemm.native"
 
 # best_us EXE ARGS...: the fastest of REPEAT runs, in microseconds.
@@ -53,7 +56,7 @@ T=$((GEMM / 128))
 STREAM_ARGS=(--arg "tiles=$TILES")
 GEMM_ARGS=(--arg "a=$((T * T))" --arg "b=$((T * T))" --arg "c=$((T * T))" --arg "kt=$T")
 # The checksums of the two builds must agree, or the figures mean nothing.
-for ex in stream project gemm; do
+for ex in stream sum project gemm; do
   args=("${STREAM_ARGS[@]}")
   [ $ex = gemm ] && args=("${GEMM_ARGS[@]}")
   a=$("$TMP/$ex.async" "${args[@]}" | grep '^checksum')
@@ -62,20 +65,22 @@ for ex in stream project gemm; do
 done
 
 cores_before=$("$BUILD_DIR/bench/vx_bench_cpu" --parallelism | sed -n 's/^RESULT cores=//p')
-# The best async and sync times (us) of stream, project and gemm, one line.
+# The best async and sync times (us) of stream, sum, project and gemm, one line.
 measure() {
-  local sa="" ss="" pa="" ps="" ga="" gs=""
+  local sa="" ss="" ea="" es="" pa="" ps="" ga="" gs=""
   for ((r = 0; r < ROUNDS; ++r)); do
     sa=$(min "$(best_us "$TMP/stream.async" "${STREAM_ARGS[@]}")" "$sa")
     ss=$(min "$(best_us "$TMP/stream.sync" "${STREAM_ARGS[@]}")" "$ss")
+    ea=$(min "$(best_us "$TMP/sum.async" "${STREAM_ARGS[@]}")" "$ea")
+    es=$(min "$(best_us "$TMP/sum.sync" "${STREAM_ARGS[@]}")" "$es")
     pa=$(min "$(best_us "$TMP/project.async" "${STREAM_ARGS[@]}")" "$pa")
     ps=$(min "$(best_us "$TMP/project.sync" "${STREAM_ARGS[@]}")" "$ps")
     ga=$(min "$(best_us "$TMP/gemm.async" "${GEMM_ARGS[@]}")" "$ga")
     gs=$(min "$(best_us "$TMP/gemm.sync" "${GEMM_ARGS[@]}")" "$gs")
   done
-  echo "$sa $ss $pa $ps $ga $gs"
+  echo "$sa $ss $ea $es $pa $ps $ga $gs"
 }
-read -r sa ss pa ps ga gs <<<"$(measure)"
+read -r sa ss ea es pa ps ga gs <<<"$(measure)"
 gn=""
 for ((r = 0; r < ROUNDS; ++r)); do
   gn=$(min "$(best_us "$TMP/gemm.native" "${GEMM_ARGS[@]}")" "$gn")
@@ -89,7 +94,7 @@ for ((c = 1; c < $(nproc); ++c)); do
   spinners+=($!)
 done
 trap 'kill "${spinners[@]}" 2>/dev/null; rm -rf "$TMP"' EXIT
-read -r ba bs bpa bps bga bgs <<<"$(measure)"
+read -r ba bs bea bes bpa bps bga bgs <<<"$(measure)"
 kill "${spinners[@]}" 2>/dev/null || true
 wait 2>/dev/null || true
 blas=$("${BLAS_ENV[@]}" "$BUILD_DIR/bench/vx_bench_cpu" "$GEMM" "$GEMM" "$GEMM" --runs "$((REPEAT * ROUNDS))")
@@ -110,7 +115,7 @@ cores_after=$("$BUILD_DIR/bench/vx_bench_cpu" --parallelism | sed -n 's/^RESULT 
 bg=$(sed -n 's/^RESULT blas_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
 kg=$(sed -n 's/^RESULT .*vx_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
 
-awk -v sa="$sa" -v ss="$ss" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v bg="$bg" -v kg="$kg" -v n="$GEMM" -v tiles="$TILES" \
+awk -v sa="$sa" -v ss="$ss" -v ea="$ea" -v es="$es" -v bea="$bea" -v bes="$bes" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v bg="$bg" -v kg="$kg" -v n="$GEMM" -v tiles="$TILES" \
     -v ba="$ba" -v bs="$bs" -v bpa="$bpa" -v bps="$bps" -v bga="$bga" -v bgs="$bgs" -v g2="$g2" -v b2="$b2" \
     -v gn="$gn" -v core="$core" -v config="$config" -v load="$(cut -d' ' -f1 /proc/loadavg)" -v cpus="$(nproc)" \
     -v c0="$cores_before" -v c1="$cores_after" 'BEGIN {
@@ -119,10 +124,12 @@ awk -v sa="$sa" -v ss="$ss" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v b
   printf "(load average %s at the end: other processes share the machine)\n\n", load
   printf "%-34s %12s %12s %9s\n", "async copies vs --sync-baseline", "async ms", "sync ms", "speed-up"
   printf "%-34s %12.2f %12.2f %8.2fx\n", "stream, " tiles " tiles 128x128 f32", sa / 1000, ss / 1000, ss / sa
+  printf "%-34s %12.2f %12.2f %8.2fx\n", "  adding elementwise (sum_tiles)", ea / 1000, es / 1000, es / ea
   printf "%-34s %12.2f %12.2f %8.2fx\n", "project, " tiles " tiles @ [128,16]", pa / 1000, ps / 1000, ps / pa
   printf "%-34s %12.2f %12.2f %8.2fx\n", "gemm " n "^3 f32 (examples/gemm.vx)", ga / 1000, gs / 1000, gs / ga
   printf "\n%-34s %12s %12s %9s\n", "the same, every other core busy", "async ms", "sync ms", "speed-up"
   printf "%-34s %12.2f %12.2f %8.2fx\n", "stream", ba / 1000, bs / 1000, bs / ba
+  printf "%-34s %12.2f %12.2f %8.2fx\n", "  adding elementwise (sum_tiles)", bea / 1000, bes / 1000, bes / bea
   printf "%-34s %12.2f %12.2f %8.2fx\n", "project", bpa / 1000, bps / 1000, bps / bpa
   printf "%-34s %12.2f %12.2f %8.2fx\n", "gemm", bga / 1000, bgs / 1000, bgs / bga
   printf "\n%-34s %12s %9s\n", "matrix unit, " n "^3 f32, 1 thread", "GFLOP/s", "vs BLAS"
