@@ -254,7 +254,7 @@ class CopyModeChooser {
       napped_ = false;
       exploring_ = false;
       settling_ = true;
-      left_ = every_;
+      left_ = kExploreMin;  // moving was not measured the better: try again soon
       return false;
     }
     if (settling_) {  // the first, or just after a switch
@@ -288,10 +288,12 @@ class CopyModeChooser {
 
  public:
   /* The engine napped during this epoch (CopyEngine::nap): the host gives
-   * it no core, and the epoch ends in the moving mode, unmeasured. A
-   * warming engine takes every job, as if it were productive, and would
-   * keep its thread runnable on a host that has no core for it (the stream
-   * with the other core busy: 0.98x against 1.02x moving). */
+   * it no core, and the epoch ends in the moving mode, unmeasured, with
+   * the other mode tried again kExploreMin epochs later. A warming engine
+   * takes every job, as if it were productive, and would keep its thread
+   * runnable on a host that has no core for it (the stream with the other
+   * core busy: 0.98x against 1.02x moving); a quiet host makes a nap now
+   * and then too (one or two in a run of the elementwise stream). */
   void napped() { napped_ = true; }
 };
 

@@ -482,6 +482,17 @@ TEST_CASE("the copy mode chooser keeps the faster way, and tries the other less 
     // Moving settles, then four epochs before warming is tried again.
     modes = chosenModes(c, 8, [](bool w) { return w ? 80 : 100; }, warm, now);
     CHECK(modes == "mmmmWWWW");
+    // Long in warm, moving tried and lost until the tries are 256 epochs
+    // apart: after a nap warming is still tried again four epochs later.
+    modes = chosenModes(c, 600, [](bool w) { return w ? 80 : 100; }, warm, now);
+    REQUIRE(modes.find("mm" + std::string(257, 'W') + "mm") != std::string::npos);
+    while (!warm) warm = c.epochEnded(now += 80, warm);
+    c.napped();
+    now += 80;
+    CHECK_FALSE(c.epochEnded(now, warm));
+    warm = false;
+    modes = chosenModes(c, 7, [](bool w) { return w ? 80 : 100; }, warm, now);
+    CHECK(modes == "mmmmWWW");
   }
   SUBCASE("a try during which the engine napped is not counted as lost") {
     CopyModeChooser c;
