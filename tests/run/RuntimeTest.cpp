@@ -421,18 +421,31 @@ TEST_CASE("an engine that warms leaves every copy to its waiter, which lands it 
 }
 
 namespace {
-/* Feeds a mode chooser epochs whose length is `ns(warm)`, and returns the
- * modes it chose, one letter each (m: move, W: warm). */
-template <typename F>
-std::string chosenModes(vx::rt::CopyModeChooser& c, int epochs, F ns, bool& warm, uint64_t& now) {
-  std::string modes;
-  for (int i = 0; i < epochs; ++i) {
-    now += ns(warm);
-    warm = c.epochEnded(now, warm);
-    modes += warm ? 'W' : 'm';
+/* A mode chooser fed epochs by hand: `run` ends `epochs` epochs whose
+ * length is `ns(warm)` and returns the modes chosen, one letter each (m:
+ * move, W: warm); `nap` ends one in which the engine napped. */
+struct Chooser {
+  vx::rt::CopyModeChooser c;
+  bool warm = false;
+  uint64_t now = 1000;
+  template <typename F>
+  std::string run(int epochs, F ns) {
+    std::string modes;
+    for (int i = 0; i < epochs; ++i) {
+      now += ns(warm);
+      warm = c.epochEnded(now, warm);
+      modes += warm ? 'W' : 'm';
+    }
+    return modes;
   }
-  return modes;
-}
+  bool nap(uint64_t ns) {
+    c.napped();
+    warm = c.epochEnded(now += ns, warm);
+    return warm;
+  }
+};
+uint64_t warmFaster(bool warm) { return warm ? 80 : 100; }
+uint64_t moveFaster(bool warm) { return warm ? 120 : 100; }
 }  // namespace
 
 TEST_CASE("the copy mode chooser keeps the faster way, and tries the other less often while it loses") {
@@ -440,21 +453,15 @@ TEST_CASE("the copy mode chooser keeps the faster way, and tries the other less 
   static_assert(CopyModeChooser::kExploreMin == 4 && CopyModeChooser::kBackOff == 8 &&
                     CopyModeChooser::kExploreMax == 256,
                 "the sequences below");
+  Chooser c;
   SUBCASE("warming is faster: kept from the first try, and moving, tried again, loses") {
-    CopyModeChooser c;
-    bool warm = false;
-    uint64_t now = 1000;
     // The first epoch is not measured; four in move, the fourth ending in
     // a switch; warm settles and is measured: kept; four in warm; move
     // tried (settle, measure) and left; 32 in warm before the next try.
-    std::string modes = chosenModes(c, 46, [](bool w) { return w ? 80 : 100; }, warm, now);
-    CHECK(modes == "mmmmWWWWWWmm" + std::string(33, 'W') + "m");
+    CHECK(c.run(46, warmFaster) == "mmmmWWWWWWmm" + std::string(33, 'W') + "m");
   }
   SUBCASE("moving is faster: warming is tried after 4, 32 and then every 256 epochs") {
-    CopyModeChooser c;
-    bool warm = false;
-    uint64_t now = 1000;
-    std::string modes = chosenModes(c, 600, [](bool w) { return w ? 120 : 100; }, warm, now);
+    std::string modes = c.run(600, moveFaster);
     std::vector<size_t> tries;
     for (size_t i = 0; i + 1 < modes.size(); ++i)
       if (modes[i] == 'm' && modes[i + 1] == 'W') tries.push_back(i + 1);
@@ -463,67 +470,32 @@ TEST_CASE("the copy mode chooser keeps the faster way, and tries the other less 
     for (size_t t : tries) CHECK(modes.substr(t, 2) == "WW");
   }
   SUBCASE("a difference within the margin does not switch") {
-    CopyModeChooser c;
-    bool warm = false;
-    uint64_t now = 1000;
-    std::string modes = chosenModes(c, 12, [](bool w) { return w ? 99 : 100; }, warm, now);
-    CHECK(modes == "mmmmWWmmmmmm");
+    CHECK(c.run(12, [](bool w) { return w ? 99 : 100; }) == "mmmmWWmmmmmm");
   }
   SUBCASE("an epoch in which the engine napped ends in moving, unmeasured") {
-    CopyModeChooser c;
-    bool warm = false;
-    uint64_t now = 1000;
-    std::string modes = chosenModes(c, 7, [](bool w) { return w ? 80 : 100; }, warm, now);
-    REQUIRE(modes == "mmmmWWW");  // warming kept
-    c.napped();
-    now += 80;
-    warm = c.epochEnded(now, warm);
-    CHECK_FALSE(warm);
+    REQUIRE(c.run(7, warmFaster) == "mmmmWWW");  // warming kept
+    CHECK_FALSE(c.nap(80));
     // Moving settles, then four epochs before warming is tried again.
-    modes = chosenModes(c, 8, [](bool w) { return w ? 80 : 100; }, warm, now);
-    CHECK(modes == "mmmmWWWW");
+    CHECK(c.run(8, warmFaster) == "mmmmWWWW");
     // Long in warm, moving tried and lost until the tries are 256 epochs
     // apart: after a nap warming is still tried again four epochs later.
-    modes = chosenModes(c, 600, [](bool w) { return w ? 80 : 100; }, warm, now);
-    REQUIRE(modes.find("mm" + std::string(257, 'W') + "mm") != std::string::npos);
-    while (!warm) warm = c.epochEnded(now += 80, warm);
-    c.napped();
-    now += 80;
-    CHECK_FALSE(c.epochEnded(now, warm));
-    warm = false;
-    modes = chosenModes(c, 7, [](bool w) { return w ? 80 : 100; }, warm, now);
-    CHECK(modes == "mmmmWWW");
+    REQUIRE(c.run(600, warmFaster).find("mm" + std::string(257, 'W') + "mm") != std::string::npos);
+    while (!c.warm) c.run(1, warmFaster);
+    CHECK_FALSE(c.nap(80));
+    CHECK(c.run(7, warmFaster) == "mmmmWWW");
   }
   SUBCASE("a try during which the engine napped is not counted as lost") {
-    CopyModeChooser c;
-    bool warm = false;
-    uint64_t now = 1000;
-    std::string modes = chosenModes(c, 5, [](bool w) { return w ? 120 : 100; }, warm, now);
-    REQUIRE(modes == "mmmmW");  // warming tried
-    c.napped();
-    now += 120;
-    warm = c.epochEnded(now, warm);
-    CHECK_FALSE(warm);
+    REQUIRE(c.run(5, moveFaster) == "mmmmW");  // warming tried
+    CHECK_FALSE(c.nap(120));
     // Tried again after four epochs, not 32 (a lost try backs off).
-    modes = chosenModes(c, 5, [](bool w) { return w ? 120 : 100; }, warm, now);
-    CHECK(modes == "mmmmW");
+    CHECK(c.run(5, moveFaster) == "mmmmW");
   }
   SUBCASE("an epoch more than twice its mode's mean is not measured") {
-    CopyModeChooser c;
-    bool warm = false;
-    uint64_t now = 1000;
-    int epoch = 0;
     // The third epoch in move stands apart (the program did something
     // else): move's mean stays 100, and warm, slower at 110, is not kept
     // (counted, the 1000 would have made move's mean 325).
-    std::string modes = chosenModes(c, 8,
-                                    [&](bool w) -> uint64_t {
-                                      ++epoch;
-                                      if (epoch == 3) return 1000;
-                                      return w ? 110 : 100;
-                                    },
-                                    warm, now);
-    CHECK(modes == "mmmmWWmm");
+    int epoch = 0;
+    CHECK(c.run(8, [&](bool w) -> uint64_t { return ++epoch == 3 ? 1000 : w ? 110 : 100; }) == "mmmmWWmm");
   }
 }
 
