@@ -112,8 +112,8 @@ inline void copyChunk(void* dst, const void* src, const CopyShape& s, size_t c, 
 }
 
 inline uint64_t copyClockNs() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+  auto t = std::chrono::steady_clock::now().time_since_epoch();
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t).count());
 }
 
 /* Reads the source of chunk `c` into this core's cache (prefetches to
@@ -389,7 +389,9 @@ class CopyEngine {
   void onTime() {
     if (int l = late_.load(std::memory_order_relaxed); l > 0) late_.store(l - 1, std::memory_order_relaxed);
   }
-  void late() { late_.store(std::min(late_.load(std::memory_order_relaxed) + kLateCost, kLateMax), std::memory_order_relaxed); }
+  void late() {
+    late_.store(std::min(late_.load(std::memory_order_relaxed) + kLateCost, kLateMax), std::memory_order_relaxed);
+  }
   std::atomic<int> late_{kLateMax};
 
   /* The mode, and its chooser (CopyModeChooser), fed by the waiters: one

@@ -359,19 +359,54 @@ inline void microGeneric(size_t kc, const float* Ap, const float* Bp, float* C, 
   addTile(tile, NR, C, ldc, mr, nr);
 }
 
-using Micro = void (*)(size_t, const float*, const float*, float*, size_t, size_t, size_t);
-inline Micro microFor(Isa i) {
-  switch (i) {
-    case Isa::Generic: return microGeneric;
+/* a[0..n) += b[0..n): the matrix unit's ACC += x, at the vector width of
+ * the Isa chosen (a portable build's loop runs SSE2: the stream's ACC +=
+ * tile took 1.7 against 1.45 us per 64 KiB tile with AVX-512;
+ * bench/README.md "cpu", session 39). Elementwise, so every width gives the
+ * same sums. Out of line, through restrict parameters: see MatrixUnit::addInto. */
+inline void addFloatsGeneric(float* __restrict a, const float* __restrict b, size_t n) {
+  for (size_t i = 0; i < n; ++i) a[i] += b[i];
+}
 #if VX_GEMM_X86
-    case Isa::Avx2: return microAvx2;
-    case Isa::Avx512: return microAvx512;
+__attribute__((target("avx2"))) inline void addFloatsAvx2(float* __restrict a, const float* __restrict b, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(a + i, _mm256_add_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
+  for (; i < n; ++i) a[i] += b[i];
+}
+__attribute__((target("avx512f"))) inline void addFloatsAvx512(float* __restrict a, const float* __restrict b,
+                                                               size_t n) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(a + i, _mm512_add_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i)));
+  for (; i < n; ++i) a[i] += b[i];
+}
+#endif
+
+using Micro = void (*)(size_t, const float*, const float*, float*, size_t, size_t, size_t);
+using AddFloats = void (*)(float*, const float*, size_t);
+/* The routines compiled for each Isa. */
+struct IsaRoutines {
+  Micro micro;
+  AddFloats add;
+};
+inline IsaRoutines routinesFor(Isa i) {
+  switch (i) {
+    case Isa::Generic: return {microGeneric, addFloatsGeneric};
+#if VX_GEMM_X86
+    case Isa::Avx2: return {microAvx2, addFloatsAvx2};
+    case Isa::Avx512: return {microAvx512, addFloatsAvx512};
 #else
     case Isa::Avx2:
-    case Isa::Avx512: return microGeneric;  // never chosen off x86
+    case Isa::Avx512: return {microGeneric, addFloatsGeneric};  // never chosen off x86
 #endif
   }
-  return microGeneric;
+  return {microGeneric, addFloatsGeneric};
+}
+inline Micro microFor(Isa i) { return routinesFor(i).micro; }
+inline AddFloats addFloatsFor(Isa i) { return routinesFor(i).add; }
+
+[[gnu::noinline]] inline void addFloats(float* a, const float* b, size_t n) {
+  static const AddFloats add = addFloatsFor(isa());
+  add(a, b, n);
 }
 
 /* The thread's packing buffers, allocated on first use at their largest. */
@@ -528,48 +563,6 @@ inline void gemm(size_t M, size_t N, size_t K, const TA* A, size_t lda, const TB
   }
 #endif
   gemmPacking(M, N, K, A, lda, B, ldb, C, ldc);
-}
-
-/* a[0..n) += b[0..n): the matrix unit's ACC += x, at the vector width of
- * the Isa chosen (a portable build's loop runs SSE2: the stream's ACC +=
- * tile took 1.7 against 1.45 us per 64 KiB tile with AVX-512;
- * bench/README.md "cpu", session 39). Elementwise, so every width gives the
- * same sums. Out of line, through restrict parameters: see Mxu::addInto. */
-inline void addFloatsGeneric(float* __restrict a, const float* __restrict b, size_t n) {
-  for (size_t i = 0; i < n; ++i) a[i] += b[i];
-}
-#if VX_GEMM_X86
-__attribute__((target("avx2"))) inline void addFloatsAvx2(float* __restrict a, const float* __restrict b, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(a + i, _mm256_add_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
-  for (; i < n; ++i) a[i] += b[i];
-}
-__attribute__((target("avx512f"))) inline void addFloatsAvx512(float* __restrict a, const float* __restrict b,
-                                                               size_t n) {
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(a + i, _mm512_add_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i)));
-  for (; i < n; ++i) a[i] += b[i];
-}
-#endif
-
-using AddFloats = void (*)(float*, const float*, size_t);
-inline AddFloats addFloatsFor(Isa i) {
-  switch (i) {
-    case Isa::Generic: return addFloatsGeneric;
-#if VX_GEMM_X86
-    case Isa::Avx2: return addFloatsAvx2;
-    case Isa::Avx512: return addFloatsAvx512;
-#else
-    case Isa::Avx2:
-    case Isa::Avx512: return addFloatsGeneric;  // never chosen off x86
-#endif
-  }
-  return addFloatsGeneric;
-}
-
-[[gnu::noinline]] inline void addFloats(float* a, const float* b, size_t n) {
-  static const AddFloats add = addFloatsFor(isa());
-  add(a, b, n);
 }
 
 }  // namespace vx::rt::gemm

@@ -402,7 +402,8 @@ TEST_CASE("an engine that warms leaves every copy to its waiter, which lands it 
   for (size_t n : {size_t{3}, vx::rt::kCopyChunkBytes / 4, size_t{5 * 1024 + 7}, src.size()}) {
     CAPTURE(n);
     vx::rt::Token<float> run = vx::rt::transfer_async(arena, vx::rt::Hbm<float>{src.data(), n}, "t");
-    vx::rt::Token<float> blk = vx::rt::transfer_async(arena, vx::rt::block(whole, 3, 1, 40, 500, 90, cols, false, "t"), "t");
+    vx::rt::Token<float> blk =
+        vx::rt::transfer_async(arena, vx::rt::block(whole, 3, 1, 40, 500, 90, cols, false, "t"), "t");
     REQUIRE(run.job != nullptr);
     REQUIRE(blk.job != nullptr);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // time for the engine to have read them
