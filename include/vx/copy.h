@@ -220,30 +220,39 @@ struct CopyJob {
 
 /* The engine has two ways with a copy: it moves it (CopyJob::work), or it
  * only reads its source into its own cache and leaves the copy to the
- * waiter (CopyJob::warm). Moving is the better way when the program has
- * work to do between a copy's start and its wait (a GEMM, a projection):
- * the copy is done when the wait comes. Warming is the better way when the
- * program only waits for its copies (a copy-bound stream): a core reads
- * another core's cache about half as fast again as memory (16 against
- * 11 GB/s here), and what the waiter copies itself it then reads from its
- * own cache, where a tile the engine wrote has to come over from the
- * engine's (ACC += tile: 1.7 against 4.3 µs for 64 KiB; bench/README.md
- * "cpu", session 39). Which one a program is, no count of late waits
- * says: in both, the waits that find their copy unfinished find about one
- * chunk left. So the waiters measure it: the time of each epoch of kEpoch
- * waits, averaged per mode, and every so often an epoch in the other
- * mode, which is kept if it was faster by more than 1/kMargin. An
- * exploration that loses multiplies the wait before the next one by
- * kBackOff (from kExploreMin up to kExploreMax epochs); one that wins
- * sets it back. The first epoch after a switch is not measured (copies
- * started in the other mode are still being waited for), nor is one that
- * took more than twice its mode's mean (the program did something else:
- * its invocation ended, the host took the core). A program that waits
- * less than kEpoch times keeps the engine moving its copies. */
+ * waiter (CopyJob::warm), which then computes on a tile in its own cache.
+ * Moving is the better way when the program computes between a copy's
+ * start and its wait (a GEMM, a projection): the copy is done when the
+ * wait comes. In a copy-bound loop it depends on how the program reads
+ * the tile: another core's cache is slow to read with narrow loads
+ * (`ACC += tile` with 16-byte vectors: 4.3 against 1.7 µs for 64 KiB from
+ * its own), so a stream adding through portable elementwise loops runs
+ * 1.19x faster warming, and the matrix unit's AVX-512 add 1.05x faster
+ * moving (bench/README.md "cpu", session 39). No count of late waits tells
+ * them apart (the waits that find their copy unfinished find about one
+ * chunk left in all of them), so the waiters measure: the time of each
+ * epoch of kEpoch waits, averaged per mode, and every so often an epoch in
+ * the other mode, which is kept if it was faster by more than 1/kMargin.
+ * An exploration that loses multiplies the wait before the next one by
+ * kBackOff (from kExploreMin up to kExploreMax epochs); one that wins sets
+ * it back. The first epoch after a switch is not measured (copies started
+ * in the other mode are still being waited for), nor is one that took more
+ * than twice its mode's mean (the program did something else: its
+ * invocation ended, the host took the core). A program that waits less
+ * than kEpoch times keeps the engine moving its copies. */
 class CopyModeChooser {
  public:
   static constexpr uint32_t kEpoch = 64, kExploreMin = 4, kBackOff = 8, kExploreMax = 256;
   static constexpr uint64_t kMargin = 50;
+
+  /* The engine napped during this epoch (CopyEngine::nap): the host gives
+   * it no core, and the epoch ends in the moving mode, unmeasured, with
+   * the other mode tried again kExploreMin epochs later. A warming engine
+   * takes every job, as if it were productive, and would keep its thread
+   * runnable on a host that has no core for it (the stream with the other
+   * core busy: 0.98x against 1.02x moving); a quiet host makes a nap now
+   * and then too (one or two in a run of the elementwise stream). */
+  void napped() { napped_ = true; }
 
   /* An epoch ended at `nowNs`, in mode `warm`; returns the mode for the
    * next one. */
@@ -283,18 +292,7 @@ class CopyModeChooser {
   uint64_t startNs_ = 0;
   uint64_t ns_[2] = {0, 0};  // the mean epoch in each mode (0: none yet)
   uint32_t every_ = kExploreMin, left_ = kExploreMin;
-  bool exploring_ = false, settling_ = true;
-  bool napped_ = false;
-
- public:
-  /* The engine napped during this epoch (CopyEngine::nap): the host gives
-   * it no core, and the epoch ends in the moving mode, unmeasured, with
-   * the other mode tried again kExploreMin epochs later. A warming engine
-   * takes every job, as if it were productive, and would keep its thread
-   * runnable on a host that has no core for it (the stream with the other
-   * core busy: 0.98x against 1.02x moving); a quiet host makes a nap now
-   * and then too (one or two in a run of the elementwise stream). */
-  void napped() { napped_ = true; }
+  bool exploring_ = false, settling_ = true, napped_ = false;
 };
 
 /* One engine per process, started on first use: the machine's DMA engine.
