@@ -12,27 +12,51 @@
 #include "vx/reduce.h"
 #include "vx/vmath.h"
 #include "vx/memory.h"
+#include "vx/wide.h"
 
 namespace vx::rt {
 
+/* The binary operators, one functor each (`a op b` in f32, f64 for f64). */
+namespace fn2 {
+#define VX_BINARY_FN(NAME, EXPR)  \
+  struct NAME {                   \
+    template <typename V>         \
+    V operator()(V x, V y) const { \
+      return EXPR;                \
+    }                             \
+  };
+VX_BINARY_FN(add, x + y)
+VX_BINARY_FN(sub, x - y)
+VX_BINARY_FN(mul, x * y)
+VX_BINARY_FN(div, x / y)
+VX_BINARY_FN(max, (x > y || x != x) ? x : y)  // NaN where either is, as jnp.maximum
+VX_BINARY_FN(min, (x < y || x != x) ? x : y)
+#undef VX_BINARY_FN
+}  // namespace fn2
+
+/* `a op b` in f32, rounded to T; f32 buffers at the CPU's vector width (wide.h). */
 template <typename T, typename F>
 inline Buf<T> map2(Arena& arena, const Buf<T>& a, const Buf<T>& b, const char* at, F f) {
   Buf<T> r = allocate<T>(arena, a.n, at);
-  for (uint64_t i = 0; i < a.n; ++i) r.data[i] = f(static_cast<float>(a.data[i]), static_cast<float>(b.data[i]));
+  if constexpr (std::is_same_v<T, float>)
+    wide::vv<F>(r.data, a.data, b.data, a.n);
+  else
+    for (uint64_t i = 0; i < a.n; ++i)
+      r.data[i] = static_cast<T>(f(static_cast<float>(a.data[i]), static_cast<float>(b.data[i])));
   return r;
 }
 
 template <typename T>
 inline Buf<T> add(Arena& arena, const Buf<T>& a, const Buf<T>& b, const char* at) {
-  return map2(arena, a, b, at, [](float x, float y) { return x + y; });
+  return map2(arena, a, b, at, fn2::add{});
 }
 template <typename T>
 inline Buf<T> sub(Arena& arena, const Buf<T>& a, const Buf<T>& b, const char* at) {
-  return map2(arena, a, b, at, [](float x, float y) { return x - y; });
+  return map2(arena, a, b, at, fn2::sub{});
 }
 template <typename T>
 inline Buf<T> mul(Arena& arena, const Buf<T>& a, const Buf<T>& b, const char* at) {
-  return map2(arena, a, b, at, [](float x, float y) { return x * y; });
+  return map2(arena, a, b, at, fn2::mul{});
 }
 inline Buf<double> add(Arena& arena, const Buf<double>& a, const Buf<double>& b, const char* at) {
   Buf<double> r = allocate<double>(arena, a.n, at);
@@ -51,15 +75,18 @@ inline Buf<double> mul(Arena& arena, const Buf<double>& a, const Buf<double>& b,
 }
 
 template <typename T>
-inline Buf<T> scale(Arena& arena, const Buf<T>& x, float s, const char* at) {
-  Buf<T> r = allocate<T>(arena, x.n, at);
-  for (uint64_t i = 0; i < x.n; ++i) r.data[i] = static_cast<T>(static_cast<float>(x.data[i]) * s);
-  return r;
+inline void scale_into(const Buf<T>& y, const Buf<T>& x, float s, const char*) {
+  if constexpr (std::is_same_v<T, float>)
+    wide::scale(y.data, x.data, s, x.n);
+  else
+    for (uint64_t i = 0; i < x.n; ++i) y.data[i] = static_cast<T>(static_cast<float>(x.data[i]) * s);
 }
 
 template <typename T>
-inline void scale_into(const Buf<T>& y, const Buf<T>& x, float s, const char*) {
-  for (uint64_t i = 0; i < x.n; ++i) y.data[i] = static_cast<T>(static_cast<float>(x.data[i]) * s);
+inline Buf<T> scale(Arena& arena, const Buf<T>& x, float s, const char* at) {
+  Buf<T> r = allocate<T>(arena, x.n, at);
+  scale_into(r, x, s, at);
+  return r;
 }
 
 /* ---- on-chip compute (compute.md) ----
@@ -111,6 +138,8 @@ template <typename F, typename T>
 inline void unary_into(const Buf<T>& y, const Buf<T>& x, const char*) {
   if constexpr (std::is_same_v<T, float> && has_bulk<F>::value)
     F::bulk(y.data, x.data, x.n);
+  else if constexpr (std::is_same_v<T, float>)
+    wide::un<F>(y.data, x.data, x.n);
   else
     for (uint64_t i = 0; i < x.n; ++i) y.data[i] = static_cast<T>(F::f(static_cast<compute_t<T>>(x.data[i])));
 }
@@ -136,27 +165,27 @@ inline void copy_into(const Buf<T>& y, const Buf<T>& x, const char*) {
 /* `a op b` where a side is the [R, C] result's shape (mode 0), its column
  * [R, 1] (mode 1: element r of every row's columns) or its row [1, C]
  * (mode 2): NumPy broadcasting limited to those two shapes. */
-namespace fn2 {
-#define VX_BINARY_FN(NAME, EXPR)  \
-  struct NAME {                   \
-    template <typename V>         \
-    V operator()(V x, V y) const { \
-      return EXPR;                \
-    }                             \
-  };
-VX_BINARY_FN(add, x + y)
-VX_BINARY_FN(sub, x - y)
-VX_BINARY_FN(mul, x * y)
-VX_BINARY_FN(div, x / y)
-VX_BINARY_FN(max, (x > y || x != x) ? x : y)  // NaN where either is, as jnp.maximum
-VX_BINARY_FN(min, (x < y || x != x) ? x : y)
-#undef VX_BINARY_FN
-}  // namespace fn2
-
 template <typename T, typename F>
 inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const Buf<T>& b, int mb, uint64_t rows,
                         uint64_t cols, const char* at) {
   Buf<T> r = allocate<T>(arena, rows * cols, at);
+  if constexpr (std::is_same_v<T, float>) {  // row by row, at the CPU's vector width (wide.h)
+    for (uint64_t i = 0; i < rows; ++i) {
+      float* out = r.data + i * cols;
+      // Along row i: mode 0 reads the row, mode 2 the row operand, mode 1 one element.
+      const float* pa = ma == 0 ? a.data + i * cols : ma == 2 ? a.data : nullptr;
+      const float* pb = mb == 0 ? b.data + i * cols : mb == 2 ? b.data : nullptr;
+      if (pa && pb)
+        wide::vv<F>(out, pa, pb, cols);
+      else if (pa)
+        wide::vs<F>(out, pa, b.data[i], cols);
+      else if (pb)
+        wide::sv<F>(out, a.data[i], pb, cols);
+      else
+        for (uint64_t c = 0; c < cols; ++c) out[c] = f(a.data[i], b.data[i]);
+    }
+    return r;
+  }
   auto index = [cols](int m, uint64_t i) { return m == 0 ? i : m == 1 ? i / cols : i % cols; };
   for (uint64_t i = 0; i < rows * cols; ++i)
     r.data[i] = static_cast<T>(f(static_cast<compute_t<T>>(a.data[index(ma, i)]),

@@ -518,6 +518,135 @@ TEST_CASE("ACC += x gives the same sums at every vector width the CPU has") {
   }
 }
 
+/* n floats of vx_fill with the values an elementwise loop must not treat
+ * differently at any width sprinkled in: signed zeros, infinities, a NaN,
+ * a denormal, the largest float. */
+std::vector<float> withSpecials(uint32_t index, size_t n) {
+  std::vector<float> v = filled(index, n);
+  const float special[] = {0.0f, -0.0f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                           std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min(),
+                           std::numeric_limits<float>::max()};
+  for (size_t i = index % 5; i < n; i += 5) v[i] = special[(i / 5 + index) % 7];
+  return v;
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+const size_t kWideLengths[] = {0, 1, 15, 16, 17, 33, 1027};
+
+template <typename Op>
+void checkBinaryAtEveryWidth(const char* name) {
+  using vx::rt::gemm::Isa;
+  CAPTURE(name);
+  for (size_t n : kWideLengths) {
+    CAPTURE(n);
+    std::vector<float> a = withSpecials(30, n + 1), b = withSpecials(31, n + 1);
+    const float* pa = a.data() + 1;  // unaligned
+    std::vector<float> vv(n), vs(n), sv(n);
+    for (size_t i = 0; i < n; ++i) {  // the functor, one element at a time
+      vv[i] = Op{}(pa[i], b[i]);
+      vs[i] = Op{}(pa[i], b[n]);
+      sv[i] = Op{}(a[0], b[i]);
+    }
+    for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
+      if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
+      CAPTURE(vx::rt::gemm::isaName(level));
+      std::vector<float> r(n, 7.0f);
+      vx::rt::wide::vvFor<Op>(level)(r.data(), pa, b.data(), n);
+      CHECK(sameBits(r, vv));
+      vx::rt::wide::vsFor<Op>(level)(r.data(), pa, b[n], n);
+      CHECK(sameBits(r, vs));
+      vx::rt::wide::svFor<Op>(level)(r.data(), a[0], b.data(), n);
+      CHECK(sameBits(r, sv));
+    }
+  }
+}
+
+template <typename F>
+void checkUnaryAtEveryWidth(const char* name) {
+  using vx::rt::gemm::Isa;
+  CAPTURE(name);
+  for (size_t n : kWideLengths) {
+    CAPTURE(n);
+    std::vector<float> x = withSpecials(32, n + 1), want(n);
+    for (size_t i = 0; i < n; ++i) want[i] = F::f(x[i + 1]);
+    for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
+      if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
+      CAPTURE(vx::rt::gemm::isaName(level));
+      std::vector<float> y(n, 7.0f);
+      vx::rt::wide::unFor<F>(level)(y.data(), x.data() + 1, n);
+      CHECK(sameBits(y, want));
+      std::vector<float> inPlace(x.begin() + 1, x.end());  // y = f(y), as the `_into` forms may
+      vx::rt::wide::unFor<F>(level)(inPlace.data(), inPlace.data(), n);
+      CHECK(sameBits(inPlace, want));
+    }
+  }
+}
+
+TEST_CASE("the elementwise loops give the same bits at every vector width the CPU has") {
+  namespace fn2 = vx::rt::fn2;
+  namespace fn = vx::rt::fn;
+  checkBinaryAtEveryWidth<fn2::add>("add");
+  checkBinaryAtEveryWidth<fn2::sub>("sub");
+  checkBinaryAtEveryWidth<fn2::mul>("mul");
+  checkBinaryAtEveryWidth<fn2::div>("div");
+  checkBinaryAtEveryWidth<fn2::max>("max");
+  checkBinaryAtEveryWidth<fn2::min>("min");
+  checkUnaryAtEveryWidth<fn::sqrt>("sqrt");
+  checkUnaryAtEveryWidth<fn::rsqrt>("rsqrt");
+  checkUnaryAtEveryWidth<fn::abs>("abs");
+  checkUnaryAtEveryWidth<fn::neg>("neg");
+  checkUnaryAtEveryWidth<fn::relu>("relu");
+  using vx::rt::gemm::Isa;
+  for (size_t n : kWideLengths) {
+    std::vector<float> x = withSpecials(33, n), want(n);
+    for (size_t i = 0; i < n; ++i) want[i] = x[i] * -0.375f;
+    for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
+      if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
+      CAPTURE(vx::rt::gemm::isaName(level));
+      CAPTURE(n);
+      std::vector<float> y(n, 7.0f);
+      vx::rt::wide::scaleFor(level)(y.data(), x.data(), -0.375f, n);
+      CHECK(sameBits(y, want));
+    }
+  }
+}
+
+TEST_CASE("broadcasts give each element its row's or column's operand, for every pair of sides") {
+  // Sides: 0 the [R, C] result's shape, 1 a column [R, 1], 2 a row [1, C]
+  // (elementwise.h, broadcast); f32 goes row by row through wide.h, other
+  // element types element by element. Both against the definition.
+  const uint64_t rows = 5, cols = 19;
+  auto length = [&](int side) { return side == 0 ? rows * cols : side == 1 ? rows : cols; };
+  auto at = [&](int side, uint64_t r, uint64_t c) { return side == 0 ? r * cols + c : side == 1 ? r : c; };
+  vx::rt::Arena arena;
+  for (int ma = 0; ma < 3; ++ma)
+    for (int mb = 0; mb < 3; ++mb) {
+      CAPTURE(ma);
+      CAPTURE(mb);
+      std::vector<float> av = withSpecials(34, length(ma)), bv = withSpecials(35, length(mb));
+      vx::rt::Buf<float> a = vx::rt::zeros<float>(arena, length(ma), "t");
+      vx::rt::Buf<float> b = vx::rt::zeros<float>(arena, length(mb), "t");
+      vx::rt::Buf<double> ad = vx::rt::zeros<double>(arena, length(ma), "t");
+      vx::rt::Buf<double> bd = vx::rt::zeros<double>(arena, length(mb), "t");
+      for (uint64_t i = 0; i < a.n; ++i) ad.data[i] = a.data[i] = av[i];
+      for (uint64_t i = 0; i < b.n; ++i) bd.data[i] = b.data[i] = bv[i];
+      vx::rt::Buf<float> r = vx::rt::broadcast(arena, vx::rt::fn2::sub{}, a, ma, b, mb, rows, cols, "t");
+      vx::rt::Buf<double> rd = vx::rt::broadcast(arena, vx::rt::fn2::max{}, ad, ma, bd, mb, rows, cols, "t");
+      for (uint64_t i = 0; i < rows; ++i)
+        for (uint64_t c = 0; c < cols; ++c) {
+          float want = av[at(ma, i, c)] - bv[at(mb, i, c)];
+          double wantd = vx::rt::fn2::max{}(static_cast<double>(av[at(ma, i, c)]), static_cast<double>(bv[at(mb, i, c)]));
+          float got = r.data[i * cols + c];
+          double gotd = rd.data[i * cols + c];
+          REQUIRE(std::memcmp(&got, &want, sizeof got) == 0);
+          REQUIRE(std::memcmp(&gotd, &wantd, sizeof gotd) == 0);
+        }
+    }
+}
+
 TEST_CASE("a waiter alone moves a copy whole, in one claim") {
   // The waiter's claim (CopyJob::help) without the engine: one chunk, two,
   // and odd counts, the last chunk partial; every chunk once, and the call
