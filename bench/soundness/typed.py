@@ -324,7 +324,19 @@ class Kernel:
         """A read of `slots[slot]` by the matrix unit, one way or another
         (`at`: the output tile a store writes)."""
         form = self.pick(("mma", 10), ("helper", 2), ("rec", 1), ("pair", 2), ("store", 2), ("unary", 1),
-                         ("binary", 1), ("into", 1), ("reduce", 1), ("dbg", 1))
+                         ("binary", 1), ("into", 1), ("reduce", 1), ("dbg", 1), ("byvalue", 2))
+        if form == "byvalue":
+            # The slot taken by value where it is read (`matmul_acc(slots[s])`,
+            # an operator's operand): a read of the slot, which stays in the
+            # ring (E6014 keeps it from being bound elsewhere).
+            s = self.usize(slot, depth)
+            place = self.pick((f"slots[{s}]", 3), (f"(*&slots)[{s}]", 1), (f"(*ringr{self.R}(&slots))[{s}]", 1))
+            if self.r.random() < 0.5:
+                self.emit(depth, f"matmul_acc({place});", "C")
+            else:
+                v = self.fresh("v")
+                self.emit(depth, f"let {v} = {place} * w; mma(acc, &{v}, w);", "C")
+            return
         if form == "pair":
             a = self.slot_ref(slot, depth, tag="C")
             self.emit(depth, f"read_pair(({a}, w), acc, w);", "C")
@@ -395,12 +407,15 @@ class Kernel:
         "if always() {{ (); }}", "let {v} = one() + zero();", "let {v} = half();", "let {v} = !yes(flag);",
         "while NO {{ (); }}", "let mut {v} = 1.0; {v} = 2.0;",
     ]
-    # After the last wait: buffers moved out of the ring.
+    # After the last wait: a slot read by value where it stands (a buffer
+    # moved out of the ring to be kept is E6014 wherever it is), or copied
+    # out to be kept.
     LATE = [
-        "mma(acc, &relu(slots[0]), w);", "let {v} = slots[0]; mma(acc, &{v}, w);",
-        "mma(acc, &dbg(slots[0]), w);",  # moves the slot through `dbg` (an Index argument by value)
-        "let {v} = (slots[0], 0); mma(acc, &{v}.0, w);",
-        "let mut {v} = zeros::<f32, [8, 8]>({vm}); {v} = slots[0]; mma(acc, &{v}, w);",
+        "mma(acc, &relu(slots[0]), w);", "let {v} = transfer(&slots[0], {vm}); mma(acc, &{v}, w);",
+        "mma(acc, dbg(&slots[0]), w);", "matmul_acc(slots[0]);", "matmul_acc((*&slots)[0]);",
+        "let {v} = (transfer(&slots[0], {vm}), 0); mma(acc, &{v}.0, w);",
+        "let {v} = slots[0] + (*&slots)[0]; mma(acc, &{v}, w);",
+        "let mut {v} = zeros::<f32, [8, 8]>({vm}); {v} = transfer(&slots[0], {vm}); mma(acc, &{v}, w);",
     ]
 
     def filler(self, depth, late=False):
@@ -537,7 +552,7 @@ def program(rnd, idx, helpers):
 # VIR lowering reports E0206): one file per batch, checked for coverage,
 # never run.
 UNLOWERED = f"""
-fn cover_assignments(v: &mut Vec<{TILE}>, u: &Vec<{TILE}>, flag: bool) {{
+fn cover_assignments(v: &mut Vec<{TILE}>, u: {TILE}, flag: bool) {{
   let mut pr = (0, flag);
   pr.0 = 2;
   let mut k = 0;
@@ -545,7 +560,7 @@ fn cover_assignments(v: &mut Vec<{TILE}>, u: &Vec<{TILE}>, flag: bool) {{
     let rk = &mut k;
     *rk = 1;
   }}
-  v[0] = u[1];
+  v[0] = u;
 }}
 """
 

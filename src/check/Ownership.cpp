@@ -153,6 +153,20 @@ void enterParams(Analysis& a, State& s) {
   }
 }
 
+// Does a component of `t`, `level` tuples down already, sit deeper than a
+// location's path holds (own/Model.h, childLoc: 4 levels) and hold what the
+// state tracks (a token, a buffer, a reference)?
+bool nestsTooDeep(const Analysis& a, hir::TypeId t, unsigned level) {
+  const hir::TypeTable& tt = a.types();
+  hir::TypeId x = tt.resolve(t);
+  if (tt.kind(x) == hir::TyKind::Tuple) {
+    for (uint32_t i = 0; i < tt.count(x); ++i)  // past component 254, a path has no index for it
+      if (nestsTooDeep(a, tt.elem(x, i), i >= 255 ? kLocDepth + 1 : level + 1)) return true;
+    return false;
+  }
+  return level > kLocDepth && (tt.kind(x) == hir::TyKind::Token || tt.kind(x) == hir::TyKind::Ref || isMoveOnly(a, x));
+}
+
 void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sink& sink, target::TargetKind target,
              TermStore& terms, smt::Solver& solver, std::vector<Summary>& summaries, uint32_t index,
              const OwnershipOptions& options, std::vector<TokenState>* states, const std::set<uint32_t>& cycle) {
@@ -163,6 +177,12 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
   a.observe = states != nullptr;
   a.cycle = cycle;
   a.facts = computeFacts(prog, body);
+  for (const cir::Local& l : body.locals)
+    if (nestsTooDeep(a, l.type, 0)) {
+      a.exhausted = true;
+      a.tooDeep = l.span;
+      break;
+    }
   terms.newEpoch();
   solver.resetFunctionBudget();
   a.termLimit = terms.size() + 2'000'000;

@@ -108,7 +108,7 @@ const char* effectText(ArgEffect e) {
     case ArgEffect::Scalar: return "a value";
     case ArgEffect::Read: return "read during the call";
     case ArgEffect::Write: return "written (and maybe read) during the call";
-    case ArgEffect::Move: return "moved in (read; not usable afterwards)";
+    case ArgEffect::Move: return "moved in (read; a variable passed is not usable afterwards; a slot, an element or a buffer behind a reference is read where it stays, E6014)";
     case ArgEffect::DmaSrc: return "read by the started copy until its token is waited: not written before";
     case ArgEffect::DmaDst:
       return "written by the started copy until its token is waited: neither read nor written before";

@@ -500,24 +500,6 @@ TEST_CASE("the copy mode chooser keeps the faster way, and tries the other less 
   }
 }
 
-TEST_CASE("ACC += x gives the same sums at every vector width the CPU has") {
-  using vx::rt::gemm::Isa;
-  for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{1027}}) {
-    std::vector<float> x = filled(17, n + 1), acc0 = filled(18, n + 1);
-    std::vector<float> want = acc0;
-    vx::rt::gemm::addFloatsFor(Isa::Generic)(want.data(), x.data() + 1, n);  // unaligned source
-    for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
-      if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
-      CAPTURE(vx::rt::gemm::isaName(level));
-      CAPTURE(n);
-      std::vector<float> acc = acc0;
-      vx::rt::gemm::addFloatsFor(level)(acc.data(), x.data() + 1, n);
-      CHECK(std::memcmp(acc.data(), want.data(), acc.size() * sizeof(float)) == 0);
-      for (size_t i = 0; i < n; ++i) REQUIRE(want[i] == acc0[i] + x[i + 1]);
-    }
-  }
-}
-
 /* n floats of vx_fill with the values an elementwise loop must not treat
  * differently at any width sprinkled in: signed zeros, infinities, a NaN,
  * a denormal, the largest float. */
@@ -536,9 +518,35 @@ bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
 
 const size_t kWideLengths[] = {0, 1, 15, 16, 17, 33, 1027};
 
+/* Calls f(level) for every Isa this CPU runs (gemm::detectIsa). */
+template <typename F>
+void atEveryWidth(F f) {
+  using vx::rt::gemm::Isa;
+  for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
+    if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
+    CAPTURE(vx::rt::gemm::isaName(level));
+    f(level);
+  }
+}
+
+TEST_CASE("ACC += x gives the same sums at every vector width the CPU has") {
+  using vx::rt::gemm::Isa;
+  for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{1027}}) {
+    std::vector<float> x = filled(17, n + 1), acc0 = filled(18, n + 1);
+    std::vector<float> want = acc0;
+    vx::rt::gemm::addFloatsFor(Isa::Generic)(want.data(), x.data() + 1, n);  // unaligned source
+    CAPTURE(n);
+    atEveryWidth([&](Isa level) {
+      std::vector<float> acc = acc0;
+      vx::rt::gemm::addFloatsFor(level)(acc.data(), x.data() + 1, n);
+      CHECK(sameBits(acc, want));
+      for (size_t i = 0; i < n; ++i) REQUIRE(want[i] == acc0[i] + x[i + 1]);
+    });
+  }
+}
+
 template <typename Op>
 void checkBinaryAtEveryWidth(const char* name) {
-  using vx::rt::gemm::Isa;
   CAPTURE(name);
   for (size_t n : kWideLengths) {
     CAPTURE(n);
@@ -550,9 +558,7 @@ void checkBinaryAtEveryWidth(const char* name) {
       vs[i] = Op{}(pa[i], b[n]);
       sv[i] = Op{}(a[0], b[i]);
     }
-    for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
-      if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
-      CAPTURE(vx::rt::gemm::isaName(level));
+    atEveryWidth([&](vx::rt::gemm::Isa level) {
       std::vector<float> r(n, 7.0f);
       vx::rt::wide::vvFor<Op>(level)(r.data(), pa, b.data(), n);
       CHECK(sameBits(r, vv));
@@ -560,28 +566,25 @@ void checkBinaryAtEveryWidth(const char* name) {
       CHECK(sameBits(r, vs));
       vx::rt::wide::svFor<Op>(level)(r.data(), a[0], b.data(), n);
       CHECK(sameBits(r, sv));
-    }
+    });
   }
 }
 
 template <typename F>
 void checkUnaryAtEveryWidth(const char* name) {
-  using vx::rt::gemm::Isa;
   CAPTURE(name);
   for (size_t n : kWideLengths) {
     CAPTURE(n);
     std::vector<float> x = withSpecials(32, n + 1), want(n);
     for (size_t i = 0; i < n; ++i) want[i] = F::f(x[i + 1]);
-    for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
-      if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
-      CAPTURE(vx::rt::gemm::isaName(level));
+    atEveryWidth([&](vx::rt::gemm::Isa level) {
       std::vector<float> y(n, 7.0f);
       vx::rt::wide::unFor<F>(level)(y.data(), x.data() + 1, n);
       CHECK(sameBits(y, want));
       std::vector<float> inPlace(x.begin() + 1, x.end());  // y = f(y), as the `_into` forms may
       vx::rt::wide::unFor<F>(level)(inPlace.data(), inPlace.data(), n);
       CHECK(sameBits(inPlace, want));
-    }
+    });
   }
 }
 
@@ -599,18 +602,15 @@ TEST_CASE("the elementwise loops give the same bits at every vector width the CP
   checkUnaryAtEveryWidth<fn::abs>("abs");
   checkUnaryAtEveryWidth<fn::neg>("neg");
   checkUnaryAtEveryWidth<fn::relu>("relu");
-  using vx::rt::gemm::Isa;
   for (size_t n : kWideLengths) {
+    CAPTURE(n);
     std::vector<float> x = withSpecials(33, n), want(n);
     for (size_t i = 0; i < n; ++i) want[i] = x[i] * -0.375f;
-    for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
-      if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
-      CAPTURE(vx::rt::gemm::isaName(level));
-      CAPTURE(n);
+    atEveryWidth([&](vx::rt::gemm::Isa level) {
       std::vector<float> y(n, 7.0f);
       vx::rt::wide::scaleFor(level)(y.data(), x.data(), -0.375f, n);
       CHECK(sameBits(y, want));
-    }
+    });
   }
 }
 

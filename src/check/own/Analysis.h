@@ -193,6 +193,10 @@ struct Analysis {
   size_t termLimit = 0;
   std::chrono::steady_clock::time_point deadline;
   bool exhausted = false;
+  // A local whose type nests tuples deeper than a location's path holds
+  // (Model.h, childLoc) around a token, a buffer or a reference: the state
+  // cannot follow it, so nothing in the function is decided (W6900).
+  base::Span tooDeep;
   const std::atomic<bool>* cancel = nullptr;  // OwnershipOptions::cancel
   // Token states after each statement (Observe.cpp), when asked for.
   struct Observed {
@@ -286,8 +290,14 @@ void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, Acce
 constexpr Loc kNoVia{UINT32_MAX, 0};
 
 // ---- operands and values (Operands.cpp) ----
+// How an operand's value is used: read where it stands (an operator, a
+// builtin that reads its by-value argument and returns something else), or
+// kept (bound to a variable, assigned, returned, put in a tuple, passed to a
+// user function, returned by `dbg`). A buffer behind a reference, an index or
+// a block stays where it is, so it may only be read (E6014 otherwise).
+enum class OperandUse : uint8_t { Kept, Read };
 // Evaluates an operand: moves take tokens and buffers out of their places.
-Value evalOperand(Analysis& a, State& s, const cir::Operand& o);
+Value evalOperand(Analysis& a, State& s, const cir::Operand& o, OperandUse use = OperandUse::Kept);
 // Checks that `l` (and what contains it) was not moved out (E6001);
 // `moves`: this use moves it.
 void useLoc(Analysis& a, State& s, Loc l, hir::TypeId t, base::Span at, bool moves);

@@ -40,13 +40,41 @@ Loc viaOf(const Analysis& a, const cir::Operand& o) {
 
 struct Arg {
   Value value;
-  std::vector<Alt> places;  // reference arguments: where they point
+  std::vector<Alt> places;  // reference arguments: where they point; buffers moved in: where they were
   bool ref = false;
+  bool moved = false;       // a buffer passed by value
   bool mut = false;
   base::Span span;          // the argument as written
   base::Span at;            // where its accesses are reported: the place a borrow names
   Loc via = kNoVia;
 };
+
+// E6008: a buffer moved into a call that also borrows it (`f(&mut b, b)`,
+// `f(b, &b)`): the callee would hold the buffer and a reference to it.
+void checkMovedAndBorrowed(Analysis& a, State& s, const std::vector<Arg>& args) {
+  TermStore& t = a.terms;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].moved) continue;
+    for (size_t j = 0; j < args.size(); ++j) {
+      if (!args[j].ref) continue;
+      for (const Alt& m : args[i].places)
+        for (const Alt& o : args[j].places) {
+          Term al = alias(t, m.place, o.place);
+          if (t.isFalse(al)) continue;
+          Finding f;
+          f.rule = Rule::Conflict;
+          f.at = args[i].span;
+          f.subject = m.place.text;
+          f.other = o.place.text;
+          f.otherMut = args[j].mut;
+          f.access = AccessHow::Move;
+          f.related = args[j].span;
+          f.relatedLabel = args[j].mut ? "mutably borrowed here, in the same call" : "borrowed here, in the same call";
+          addFinding(a, s, std::move(f), t.mkAnd({m.guard, o.guard, al}));
+        }
+    }
+  }
+}
 
 // E6008 among the reference arguments of one call.
 void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
@@ -54,7 +82,7 @@ void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i].mut) continue;
     for (size_t j = 0; j < args.size(); ++j) {
-      if (i == j || args[j].places.empty() || (args[j].mut && j < i)) continue;
+      if (i == j || !args[j].ref || args[j].places.empty() || (args[j].mut && j < i)) continue;
       for (const Alt& m : args[i].places)
         for (const Alt& o : args[j].places) {
           Term al = alias(t, m.place, o.place);
@@ -96,8 +124,14 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
     const cir::Operand& o = a.body.arg(st, i);
     Arg arg;
     arg.span = arg.at = o.span;
-    arg.value = evalOperand(a, s, o);
+    // A builtin reads what it takes by value, except `dbg`, which returns it.
+    bool read = builtin && !(info->result == target::ResultKind::Same && i == 0);
+    arg.value = evalOperand(a, s, o, read ? OperandUse::Read : OperandUse::Kept);
     hir::TypeId type = operandType(a, o);
+    if (o.kind == cir::OperandKind::Move && isMoveOnly(a, type)) {
+      arg.moved = true;
+      arg.places = placesOf(a, s, o.place);  // where it was: the local, or the slot read in place
+    }
     if (isRef(a, type)) {
       arg.ref = true;
       arg.places = arg.value.kind == Value::Kind::Ref ? pointsTo(a, s, arg.value.ref) : std::vector<Alt>{};
@@ -122,12 +156,13 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
     }
   }
   checkArgBorrows(a, s, args);
+  checkMovedAndBorrowed(a, s, args);
   if (!builtin) {
     std::vector<Value> values;
     std::vector<std::vector<Alt>> places;
     for (Arg& arg : args) {
       values.push_back(std::move(arg.value));
-      places.push_back(std::move(arg.places));
+      places.push_back(arg.ref ? std::move(arg.places) : std::vector<Alt>{});
     }
     return applySummary(a, s, st, a.summaries[st.fn.index], values, places);
   }

@@ -27,6 +27,7 @@ enum class Rule : uint8_t {
   Footprint,      // E6007
   BlockBounds,    // E6009: a block may fall outside its tensor
   GridRace,       // E6010: two instances of a grid may touch one element, one writing
+  MoveOut,        // E6014: a buffer moved out of a slot, an element or a reference, to be kept
 };
 
 using cir::DropHow;

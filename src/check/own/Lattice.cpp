@@ -10,8 +10,8 @@ namespace vx::check::own {
 
 bool childLoc(Loc l, uint32_t i, Loc& out) {
   unsigned depth = 0;
-  while (depth < 4 && ((l.path >> (8 * depth)) & 0xff) != 0) ++depth;
-  if (depth == 4 || i >= 255) return false;
+  while (depth < kLocDepth && ((l.path >> (8 * depth)) & 0xff) != 0) ++depth;
+  if (depth == kLocDepth || i >= 255) return false;
   out = l;
   out.path |= (i + 1) << (8 * depth);
   return true;
@@ -19,7 +19,7 @@ bool childLoc(Loc l, uint32_t i, Loc& out) {
 
 bool within(Loc inner, Loc outer) {
   if (inner.local != outer.local) return false;
-  for (unsigned d = 0; d < 4; ++d) {
+  for (unsigned d = 0; d < kLocDepth; ++d) {
     uint32_t o = (outer.path >> (8 * d)) & 0xff;
     if (o == 0) return true;
     if (((inner.path >> (8 * d)) & 0xff) != o) return false;

@@ -43,6 +43,7 @@ struct Loc {
 };
 // The location of component `i` inside `l`; false when nested too deeply.
 bool childLoc(Loc l, uint32_t i, Loc& out);
+constexpr unsigned kLocDepth = 4;  // the tuple levels a location's path holds
 // Is `inner` `outer` or inside it?
 bool within(Loc inner, Loc outer);
 

@@ -343,7 +343,38 @@ void dropValue(Analysis& a, State& s, const Value& v, base::Span at, const std::
   addFinding(a, s, std::move(f), liveF);
 }
 
-Value evalOperand(Analysis& a, State& s, const cir::Operand& o) {
+namespace {
+
+// A buffer, or a tuple with one.
+bool holdsBuffer(const Analysis& a, hir::TypeId type) {
+  const hir::TypeTable& tt = a.types();
+  hir::TypeId r = tt.resolve(type);
+  if (isMoveOnly(a, r)) return true;
+  if (tt.kind(r) != TyKind::Tuple) return false;
+  for (uint32_t i = 0; i < tt.count(r); ++i)
+    if (holdsBuffer(a, tt.elem(r, i))) return true;
+  return false;
+}
+
+// What keeps the buffer a move out of `p` would take (E6014): the last
+// projection that is not a tuple's field.
+std::string moveOutWhere(const Analysis& a, const cir::Place& p) {
+  std::string root = a.body.local(p.local).name;
+  if (root.empty()) root = "it";
+  for (uint32_t i = p.proj.count; i-- > 0;) {
+    switch (a.body.proj(p, i).kind) {
+      case cir::ProjKind::Field: continue;
+      case cir::ProjKind::Index: return "an index of `" + root + "`";
+      case cir::ProjKind::Block: return "a block of `" + root + "`";
+      case cir::ProjKind::Deref: return "a reference";
+    }
+  }
+  return "a reference";
+}
+
+}  // namespace
+
+Value evalOperand(Analysis& a, State& s, const cir::Operand& o, OperandUse use) {
   TermStore& t = a.terms;
   switch (o.kind) {
     case cir::OperandKind::Const: {
@@ -426,6 +457,21 @@ Value evalOperand(Analysis& a, State& s, const cir::Operand& o) {
   }
   std::vector<Alt> places = placesOf(a, s, o.place);
   if (!places.empty()) access(a, s, places, AccessHow::Read, o.span, kNoVia);
+  // A buffer taken by value from a place that keeps it (a slot, an element,
+  // a block, what a reference points to) would be a second name for that
+  // place, which the analysis does not follow: the value it returns is a
+  // buffer of its own. Read where it stands, that is what it is; kept, it
+  // would alias the place, and copies into it, writes to it and other
+  // instances' accesses would go unseen through it.
+  if (o.kind == cir::OperandKind::Move && use == OperandUse::Kept && holdsBuffer(a, type)) {
+    Finding f;
+    f.rule = Rule::MoveOut;
+    f.at = o.span;
+    f.subject = sourceText(a, o.span);
+    f.other = moveOutWhere(a, o.place);
+    f.type = a.types().print(type);
+    addFinding(a, s, std::move(f), t.tru());
+  }
   return Value{};
 }
 

@@ -64,6 +64,7 @@ const char* codeOf(Rule r) {
     case Rule::Footprint: return "E6007";
     case Rule::BlockBounds: return "E6009";
     case Rule::GridRace: return "E6010";
+    case Rule::MoveOut: return "E6014";
   }
   return "";
 }
@@ -80,7 +81,8 @@ bool groupedByCopy(Rule r) {
     case Rule::Conflict:
     case Rule::Footprint:
     case Rule::BlockBounds:
-    case Rule::GridRace: return false;
+    case Rule::GridRace:
+    case Rule::MoveOut: return false;
   }
   return false;
 }
@@ -116,7 +118,8 @@ std::string alsoNote(const Finding& f) {
     case Rule::Conflict:
     case Rule::Footprint:
     case Rule::BlockBounds:
-    case Rule::GridRace: return {};
+    case Rule::GridRace:
+    case Rule::MoveOut: return {};
   }
   return {};
 }
@@ -137,6 +140,17 @@ diag::Diagnostic unproved(Analysis& a) {
 
 void report(Analysis& a, diag::Sink& sink) {
   TermStore& t = a.terms;
+  if (a.exhausted && a.tooDeep.valid()) {
+    sink.emit(unproved(a)
+                  .primary(a.fn.nameSpan, "not decided")
+                  .secondary(a.tooDeep, "its type nests tuples more than " + std::to_string(kLocDepth) +
+                                            " deep around a token, a buffer or a reference")
+                  .note("the checker follows what tuples hold " + std::to_string(kLocDepth) +
+                        " levels deep; nothing in this function was decided")
+                  .help("flatten the tuple (`(a, b, c)` rather than `((a, b), c)` nested further); or allow it with "
+                        "`#[allow(unproved)]`, and its tokens are checked at run time on the cpu target"));
+    return;
+  }
   if (a.exhausted) {
     sink.emit(unproved(a)
                   .primary(a.fn.nameSpan, "the checker's budget ran out in this function")
@@ -323,6 +337,7 @@ void report(Analysis& a, diag::Sink& sink) {
       case Rule::Conflict: out = renderConflict(ctx, d); break;
       case Rule::BlockBounds: out = renderBlockBounds(ctx, d); break;
       case Rule::GridRace: out = renderGridRace(ctx, d); break;
+      case Rule::MoveOut: out = renderMoveOut(ctx, d); break;
     }
     sink.emit(std::move(out));
   }

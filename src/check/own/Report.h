@@ -32,6 +32,7 @@ struct ReportContext {
 };
 
 diag::Diagnostic renderUseAfterMove(const ReportContext& a, const Decided& d);   // RuleMoves.cpp
+diag::Diagnostic renderMoveOut(const ReportContext& a, const Decided& d);       // RuleMoves.cpp
 diag::Diagnostic renderConsumedTwice(const ReportContext& a, const Decided& d);  // RuleTokens.cpp
 diag::Diagnostic renderBehindRef(const ReportContext& a, const Decided& d);      // RuleTokens.cpp
 diag::Diagnostic renderDropped(const ReportContext& a, const Decided& d);        // RuleTokens.cpp

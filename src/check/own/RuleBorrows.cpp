@@ -8,6 +8,15 @@ namespace vx::check::own {
 diag::Diagnostic renderConflict(const ReportContext& a, const Decided& d) {
   const Finding& f = d.f;
   (void)a;
+  if (f.access == AccessHow::Move) {  // a buffer moved into a call that also borrows it
+    diag::Diagnostic out = diag::MoveWhileBorrowed(f.subject);
+    out.primary(f.at, "moved into the call here");
+    if (f.related.valid()) out.secondary(f.related, f.relatedLabel);
+    if (!d.counterexample.empty() && f.slotRead.valid()) out.note("z3 counterexample: " + d.counterexample);
+    out.note("the callee would own the buffer and hold a reference to it: what it does with one, the other sees");
+    out.help("pass a borrow in both places, or move the buffer in a call of its own");
+    return out;
+  }
   bool mutHere = f.access == AccessHow::Write || f.access == AccessHow::CopyWrite || f.access == AccessHow::Move ||
                  f.access == AccessHow::Free;
   diag::Diagnostic out = f.otherMut && mutHere ? diag::ConflictingMutBorrows(f.subject)

@@ -179,7 +179,8 @@ diag::Diagnostic renderHazard(const ReportContext& a, const Decided& d) {
     case Rule::Conflict:
     case Rule::Footprint:
     case Rule::BlockBounds:
-    case Rule::GridRace: break;
+    case Rule::GridRace:
+    case Rule::MoveOut: break;
   }
   if (tr.span.valid()) out.secondary(tr.span, started);
   if (f.related.valid()) out.secondary(f.related, f.relatedLabel);

@@ -112,8 +112,8 @@ Value evalRvalue(Analysis& a, State& s, const cir::Stmt& st) {
       return v;
     }
     case RvKind::Binary: {
-      Value x = evalOperand(a, s, st.a);
-      Value y = evalOperand(a, s, st.b);
+      Value x = evalOperand(a, s, st.a, OperandUse::Read);
+      Value y = evalOperand(a, s, st.b, OperandUse::Read);
       // Elementwise tensor operations read their operands: through a
       // reference, the places it points to, once both are evaluated.
       readThrough(a, s, st.a, x);
@@ -124,7 +124,7 @@ Value evalRvalue(Analysis& a, State& s, const cir::Stmt& st) {
     }
     case RvKind::Unary:
     case RvKind::Cast: {
-      Value x = evalOperand(a, s, st.a);
+      Value x = evalOperand(a, s, st.a, OperandUse::Read);
       if (x.kind == Value::Kind::Scalar) return Value::ofScalar(scalarOp(a, s, st, x.scalar, Term{}));
       if (isScalar(a, st.type)) return Value::ofScalar(freshValue(a, st.type, "$v"));
       return Value{};
