@@ -12,11 +12,12 @@
 //     oracle's override; blocks the checker did not prove in bounds keep
 //     their run-time check) and run with each error's counterexample as
 //     inputs and extents. What confirms an error is its own observable:
-//     E6010, a race between two grid instances; E6009, the block's bounds
-//     check trapping at the block's line; the others, a DMA fault within
-//     one instance (race, deadlock, DMA left in flight). A clean run makes
-//     it imprecise. A race between instances in a function rejected without
-//     E6010 is a race the checker missed: UNSOUND.
+//     E6010, a race between two grid instances; E6014, a race within an
+//     instance or between two (the refused alias carries it); E6009, the
+//     block's bounds check trapping at the block's line; the others, a DMA
+//     fault within one instance (race, deadlock, DMA left in flight). A
+//     clean run makes it imprecise. A race between instances in a function
+//     rejected without E6010 or E6014 is a race the checker missed: UNSOUND.
 // usage: vx-oracle FILE [--lens 9,12] [--extents 64,40,48,24]
 //        vx-oracle FILE --replay FN [NAME=VALUE ...]   (one run, vxsim's verdict printed)
 #include <chrono>
@@ -500,12 +501,15 @@ int main(int argc, char** argv) {
             anyRun = true;
             if (result == "unrunnable") result = "imprecise";
             bool fault = a.status.rfind("fault:", 0) == 0;
-            if (fault && a.crossInstance && !codes.count("E6010") && missed.empty())
+            // E6014 refuses an alias the analysis would not follow; through
+            // it, one instance may write what another reads.
+            if (fault && a.crossInstance && !codes.count("E6010") && !codes.count("E6014") && missed.empty())
               missed = "missed E6010: " + a.status + " between grid instances (rejected for " + code + ")";
             if (a.status == "error:out-of-bounds" && !codes.count("E6009") && missed.empty())
               missed = "missed E6009: an access past an HBM buffer (rejected for " + code + ")";
             // Each error by its own observable.
             if (code == "E6010") confirmed = fault && a.crossInstance;
+            else if (code == "E6014") confirmed = fault;
             else if (code == "E6009")
               confirmed = a.status == "trap" && a.trap.find("block out of bounds") != std::string::npos &&
                           trapLine(a.trap) == lineOf(sources, *d);

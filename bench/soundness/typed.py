@@ -549,8 +549,8 @@ def program(rnd, idx, helpers):
 
 
 # Forms the type system allows that no target lowers (vxc checks them; the
-# VIR lowering reports E0206): one file per batch, checked for coverage,
-# never run.
+# VIR lowering reports E0206), and moves out of a Vec's elements to be kept
+# (E6014): one file per batch, checked for coverage, never run.
 UNLOWERED = f"""
 fn cover_assignments(v: &mut Vec<{TILE}>, u: {TILE}, flag: bool) {{
   let mut pr = (0, flag);
@@ -561,6 +561,11 @@ fn cover_assignments(v: &mut Vec<{TILE}>, u: {TILE}, flag: bool) {{
     *rk = 1;
   }}
   v[0] = u;
+}}
+
+fn cover_moves_out(v: &mut Vec<{TILE}>, u: &Vec<{TILE}>) {{
+  v[0] = u[1];
+  let _p = (u[0], 0);
 }}
 """
 
