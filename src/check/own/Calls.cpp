@@ -49,61 +49,47 @@ struct Arg {
   Loc via = kNoVia;
 };
 
-// E6008: a buffer moved into a call that also borrows it (`f(&mut b, b)`,
-// `f(b, &b)`): the callee would hold the buffer and a reference to it.
-void checkMovedAndBorrowed(Analysis& a, State& s, const std::vector<Arg>& args) {
+// An E6008 finding where argument `i`'s places may alias argument `j`'s:
+// `i` accessed as `how` (a mutable borrow, or a buffer moved in), `j` borrowed.
+void conflictBetween(Analysis& a, State& s, const std::vector<Arg>& args, size_t i, size_t j, AccessHow how,
+                     const char* label) {
   TermStore& t = a.terms;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].moved) continue;
-    for (size_t j = 0; j < args.size(); ++j) {
-      if (!args[j].ref) continue;
-      for (const Alt& m : args[i].places)
-        for (const Alt& o : args[j].places) {
-          Term al = alias(t, m.place, o.place);
-          if (t.isFalse(al)) continue;
-          Finding f;
-          f.rule = Rule::Conflict;
-          f.at = args[i].span;
-          f.subject = m.place.text;
-          f.other = o.place.text;
-          f.otherMut = args[j].mut;
-          f.access = AccessHow::Move;
-          f.related = args[j].span;
-          f.relatedLabel = args[j].mut ? "mutably borrowed here, in the same call" : "borrowed here, in the same call";
-          addFinding(a, s, std::move(f), t.mkAnd({m.guard, o.guard, al}));
-        }
+  for (const Alt& m : args[i].places)
+    for (const Alt& o : args[j].places) {
+      Term al = alias(t, m.place, o.place);
+      if (t.isFalse(al)) continue;
+      Finding f;
+      f.rule = Rule::Conflict;
+      f.at = args[i].span;
+      f.subject = m.place.text;
+      f.other = o.place.text;
+      f.otherMut = args[j].mut;
+      f.access = how;
+      f.related = args[j].span;
+      f.relatedLabel = label;
+      if (m.place.index.valid() && o.place.index.valid()) {
+        f.slotRead = m.place.index;
+        f.slotInFlight = o.place.index;
+      }
+      addFinding(a, s, std::move(f), t.mkAnd({m.guard, o.guard, al}));
     }
-  }
 }
 
-// E6008 among the reference arguments of one call.
+// E6008 among the arguments of one call: a mutable borrow and another
+// borrow of the same data; a buffer moved into a call that also borrows it
+// (`f(&mut b, b)`, `f(b, &b)`: the callee would hold the buffer and a
+// reference to it).
 void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
-  TermStore& t = a.terms;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].mut) continue;
+  for (size_t i = 0; i < args.size(); ++i)
     for (size_t j = 0; j < args.size(); ++j) {
-      if (i == j || !args[j].ref || args[j].places.empty() || (args[j].mut && j < i)) continue;
-      for (const Alt& m : args[i].places)
-        for (const Alt& o : args[j].places) {
-          Term al = alias(t, m.place, o.place);
-          if (t.isFalse(al)) continue;
-          Finding f;
-          f.rule = Rule::Conflict;
-          f.at = args[i].span;
-          f.subject = m.place.text;
-          f.other = o.place.text;
-          f.otherMut = args[j].mut;
-          f.access = AccessHow::Write;
-          f.related = args[j].span;
-          f.relatedLabel = args[j].mut ? "another mutable borrow of the same data" : "immutable borrow of the same data";
-          if (m.place.index.valid() && o.place.index.valid()) {
-            f.slotRead = m.place.index;
-            f.slotInFlight = o.place.index;
-          }
-          addFinding(a, s, std::move(f), t.mkAnd({m.guard, o.guard, al}));
-        }
+      if (i == j || !args[j].ref || args[j].places.empty()) continue;
+      if (args[i].mut && !(args[j].mut && j < i))
+        conflictBetween(a, s, args, i, j, AccessHow::Write,
+                        args[j].mut ? "another mutable borrow of the same data" : "immutable borrow of the same data");
+      if (args[i].moved)
+        conflictBetween(a, s, args, i, j, AccessHow::Move,
+                        args[j].mut ? "mutably borrowed here, in the same call" : "borrowed here, in the same call");
     }
-  }
 }
 
 }  // namespace
@@ -156,7 +142,6 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
     }
   }
   checkArgBorrows(a, s, args);
-  checkMovedAndBorrowed(a, s, args);
   if (!builtin) {
     std::vector<Value> values;
     std::vector<std::vector<Alt>> places;
