@@ -513,7 +513,8 @@ std::vector<float> withSpecials(uint32_t index, size_t n) {
 }
 
 bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+  // (An empty vector's data() may be null, which memcmp must not get.)
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
 const size_t kWideLengths[] = {0, 1, 15, 16, 17, 33, 1027};
