@@ -19,6 +19,17 @@
 
 namespace {
 
+/* Every copy a job for the engine, whatever the host's load: naps are
+ * switched off, and one already begun (by an earlier test, on a loaded
+ * machine) is waited out: copies started during it would be made where
+ * they start. A nap lasts at most 64 ms. */
+void noNaps() {
+  vx::rt::CopyEngine& engine = vx::rt::CopyEngine::instance();
+  engine.allowNaps(false);
+  for (int i = 0; i < 2000 && engine.napping(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE_FALSE(engine.napping());
+}
+
 /* A job copying n floats from src to dst, as start_copy makes one, not queued. */
 void setUpCopy(vx::rt::CopyJob& job, const float* src, float* dst, size_t n) {
   job.src = src;
@@ -297,7 +308,7 @@ TEST_CASE("asynchronous copies land before wait returns") {
 }
 
 TEST_CASE("a copy of many chunks is shared between the engine and its waiter, and lands whole") {
-  vx::rt::CopyEngine::instance().allowNaps(false);  // every copy a job, whatever the host's load
+  noNaps();
   // Runs and blocks of several chunks (kCopyChunkBytes), rows shorter and
   // longer than a chunk, the last chunk partial; each waited at once (the
   // waiter takes what the engine has not) and after other work (the engine
@@ -357,7 +368,7 @@ TEST_CASE("every chunk of a copy is moved once, the engine's from the front and 
 TEST_CASE("the engine demotes what it writes while waits find their copies done, and stops when they are late") {
   vx::rt::Arena arena;
   vx::rt::CopyEngine& engine = vx::rt::CopyEngine::instance();
-  engine.allowNaps(false);
+  noNaps();
   engine.chooseMode(false, false);  // the engine moves the copies
   std::vector<float> big = filled(12, 1 << 20), small = filled(13, 256);
   // Late waits: a 4 MiB copy waited at once is never done yet.
@@ -387,7 +398,7 @@ TEST_CASE("an engine that warms leaves every copy to its waiter, which lands it 
   // chunk and of several, the last partial; a block of rows).
   vx::rt::Arena arena;
   vx::rt::CopyEngine& engine = vx::rt::CopyEngine::instance();
-  engine.allowNaps(false);
+  noNaps();
   engine.chooseMode(false, true);
   REQUIRE(engine.warming());
   const size_t cols = 700;
@@ -543,7 +554,7 @@ TEST_CASE("an engine that comes back to copies its waiters made naps, and copies
   while (engine.napping() && std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   CHECK_FALSE(engine.napping());
-  engine.allowNaps(false);
+  noNaps();
 }
 
 TEST_CASE("a grid's workers make their copies themselves, landed by the wait") {
