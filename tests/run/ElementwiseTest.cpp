@@ -13,7 +13,7 @@
 
 #include "vx/runtime.h"
 
-#include "TestData.h"
+#include "TestSupport.h"
 
 namespace {
 
@@ -35,17 +35,6 @@ bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
 }
 
 const size_t kWideLengths[] = {0, 1, 15, 16, 17, 33, 1027};
-
-/* Calls f(level) for every Isa this CPU runs (gemm::detectIsa). */
-template <typename F>
-void atEveryWidth(F f) {
-  using vx::rt::gemm::Isa;
-  for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
-    if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
-    CAPTURE(vx::rt::gemm::isaName(level));
-    f(level);
-  }
-}
 
 template <typename Op>
 void checkBinaryAtEveryWidth(const char* name) {

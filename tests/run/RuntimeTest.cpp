@@ -15,7 +15,7 @@
 
 #include "vx/runtime.h"
 
-#include "TestData.h"
+#include "TestSupport.h"
 
 namespace {
 
@@ -141,11 +141,8 @@ TEST_CASE("products larger than a direct tile equal the textbook loop (by contig
 }
 
 TEST_CASE("every micro-kernel this CPU can run equals the textbook loop") {
-  using vx::rt::gemm::Isa;
   const size_t shapes[][3] = {{1, 1, 1}, {13, 47, 300}, {130, 70, 513}};
-  for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
-    if (static_cast<int>(level) > static_cast<int>(vx::rt::gemm::detectIsa())) continue;
-    CAPTURE(vx::rt::gemm::isaName(level));
+  atEveryWidth([&](vx::rt::gemm::Isa level) {
     for (auto& s : shapes) {
       size_t m = s[0], n = s[1], k = s[2];
       std::vector<float> a = filled(0, m * k), b = filled(1, k * n), c(m * n, 0.0f);
@@ -154,7 +151,7 @@ TEST_CASE("every micro-kernel this CPU can run equals the textbook loop") {
       std::vector<float> want = naive(m, n, k, a.data(), b.data());
       CHECK(vx_checksum(c.data(), c.size()) == vx_checksum(want.data(), want.size()));
     }
-  }
+  });
 }
 
 TEST_CASE("the packing loops equal the textbook loop across the edges of every cache block, on every micro-kernel") {
@@ -164,9 +161,7 @@ TEST_CASE("the packing loops equal the textbook loop across the edges of every c
   // once beforehand (gemmPacked, the latched weights).
   using namespace vx::rt::gemm;
   const size_t shapes[][3] = {{kMC + 9, 37, 3}, {7, kNC + 33, 300}, {17, 40, 2 * KC + 1}, {kMC, kNC, KC}};
-  for (Isa level : {Isa::Generic, Isa::Avx2, Isa::Avx512}) {
-    if (static_cast<int>(level) > static_cast<int>(detectIsa())) continue;
-    CAPTURE(isaName(level));
+  atEveryWidth([&](Isa level) {
     for (auto& s : shapes) {
       size_t m = s[0], n = s[1], k = s[2], lda = k + 5, ldb = n + 3, ldc = n + 7;
       CAPTURE(m);
@@ -198,7 +193,7 @@ TEST_CASE("the packing loops equal the textbook loop across the edges of every c
         CHECK(vx_checksum(got.data(), got.size()) == vx_checksum(want.data(), want.size()));
       }
     }
-  }
+  });
 }
 
 TEST_CASE("a portable build runs the best micro-kernel the CPU has, chosen at run time") {
