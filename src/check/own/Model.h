@@ -88,6 +88,11 @@ enum class Origin : uint8_t {
   Call,   // started by a call in this function (or returned by a callee)
   Param,  // handed in by the caller as a token parameter: places unknown here
   Havoc,  // stands for whatever a loop location held iterations ago
+  // Stands for a token taken where an error was already reported (E6002,
+  // consumed through a reference): the analysis goes on with it as a token
+  // of its own, consumed once and never reported dropped, so the one
+  // mistake gives one error.
+  Recovered,
 };
 
 // One copy: where it was started and what it reads and writes until its

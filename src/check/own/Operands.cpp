@@ -327,15 +327,18 @@ void dropValue(Analysis& a, State& s, const Value& v, base::Span at, const std::
     return;
   }
   if (v.kind != Value::Kind::Token) return;
-  Term liveF = live(t, s, v.holds);
+  Holds reported;  // copies whose drop is not already an error's consequence
+  for (const auto& [k, g] : v.holds)
+    if (a.transfers[k].origin != Origin::Recovered) reported[k] = g;
+  Term liveF = live(t, s, reported);
   if (t.isFalse(liveF)) return;
   Finding f;
   f.rule = Rule::Dropped;
   f.at = at;
   f.subject = name.empty() ? "the token" : name;
   f.drop = how;
-  f.holds = v.holds;
-  for (const auto& [k, g] : v.holds)
+  f.holds = reported;
+  for (const auto& [k, g] : reported)
     if (!t.isFalse(g)) {
       f.transfer = k;
       break;
@@ -344,6 +347,24 @@ void dropValue(Analysis& a, State& s, const Value& v, base::Span at, const std::
 }
 
 namespace {
+
+// What a value of `type` taken through a reference stands for after the
+// error that reports it (E6002): a token of its own for each token in it.
+Value recoveredTokens(Analysis& a, State& s, hir::TypeId type, base::Span at) {
+  const hir::TypeTable& tt = a.types();
+  hir::TypeId r = tt.resolve(type);
+  if (tt.kind(r) == TyKind::Token) {
+    Transfer tr;
+    tr.origin = Origin::Recovered;
+    tr.span = at;
+    return startCopy(a, s, std::move(tr));
+  }
+  if (tt.kind(r) != TyKind::Tuple) return Value{};
+  Value v;
+  v.kind = Value::Kind::Tuple;
+  for (uint32_t i = 0; i < tt.count(r); ++i) v.elems.push_back(recoveredTokens(a, s, tt.elem(r, i), at));
+  return v;
+}
 
 // A buffer, or a tuple with one.
 bool holdsBuffer(const Analysis& a, hir::TypeId type) {
@@ -436,7 +457,7 @@ Value evalOperand(Analysis& a, State& s, const cir::Operand& o, OperandUse use) 
     f.at = o.span;
     f.subject = sourceText(a, o.span);
     addFinding(a, s, std::move(f), t.tru());
-    return Value{};
+    return recoveredTokens(a, s, type, o.span);
   }
   if (isScalar(a, type) || isRef(a, type)) {
     // `*r` where `r` is known to point to one scalar or reference
