@@ -242,16 +242,75 @@ std::vector<Candidate> candidates(Analysis& a, const LoopCtx& C, const State& be
   return out;
 }
 
+// The candidates that hold in every state `s` stands for: those whose
+// negation is not possible there (an unknown answer counts as possible).
+// Asked together first: one query whether any of them can fail; where one
+// can, the model shows which ones fail, they are dropped and the rest asked
+// again, so the verdicts are those of one query per candidate, usually
+// with far fewer queries (most candidates hold or most fail at once).
+std::vector<Candidate> holding(Analysis& a, const std::vector<Candidate>& cands, const State& s, Term iter) {
+  TermStore& t = a.terms;
+  std::vector<bool> holds(cands.size(), false);
+  std::vector<size_t> open;  // indices into cands, still to be decided
+  std::vector<Term> fs;      // their formulas
+  for (size_t i = 0; i < cands.size(); ++i) {
+    Term f = cands[i](s, iter);
+    if (!f.valid()) continue;
+    if (t.isTrue(f)) {
+      holds[i] = true;
+      continue;
+    }
+    open.push_back(i);
+    fs.push_back(f);
+  }
+  while (!open.empty() && !a.overBudget()) {
+    if (open.size() == 1) {
+      holds[open[0]] = !possible(a, s, t.mkNot(fs[0]));
+      break;
+    }
+    Term query = t.mkAnd({a.assumptions, s.pc, t.mkNot(t.mkAnd(fs))});
+    smt::Verdict v = smt::Verdict::Unsat;
+    smt::Model m;
+    if (!t.isFalse(query)) {
+      std::vector<smt::Shown> show;
+      for (size_t j = 0; j < fs.size(); ++j) show.push_back(smt::Shown{"c" + std::to_string(j), fs[j]});
+      v = a.solver.check(query, &m, show);
+    }
+    if (v == smt::Verdict::Unsat) {
+      for (size_t i : open) holds[i] = true;
+      break;
+    }
+    std::vector<bool> failed(fs.size(), false);
+    bool any = false;
+    if (v == smt::Verdict::Sat)
+      for (const auto& [name, value] : m.values) {
+        size_t j = std::stoul(name.substr(1));
+        if (j < fs.size() && value == "false") failed[j] = any = true;
+      }
+    if (!any) {
+      // Unknown (or a model that shows no failure): one query each.
+      for (size_t j = 0; j < fs.size(); ++j) holds[open[j]] = !possible(a, s, t.mkNot(fs[j]));
+      break;
+    }
+    std::vector<size_t> nextOpen;
+    std::vector<Term> nextFs;
+    for (size_t j = 0; j < fs.size(); ++j)
+      if (!failed[j]) {
+        nextOpen.push_back(open[j]);
+        nextFs.push_back(fs[j]);
+      }
+    open = std::move(nextOpen);
+    fs = std::move(nextFs);
+  }
+  std::vector<Candidate> kept;
+  for (size_t i = 0; i < cands.size(); ++i)
+    if (holds[i]) kept.push_back(cands[i]);
+  return kept;
+}
+
 // The candidates that hold at `base` (the head of iteration lo + 1).
 std::vector<Candidate> holdAtBase(Analysis& a, const std::vector<Candidate>& cands, const State& base, Term iter) {
-  TermStore& t = a.terms;
-  std::vector<Candidate> kept;
-  for (const Candidate& c : cands) {
-    Term f = c(base, iter);
-    if (!f.valid()) continue;
-    if (t.isTrue(f) || !possible(a, base, t.mkNot(f))) kept.push_back(c);
-  }
-  return kept;
+  return holding(a, cands, base, iter);
 }
 
 Term conjunction(TermStore& t, const std::vector<Candidate>& cs, const State& s, Term iter) {
@@ -417,12 +476,7 @@ State gatherLoop(Analysis& a, const LoopCtx& C, const State& before, Term iter) 
       r = walkBody(a, C, assumed, iter);
       if (kept.empty() || a.overBudget()) break;
       State next = nextHead(t, C, r.end, iter);
-      std::vector<Candidate> still;
-      Term nextIter = t.mkAdd(iter, t.intConst(1));
-      for (const Candidate& c : kept) {
-        Term f = c(next, nextIter);
-        if (f.valid() && !possible(a, next, t.mkNot(f))) still.push_back(c);
-      }
+      std::vector<Candidate> still = holding(a, kept, next, t.mkAdd(iter, t.intConst(1)));
       if (still.size() == kept.size()) break;
       kept = std::move(still);
     }
@@ -505,12 +559,7 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
       BodyResult r = walkBody(a, C, assumed, wIter);
       afterOne = nextHead(t, C, r.end, wIter);
       if (kept.empty() || a.overBudget()) break;
-      std::vector<Candidate> still;
-      Term nextIter = t.mkAdd(wIter, t.intConst(1));
-      for (const Candidate& c : kept) {
-        Term f = c(afterOne, nextIter);
-        if (f.valid() && !possible(a, afterOne, t.mkNot(f))) still.push_back(c);
-      }
+      std::vector<Candidate> still = holding(a, kept, afterOne, t.mkAdd(wIter, t.intConst(1)));
       if (still.size() == kept.size()) break;
       kept = std::move(still);
     }
