@@ -387,9 +387,16 @@ def mutate(rnd, src):
     waits = [k for k, l in enumerate(lines) if l.endswith("// W") and not l.strip().startswith("let ")]
     computes = [k for k, l in enumerate(lines) if l.endswith("// C") and "slots[" in l]
     issues = [k for k, l in enumerate(lines) if l.endswith("// I") and "slots[" in l]
+    # Copies started again in the loop or on an early exit (`t1 = ...`,
+    # `p = (...)`): left out, the token keeps a copy already waited, which
+    # the next wait waits again (on every path: through `break`, `continue`
+    # and the loop's back edge alike).
+    restarts = [k for k in issues if not lines[k].strip().startswith("let ")]
     choices = []
     if waits:
         choices += ["drop_wait", "drop_wait", "dup_wait", "late_wait"]
+    if restarts:
+        choices += ["drop_issue"]
     if issues:
         choices += ["shift_slot"]
     if computes:
@@ -400,6 +407,8 @@ def mutate(rnd, src):
     if what == "drop_wait":
         k = rnd.choice(waits)
         del lines[k]
+    elif what == "drop_issue":
+        del lines[rnd.choice(restarts)]
     elif what == "dup_wait":
         k = rnd.choice(waits)
         lines.insert(k, lines[k])

@@ -4,6 +4,9 @@
 // early exit drops what it leaves. Temporaries live until the end of their
 // source statement (a `let` keeps a borrowed temporary for its block, as
 // Rust extends its life).
+#include <stdexcept>
+#include <string>
+
 #include "check/cir/LowerImpl.h"
 
 namespace vx::check::cir {
@@ -383,6 +386,9 @@ void Builder::lowerWhile(hir::StmtId id, const hir::Stmt& st) {
   curLoop = outer;
   BlockId exit = newBlock();
   curLoop = L;
+  // Set before the body, whose `break` and `continue` jump to them.
+  body.loops[L.index].header = header;
+  body.loops[L.index].exit = exit;
   gotoBlock(header, st.span);
   cur = header;
   beginTemps();
@@ -404,8 +410,6 @@ void Builder::lowerWhile(hir::StmtId id, const hir::Stmt& st) {
   curLoop = outer;
   cur = exit;
   kill(condTemps, br.span);
-  body.loops[L.index].header = header;
-  body.loops[L.index].exit = exit;
 }
 
 Operand Builder::lowerBound(hir::ExprId e) {
@@ -568,6 +572,28 @@ void Builder::lowerBreak(const hir::Stmt& st) {
 
 // ---- the body ----
 
+// Every jump lands on a block of the body: a path whose target is missing
+// would be dropped by the walks that follow the graph, and what it does
+// would go unchecked. A lowering that makes one is a compiler bug, said
+// loudly (an internal compiler error), never a silent acceptance.
+void checkTargets(const Body& body) {
+  auto valid = [&](BlockId b) { return b.valid() && b.index < body.blocks.size(); };
+  for (size_t i = 0; i < body.blocks.size(); ++i) {
+    const Terminator& t = body.blocks[i].term;
+    bool ok = true;
+    switch (t.kind) {
+      case TermKind::Goto: ok = valid(t.target); break;
+      case TermKind::Branch:
+      case TermKind::ForLoop: ok = valid(t.target) && valid(t.otherwise); break;
+      case TermKind::Return:
+      case TermKind::Unreachable: break;
+    }
+    if (!ok) throw std::logic_error("checker IR: block bb" + std::to_string(i) + " jumps to a block that does not exist");
+  }
+  for (const Loop& l : body.loops)
+    if (!valid(l.header) || !valid(l.exit)) throw std::logic_error("checker IR: a loop without its header or exit block");
+}
+
 Body lowerBody(const hir::Program& prog, const base::SourceMap& sources, hir::FnId fn) {
   Body body;
   body.fn = fn;
@@ -594,6 +620,7 @@ Body lowerBody(const hir::Program& prog, const base::SourceMap& sources, hir::Fn
   body.ret = b.addLocal(ret);
   b.cur = b.newBlock();
   if (f.body.valid()) b.lowerBlock(f.body, true);
+  checkTargets(body);
   return body;
 }
 
