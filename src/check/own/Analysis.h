@@ -285,6 +285,10 @@ void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, Ac
                        const Holds& stillLive, base::Span related, const std::string& label);
 // E6008 only: `places` accessed while a borrow held in a variable is live.
 void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via);
+// An assignment to location `l` (named `text`) while a live reference
+// points into it or into what holds it (E6008, "cannot assign"). Buffers
+// are checked as writes by `access`.
+void checkAssignLoans(Analysis& a, State& s, Loc l, const std::string& text, base::Span at);
 // Records an access to a parameter's place in the summary being built.
 void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at);
 constexpr Loc kNoVia{UINT32_MAX, 0};

@@ -43,6 +43,7 @@ struct Finding {
   AccessHow access = AccessHow::Read;
   bool viaDst = false;            // hazards: the place is the copy's destination
   bool otherMut = false;          // conflicts: the other borrow is mutable
+  bool assigned = false;          // conflicts: an assignment to a variable a live reference points into
   TransferId transfer = UINT32_MAX;  // the copy involved (hazards, drops)
   Holds holds;                    // drops and double consumption: what the token may hold
   Term pc;                        // where the finding's point is reached

@@ -382,6 +382,31 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
 
 }  // namespace
 
+void checkAssignLoans(Analysis& a, State& s, Loc l, const std::string& text, base::Span at) {
+  if (!a.reporting()) return;
+  for (const auto& [r, ref] : s.refs) {
+    if (within(r, l) || a.paramOf.count(r) || ref.unknown) continue;  // rebinding the reference itself
+    if (a.body.locals[r.local].temp || a.body.locals[r.local].param) continue;
+    if (!liveHere(a, r.local)) continue;
+    for (const Alt& other : ref.alts) {
+      if (!within(other.place.root, l) && !within(l, other.place.root)) continue;
+      Finding f;
+      f.rule = Rule::Conflict;
+      f.assigned = true;
+      f.at = at;
+      f.subject = text;
+      f.other = other.place.text;
+      f.otherMut = ref.mut;
+      f.access = AccessHow::Write;
+      f.related = a.body.locals[r.local].span;
+      f.relatedLabel = std::string(ref.mut ? "mutable" : "immutable") + " borrow held in `" + locName(a, r) +
+                       "`, used later";
+      addFinding(a, s, std::move(f), other.guard);
+      break;
+    }
+  }
+}
+
 void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via) {
   if (!a.reporting()) return;
   for (const Alt& alt : places) checkLoan(a, s, alt, how, at, via);

@@ -17,6 +17,15 @@ diag::Diagnostic renderConflict(const ReportContext& a, const Decided& d) {
     out.help("pass a borrow in both places, or move the buffer in a call of its own");
     return out;
   }
+  if (f.assigned) {  // a variable (an integer, a reference, a token, a tuple) assigned while borrowed
+    diag::Diagnostic out = diag::AssignWhileBorrowed(f.subject);
+    out.primary(f.at, "`" + f.subject + "` is assigned here while the borrow is live");
+    if (f.related.valid()) out.secondary(f.related, f.relatedLabel);
+    out.note("a reference reads the variable it points to: assigned under it, what the reference reads and what the "
+             "checker proves about it could differ");
+    out.help("assign before the borrow, or after its last use");
+    return out;
+  }
   bool mutHere = f.access == AccessHow::Write || f.access == AccessHow::CopyWrite || f.access == AccessHow::Move ||
                  f.access == AccessHow::Free;
   diag::Diagnostic out = f.otherMut && mutHere ? diag::ConflictingMutBorrows(f.subject)

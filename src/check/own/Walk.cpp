@@ -67,6 +67,7 @@ void assignTo(Analysis& a, State& s, const cir::Stmt& st, const Value& v) {
   hir::TypeId type = a.body.typeOf(st.dest);
   Loc l;
   if (locOf(a, st.dest, l)) {
+    if (!isMoveOnly(a, a.types().resolve(type))) checkAssignLoans(a, s, l, sourceText(a, st.dest.span), st.dest.span);
     overwrite(a, s, l, type, st.dest.span);
     bindValue(a, s, l, type, v);
     return;
