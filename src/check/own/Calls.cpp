@@ -38,6 +38,46 @@ Loc viaOf(const Analysis& a, const cir::Operand& o) {
   return it == a.facts.viaOf.end() ? kNoVia : it->second;
 }
 
+// What a reference argument reaches when what it points to holds
+// references (`&&s`, `&r` with `r = &s`, `&(&s, &t)`): the places those
+// point to as well, to the depth of the type, so the callee's accesses
+// through `**x` and the call's own borrows meet `s`. A reference location
+// the state does not track points anywhere (pointsTo).
+void addReached(Analysis& a, State& s, const std::vector<Alt>& from, hir::TypeId pointee, std::vector<Alt>& out,
+                int depth) {
+  const hir::TypeTable& tt = a.types();
+  hir::TypeId r = tt.resolve(pointee);
+  if (depth > 8) return;
+  if (tt.kind(r) == hir::TyKind::Ref) {
+    for (const Alt& at : from) {
+      if (!at.place.whole()) continue;  // a reference kept in a buffer's slot: not one the state holds
+      auto it = s.refs.find(at.place.root);
+      RefVal rv;
+      if (it != s.refs.end())
+        rv = it->second;
+      else
+        rv.unknown = true;
+      std::vector<Alt> next = pointsTo(a, s, rv);
+      for (Alt& n : next) n.guard = a.terms.mkAnd(at.guard, n.guard);
+      out.insert(out.end(), next.begin(), next.end());
+      addReached(a, s, next, tt.get(r).a, out, depth + 1);
+    }
+    return;
+  }
+  if (tt.kind(r) != hir::TyKind::Tuple) return;
+  for (uint32_t i = 0; i < tt.count(r); ++i) {
+    std::vector<Alt> fields;
+    for (const Alt& at : from) {
+      Loc c;
+      if (!at.place.whole() || !childLoc(at.place.root, i, c)) continue;
+      Alt f = at;
+      f.place.root = c;
+      fields.push_back(f);
+    }
+    addReached(a, s, fields, tt.elem(r, i), out, depth + 1);
+  }
+}
+
 struct Arg {
   Value value;
   std::vector<Alt> places;  // reference arguments: where they point; buffers moved in: where they were
@@ -47,6 +87,7 @@ struct Arg {
   base::Span span;          // the argument as written
   base::Span at;            // where its accesses are reported: the place a borrow names
   Loc via = kNoVia;
+  size_t from = 0;          // flattened (flatBorrows): the argument it is, or is in
 };
 
 // An E6008 finding where argument `i`'s places may alias argument `j`'s:
@@ -83,6 +124,9 @@ void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
   for (size_t i = 0; i < args.size(); ++i)
     for (size_t j = 0; j < args.size(); ++j) {
       if (i == j || !args[j].ref || args[j].places.empty()) continue;
+      // Two references in one tuple argument were checked where the tuple
+      // was made (checkTupleBorrows).
+      if (args[i].from == args[j].from && args[i].ref) continue;
       if (args[i].mut && !(args[j].mut && j < i))
         conflictBetween(a, s, args, i, j, AccessHow::Write,
                         args[j].mut ? "another mutable borrow of the same data" : "immutable borrow of the same data");
@@ -92,7 +136,48 @@ void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
     }
 }
 
+// The references a value holds in its tuples, each as an argument of its
+// own (`from`: the argument it is in).
+void tupleRefs(Analysis& a, State& s, const Value& v, size_t from, base::Span span, std::vector<Arg>& out) {
+  if (v.kind == Value::Kind::Ref) {
+    Arg r;
+    r.ref = true;
+    r.places = pointsTo(a, s, v.ref);
+    r.mut = v.ref.mut;
+    r.span = r.at = span;
+    r.from = from;
+    out.push_back(std::move(r));
+    return;
+  }
+  if (v.kind != Value::Kind::Tuple) return;
+  for (const Value& e : v.elems) tupleRefs(a, s, e, from, span, out);
+}
+
+// The call's arguments with the references inside tuple arguments as
+// arguments of their own: `h1((&mut s, 0), &s)` borrows `s` twice.
+std::vector<Arg> flatBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
+  std::vector<Arg> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].value.kind == Value::Kind::Tuple && !args[i].ref) {
+      tupleRefs(a, s, args[i].value, i, args[i].span, out);
+      continue;
+    }
+    Arg x = args[i];
+    x.from = i;
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
 }  // namespace
+
+void checkTupleBorrows(Analysis& a, State& s, const Value& tuple, base::Span at) {
+  if (!a.reporting() || tuple.kind != Value::Kind::Tuple) return;
+  std::vector<Arg> refs;
+  for (size_t i = 0; i < tuple.elems.size(); ++i) tupleRefs(a, s, tuple.elems[i], i, at, refs);
+  for (size_t i = 0; i < refs.size(); ++i) refs[i].from = i;  // every pair counts here
+  checkArgBorrows(a, s, refs);
+}
 
 void readThrough(Analysis& a, State& s, const cir::Operand& o, const Value& v) {
   if (o.kind == cir::OperandKind::Const || !isRef(a, operandType(a, o)) || v.kind != Value::Kind::Ref) return;
@@ -121,6 +206,9 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
     if (isRef(a, type)) {
       arg.ref = true;
       arg.places = arg.value.kind == Value::Kind::Ref ? pointsTo(a, s, arg.value.ref) : std::vector<Alt>{};
+      std::vector<Alt> reached;
+      addReached(a, s, arg.places, a.types().get(a.types().resolve(type)).a, reached, 0);
+      arg.places.insert(arg.places.end(), reached.begin(), reached.end());
       arg.mut = a.types().get(a.types().resolve(type)).sub == 1;
       arg.via = viaOf(a, o);
       // A borrow made for the call (`&slots[i]`): its place.
@@ -141,7 +229,13 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
       checkLoans(a, s, args[i].places, args[i].mut ? AccessHow::Write : AccessHow::Read, args[i].at, args[i].via);
     }
   }
-  checkArgBorrows(a, s, args);
+  std::vector<Arg> flat = flatBorrows(a, s, args);
+  checkArgBorrows(a, s, flat);
+  // References inside tuple arguments conflict with the borrows held, as
+  // reference arguments do.
+  for (const Arg& x : flat)
+    if (x.ref && !args[x.from].ref)
+      checkLoans(a, s, x.places, x.mut ? AccessHow::Write : AccessHow::Read, x.at, kNoVia);
   if (!builtin) {
     std::vector<Value> values;
     std::vector<std::vector<Alt>> places;

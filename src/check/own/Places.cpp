@@ -353,7 +353,10 @@ bool liveHere(const Analysis& a, uint32_t local) {
 void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, Loc via) {
   TermStore& t = a.terms;
   for (const auto& [r, ref] : s.refs) {
-    if (r == via) continue;
+    // Its own loan, or another held in the same tuple: two references one
+    // tuple holds were checked against each other where it was made
+    // (checkTupleBorrows), once.
+    if (r == via || (via != kNoVia && r.local == via.local)) continue;
     if (a.paramOf.count(r) || ref.unknown) continue;
     if (a.body.locals[r.local].temp || a.body.locals[r.local].param) continue;
     if (!ref.mut && !writes(how)) continue;

@@ -134,6 +134,7 @@ Value evalRvalue(Analysis& a, State& s, const cir::Stmt& st) {
       Value v;
       v.kind = Value::Kind::Tuple;
       for (uint32_t i = 0; i < st.args.count; ++i) v.elems.push_back(evalOperand(a, s, a.body.arg(st, i)));
+      checkTupleBorrows(a, s, v, st.span);
       return v;
     }
     case RvKind::Len: {
