@@ -151,8 +151,23 @@ Vals lowerCall(Lower& l, hir::ExprId id, const hir::Expr& e, mlir::Location at) 
     return {};
   }
   llvm::SmallVector<mlir::Value> args;
+  mlir::FunctionType sig = callee.getFunctionType();
   for (uint32_t i = 0; i < e.args.count; ++i) {
     Vals v = lowerExpr(l, l.prog.arg(e, i));
+    // A tensor whose extents are fixed here passed where the callee takes
+    // run-time extents (`[16, 32]` for `[r, 32]`): VIR has no conversion
+    // between the two, so it is refused here rather than left to fail the
+    // verifier (once per call: after it, the lowering has failed and
+    // what follows is not lowered).
+    for (size_t k = 0; k < v.size() && !l.failed; ++k) {
+      size_t at = args.size() + k;
+      if (v[k] && at < sig.getNumInputs() && v[k].getType() != sig.getInput(at)) {
+        unsupported(l, l.prog.expr(l.prog.arg(e, i)).span, "a fixed-extent tensor passed for run-time extents",
+                    "this argument's extents are fixed, the parameter's are run-time extents; declare the "
+                    "parameter with the fixed extents, or pass a tensor whose extents are run-time ones");
+        break;
+      }
+    }
     args.append(v.begin(), v.end());
   }
   if (l.failed) return {};
