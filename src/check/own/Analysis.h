@@ -362,8 +362,11 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st);
 // ---- summaries (Summaries.cpp) ----
 void beginSummary(Analysis& a, State& entry);
 void finishSummary(Analysis& a);
+// `reachable`: every place the arguments' references reach, those inside
+// tuples included (where a returned reference may point, when the summary
+// does not say).
 Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& sum, std::vector<Value>& args,
-                   const std::vector<std::vector<Alt>>& argPlaces);
+                   const std::vector<std::vector<Alt>>& argPlaces, const std::vector<Alt>& reachable);
 void makeTopSummary(const hir::Program& prog, TermStore& t, Summary& sum, const hir::Function& f, uint32_t index);
 
 // ---- loops: widening (Loops.cpp) ----

@@ -239,11 +239,14 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
   if (!builtin) {
     std::vector<Value> values;
     std::vector<std::vector<Alt>> places;
+    std::vector<Alt> reachable;
+    for (const Arg& x : flat)
+      if (x.ref) reachable.insert(reachable.end(), x.places.begin(), x.places.end());
     for (Arg& arg : args) {
       values.push_back(std::move(arg.value));
       places.push_back(arg.ref ? std::move(arg.places) : std::vector<Alt>{});
     }
-    return applySummary(a, s, st, a.summaries[st.fn.index], values, places);
+    return applySummary(a, s, st, a.summaries[st.fn.index], values, places, reachable);
   }
   switch (info->result) {
     case target::ResultKind::Token: {

@@ -39,6 +39,28 @@ const Value* component(const Value& v, uint32_t path) {
   return p;
 }
 
+// The places, each widened to any slot and any block of its root.
+std::vector<Alt> anySlot(const std::vector<Alt>& places) {
+  std::vector<Alt> out;
+  for (Alt alt : places) {
+    alt.place.index = Term{};
+    alt.place.clearBlock();
+    out.push_back(alt);
+  }
+  return out;
+}
+
+// A reference, or a tuple with one.
+bool holdsRefs(const Analysis& a, hir::TypeId type) {
+  const hir::TypeTable& tt = a.types();
+  hir::TypeId r = tt.resolve(type);
+  if (tt.kind(r) == hir::TyKind::Ref) return true;
+  if (tt.kind(r) != hir::TyKind::Tuple) return false;
+  for (uint32_t i = 0; i < tt.count(r); ++i)
+    if (holdsRefs(a, tt.elem(r, i))) return true;
+  return false;
+}
+
 Value* componentMut(Value& v, uint32_t path, const hir::TypeTable& tt, hir::TypeId t) {
   Value* p = &v;
   hir::TypeId x = tt.resolve(t);
@@ -266,7 +288,7 @@ void makeTopSummary(const hir::Program& prog, TermStore& t, Summary& sum, const 
 }
 
 Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& sum, std::vector<Value>& args,
-                   const std::vector<std::vector<Alt>>& argPlaces) {
+                   const std::vector<std::vector<Alt>>& argPlaces, const std::vector<Alt>& reachable) {
   TermStore& t = a.terms;
   const hir::Function& callee = a.prog.fn(call.fn);
   // Callee variables -> caller terms.
@@ -385,15 +407,27 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
         for (Alt& alt : instantiate(pp)) result.ref.alts.push_back(alt);
       return result;
     }
-    // Otherwise any place of its reference arguments.
-    for (const std::vector<Alt>& ps : argPlaces)
-      for (Alt alt : ps) {
-        alt.place.index = Term{};
-        alt.place.clearBlock();
-        result.ref.alts.push_back(alt);
-      }
+    // Otherwise any place its arguments' references reach.
+    result.ref.alts = anySlot(reachable);
     return result;
   }
+  // References in a returned tuple: any place the arguments' references
+  // reach (a reference returned points into what the caller lent).
+  std::function<void(Value&, hir::TypeId)> fillRefs = [&](Value& v, hir::TypeId type) {
+    const hir::TypeTable& tt = a.types();
+    hir::TypeId r = tt.resolve(type);
+    if (tt.kind(r) == hir::TyKind::Ref) {
+      v.kind = Value::Kind::Ref;
+      v.ref.alts = anySlot(reachable);
+      return;
+    }
+    if (tt.kind(r) != hir::TyKind::Tuple) return;
+    v.kind = Value::Kind::Tuple;
+    v.elems.resize(tt.count(r));
+    for (uint32_t i = 0; i < tt.count(r); ++i) fillRefs(v.elems[i], tt.elem(r, i));
+  };
+  if (a.types().kind(a.types().resolve(call.type)) == hir::TyKind::Tuple && holdsRefs(a, call.type))
+    fillRefs(result, call.type);
   if (isScalar(a, call.type)) return sum.value.valid() ? Value::ofScalar(sub(sum.value)) : result;
   if (!hasTokens(a, call.type)) return result;
   for (const SummaryToken& tok : sum.result) {
