@@ -281,7 +281,7 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
         v.kind = Value::Kind::Ref;
         for (const Arg& arg : args)
           for (Alt alt : arg.places) {
-            alt.place.index = Term{};
+            alt.place.clearSlot();
             alt.place.clearBlock();
             v.ref.alts.push_back(alt);
           }

@@ -73,7 +73,7 @@ void endInstance(Analysis& a, State& s) {
   if (!anyWrite) return;
   // The second instance: every variable the instance made, renamed.
   std::vector<Term> roots{a.assumptions};
-  for (const Analysis::GridAccess& x : g.accesses) roots.insert(roots.end(), {x.cond, x.place.index, x.place.row, x.place.col});
+  for (const Analysis::GridAccess& x : g.accesses) roots.insert(roots.end(), {x.cond, x.place.index, x.place.sub, x.place.row, x.place.col});
   // A parameter's length is an input of the call, the same for every
   // instance, though an instance may be the first to ask for it.
   for (const auto& [l, len] : a.lens)
@@ -99,6 +99,7 @@ void endInstance(Analysis& a, State& s) {
     for (const Analysis::GridAccess& x : g.accesses) {
       Place p2 = x.place;
       p2.index = other(p2.index);
+      p2.sub = other(p2.sub);
       p2.row = other(p2.row);
       p2.col = other(p2.col);
       Term al = alias(t, w.place, p2);

@@ -370,6 +370,7 @@ void mergeCopies(Analysis& a, State& s) {
       Place place;
       std::vector<Term> guards;
       std::vector<std::pair<Term, Term>> slots;  // (condition, index)
+      std::vector<std::pair<Term, Term>> subs;   // (condition, sub-slot), while every slot has one
       std::vector<std::pair<Term, std::pair<Term, Term>>> blocks;  // (condition, (row, col))
     };
     std::vector<Merged> reads, writes;
@@ -378,10 +379,12 @@ void mergeCopies(Analysis& a, State& s) {
       auto record = [&](Merged& m2) {
         m2.guards.push_back(g);
         if (x.place.index.valid()) m2.slots.emplace_back(g, x.place.index);
+        if (x.place.sub.valid()) m2.subs.emplace_back(g, x.place.sub);
         if (x.place.blocked()) m2.blocks.emplace_back(g, std::make_pair(x.place.row, x.place.col));
       };
       for (Merged& m2 : into)
         if (m2.place.root == x.place.root && m2.place.index.valid() == x.place.index.valid() &&
+            m2.place.sub.valid() == x.place.sub.valid() &&
             m2.place.blocked() == x.place.blocked() && m2.place.rows == x.place.rows &&
             m2.place.cols == x.place.cols && m2.place.text == x.place.text) {
           record(m2);
@@ -418,6 +421,12 @@ void mergeCopies(Analysis& a, State& s) {
           Term index = m2.slots.back().second;
           for (size_t j = m2.slots.size() - 1; j-- > 0;) index = t.mkIte(m2.slots[j].first, m2.slots[j].second, index);
           alt.place.index = index;
+          alt.place.sub = Term{};
+          if (!m2.subs.empty() && m2.subs.size() == m2.slots.size()) {
+            Term s2 = m2.subs.back().second;
+            for (size_t j = m2.subs.size() - 1; j-- > 0;) s2 = t.mkIte(m2.subs[j].first, m2.subs[j].second, s2);
+            alt.place.sub = s2;
+          }
         }
         if (!m2.blocks.empty()) {
           Term row = m2.blocks.back().second.first, col = m2.blocks.back().second.second;
@@ -641,7 +650,7 @@ State widen(Analysis& a, const State& s, const LoopInfo& info) {
             // of it used, or an unknown one.
             Alt alt{p.place, t.tru()};
             if (p.indexed && !p.place.index.valid()) alt.place.index = t.fresh("$slot", smt::Sort::Int);
-            if (!p.indexed) alt.place.index = Term{};
+            if (!p.indexed) alt.place.clearSlot();
             if (p.blocked) {
               alt.place.row = t.fresh("$row", smt::Sort::Int);
               alt.place.col = t.fresh("$col", smt::Sort::Int);

@@ -49,7 +49,8 @@ bool within(Loc inner, Loc outer);
 
 // A place a copy or an access touches: a root (a buffer location, or a
 // location holding a reference received from the caller), whole or one
-// slot along its leading dimension (`slots[i % 2]`, `tiles[i]`). Deeper
+// slot along its leading dimension (`slots[i % 2]`, `tiles[i]`), and within
+// the slot one sub-slot along the next (`r[0][1]`, `c[b][h]`). Deeper
 // indices are dropped: a larger place is a sound approximation of a
 // smaller one.
 //
@@ -60,11 +61,18 @@ bool within(Loc inner, Loc outer);
 struct Place {
   Loc root;
   Term index;        // invalid: the whole root
+  // The index into the slot's own leading dimension (`c[b][h]`: slot `b`,
+  // sub-slot `h`); invalid: the whole slot. Deeper indices are not kept:
+  // the sub-slot stands for them.
+  Term sub;
   Term row, col;     // invalid: no block
   uint64_t rows = 0, cols = 0;
   std::string text;  // as the user wrote it
   bool whole() const { return !index.valid() && !row.valid(); }
   bool blocked() const { return row.valid(); }
+  void clearSlot() {
+    index = sub = Term{};
+  }
   void clearBlock() {
     row = col = Term{};
     rows = cols = 0;

@@ -244,16 +244,19 @@ Value startCopy(Analysis& a, State& s, Transfer tr) {
         bool indexed = x.place.index.valid();
         bool blocked = x.place.blocked();
         Term constant = indexed && t.isConst(x.place.index) ? x.place.index : Term{};
+        Term constantSub = x.place.sub.valid() && t.isConst(x.place.sub) ? x.place.sub : Term{};
         bool have = false;
         for (SitePlace& y : into) {
           if (y.place.root != x.place.root || y.indexed != indexed || y.blocked != blocked) continue;
           if (blocked && (y.place.rows != x.place.rows || y.place.cols != x.place.cols)) continue;
           have = true;
           if (!(y.place.index == constant)) y.place.index = Term{};  // the slot varies
+          if (!(y.place.sub == constantSub)) y.place.sub = Term{};    // the sub-slot varies
         }
         if (!have) {
           SitePlace sp{x.place, indexed, blocked};
           sp.place.index = constant;
+          sp.place.sub = constantSub;
           sp.place.row = sp.place.col = Term{};  // any block of its shape
           into.push_back(sp);
         }

@@ -164,8 +164,13 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
           a.trapFacts = t.mkAnd(a.trapFacts, fact);
         }
         for (Alt& alt : alts) {
-          if (!alt.place.whole()) continue;  // deeper indices: the slot stands for them
-          alt.place.index = index;
+          if (alt.place.whole()) {
+            alt.place.index = index;
+          } else if (alt.place.index.valid() && !alt.place.sub.valid() && !alt.place.blocked()) {
+            alt.place.sub = index;  // `c[b][h]`: a sub-slot of slot `b`
+          } else {
+            continue;  // deeper indices: the sub-slot stands for them
+          }
           if (!text.empty()) alt.place.text = text;
         }
         break;
@@ -227,6 +232,7 @@ Term alias(TermStore& t, const Place& x, const Place& y) {
   if (x.whole() || y.whole()) return t.tru();
   std::vector<Term> parts;
   if (x.index.valid() && y.index.valid()) parts.push_back(t.mkEq(x.index, y.index));
+  if (x.sub.valid() && y.sub.valid()) parts.push_back(t.mkEq(x.sub, y.sub));
   if (x.blocked() && y.blocked()) parts.push_back(blocksOverlap(t, x, y));
   return t.mkAnd(parts);
 }
@@ -239,7 +245,7 @@ Term blocksOverlap(TermStore& t, const Place& x, const Place& y) {
 }
 
 bool samePlace(const Place& x, const Place& y) {
-  return x.root == y.root && x.index == y.index && x.row == y.row && x.col == y.col && x.rows == y.rows &&
+  return x.root == y.root && x.index == y.index && x.sub == y.sub && x.row == y.row && x.col == y.col && x.rows == y.rows &&
          x.cols == y.cols;
 }
 
@@ -249,6 +255,10 @@ Term placeWithin(TermStore& t, const Place& x, const Place& y) {
   if (y.index.valid()) {
     if (!x.index.valid()) return t.fls();
     parts.push_back(t.mkEq(x.index, y.index));
+  }
+  if (y.sub.valid()) {
+    if (!x.sub.valid()) return t.fls();
+    parts.push_back(t.mkEq(x.sub, y.sub));
   }
   if (y.blocked()) {
     if (!x.blocked()) return t.fls();

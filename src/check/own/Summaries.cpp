@@ -43,7 +43,7 @@ const Value* component(const Value& v, uint32_t path) {
 std::vector<Alt> anySlot(const std::vector<Alt>& places) {
   std::vector<Alt> out;
   for (Alt alt : places) {
-    alt.place.index = Term{};
+    alt.place.clearSlot();
     alt.place.clearBlock();
     out.push_back(alt);
   }
@@ -335,6 +335,10 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
     for (Alt alt : placesOfParam(pp.root)) {
       if (alt.place.whole() && idx.valid()) {
         alt.place.index = idx;
+        alt.place.text = alt.place.text + "[..]";
+      } else if (idx.valid() && alt.place.index.valid() && !alt.place.sub.valid() && !alt.place.blocked() &&
+                 !pp.row.valid()) {
+        alt.place.sub = idx;  // the callee's slot of the caller's slot (`&mut c[b]`, then `x[h]`)
         alt.place.text = alt.place.text + "[..]";
       }
       // A block the callee takes of what the argument points to (itself
