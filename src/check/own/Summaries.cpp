@@ -405,6 +405,7 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
   Value result;
   if (isRef(a, call.type)) {
     result.kind = Value::Kind::Ref;
+    result.ref.mut = a.types().get(a.types().resolve(call.type)).sub == 1;
     if (sum.refsKnown) {
       // Where the callee's result points: places of its parameters.
       for (const ParamPlace& pp : sum.refs)
@@ -422,6 +423,7 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
     hir::TypeId r = tt.resolve(type);
     if (tt.kind(r) == hir::TyKind::Ref) {
       v.kind = Value::Kind::Ref;
+      v.ref.mut = tt.get(r).sub == 1;
       v.ref.alts = anySlot(reachable);
       return;
     }
