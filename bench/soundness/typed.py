@@ -132,6 +132,10 @@ def scalar_helpers(rnd, k):
     out.append(f"fn hb{k}(b: bool) -> bool on Topology::TensorCore {{\n{body(bol)}\n}}\n")
     ref = rnd.choice(["r", "&*r", "(r, 0).0", "*&r"])
     out.append(f"fn hr{k}(r: &{PIN}) -> &{PIN} on Topology::TensorCore {{\n{body(ref)}\n}}\n")
+    # A reference behind a reference, and references returned in a tuple.
+    out.append(f"fn hrr{k}(r: &&{PIN}) -> &{PIN} on Topology::TensorCore {{\n{body('*r')}\n}}\n")
+    out.append(f"fn htr{k}(r: &{PIN}, x: usize) -> (&{PIN}, usize) on Topology::TensorCore {{\n{body('(r, x)')}\n}}\n")
+    out.append(f"fn htm{k}(r: &mut {PIN}, x: usize) -> (&mut {PIN}, usize) on Topology::TensorCore {{\n{body('(r, x)')}\n}}\n")
     tok = rnd.choice(["t", "(t, 0).0", "pass(t)"])
     out.append(f"fn ht{k}(t: {TOK}) -> {TOK} on Topology::TensorCore {{\n{body(tok)}\n}}\n")
     out.append(f"fn hp{k}(t: {TOK}, x: usize) -> ({TOK}, usize) on Topology::TensorCore {{\n{body('(t, x)')}\n}}\n")
@@ -256,7 +260,7 @@ class Kernel:
         s = self.usize(slot, depth)
         form = self.pick(("plain", 5), ("local", 2), ("tuple", 1), ("reborrow", 1), ("ring", 1),
                          ("ringdot", 1), ("derefring", 1), ("helper", 0 if mut else 1), ("callring", 1 if not mut else 0),
-                         ("again", 1))
+                         ("again", 1), ("refref", 0 if mut else 1), ("tupleret", 1))
         if form == "plain":
             return f"{amp}slots[{s}]"
         if form == "ringdot":
@@ -267,6 +271,17 @@ class Kernel:
             return f"{amp}(*{amp}slots)[{s}]" if not mut else f"{amp}(*{amp}slots)[{s}]"
         if form == "helper":
             return f"hr{self.h}(&slots[{s}])"
+        if form == "refref":
+            if self.r.random() < 0.5:
+                return f"hrr{self.h}(&&slots[{s}])"
+            v = self.fresh("r")
+            self.emit(depth, f"let {v} = &slots[{s}];", tag)
+            return f"hrr{self.h}(&{v})"
+        if form == "tupleret":
+            v = self.fresh("q")
+            f = "htm" if mut else "htr"
+            self.emit(depth, f"let ({v}, _) = {f}{self.h}({amp}slots[{s}], {self.usize('0', depth)});", tag)
+            return v
         if form == "callring":
             return f"&ringr{self.R}(&slots)[{s}]"
         if form == "again":

@@ -39,17 +39,6 @@ const Value* component(const Value& v, uint32_t path) {
   return p;
 }
 
-// The places, each widened to any slot and any block of its root.
-std::vector<Alt> anySlot(const std::vector<Alt>& places) {
-  std::vector<Alt> out;
-  for (Alt alt : places) {
-    alt.place.clearSlot();
-    alt.place.clearBlock();
-    out.push_back(alt);
-  }
-  return out;
-}
-
 // A reference, or a tuple with one.
 bool holdsRefs(const Analysis& a, hir::TypeId type) {
   const hir::TypeTable& tt = a.types();
@@ -412,8 +401,9 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
         for (Alt& alt : instantiate(pp)) result.ref.alts.push_back(alt);
       return result;
     }
-    // Otherwise any place its arguments' references reach.
-    result.ref.alts = anySlot(reachable);
+    // Otherwise any place its arguments' references reach: within them
+    // (a reference to a slot reaches no other slot), so a larger place.
+    result.ref.alts = reachable;
     return result;
   }
   // References in a returned tuple: any place the arguments' references
@@ -424,7 +414,7 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
     if (tt.kind(r) == hir::TyKind::Ref) {
       v.kind = Value::Kind::Ref;
       v.ref.mut = tt.get(r).sub == 1;
-      v.ref.alts = anySlot(reachable);
+      v.ref.alts = reachable;
       return;
     }
     if (tt.kind(r) != hir::TyKind::Tuple) return;
