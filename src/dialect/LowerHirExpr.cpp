@@ -136,8 +136,26 @@ Vals lowerIndex(Lower& l, const hir::Expr& e, mlir::Location at) {
   mlir::Type r = lowerOne(l, e.type, e.span);
   if (!r) return {};
   if (base.getType().isa<VecType>()) return {l.b.create<VecGetOp>(at, r, base, idx)};
-  if (tt.kind(derefAll(tt, e.type)) == TyKind::Tensor || tt.kind(derefAll(tt, e.type)) == TyKind::Pinned)
+  if (tt.kind(derefAll(tt, e.type)) == TyKind::Tensor || tt.kind(derefAll(tt, e.type)) == TyKind::Pinned) {
+    // A slot's place is its index times the slot's size, which VIR's slot
+    // takes from the leading extent: a run-time one is not in the type.
+    if (auto bt = base.getType().dyn_cast<TensorType>(); bt && mlir::ShapedType::isDynamic(bt.getShape()[0])) {
+      unsupported(l, e.span, "an index along a run-time leading extent",
+                  "the leading extent of this tensor is a run-time extent; index a tensor whose leading extent is "
+                  "fixed (`[2, m, k]`), or pass a `Vec` of tensors");
+      return {};
+    }
+    // The tpu target's slots are places at constant byte strides: a slot
+    // with run-time extents has none (cpu and the GPU targets divide the
+    // tensor's run-time size by its fixed leading extent).
+    if (auto rt = r.dyn_cast<TensorType>(); rt && l.target == "tpu" && llvm::any_of(rt.getShape(), mlir::ShapedType::isDynamic)) {
+      unsupported(l, e.span, "an index into a tensor with run-time extents",
+                  "the slots of this tensor have run-time extents, and tpu slots are constant strides; take a "
+                  "`block::<[R, C]>` of the tensor instead, or pass a `Vec` of fixed-shape tensors");
+      return {};
+    }
     return {l.b.create<SlotOp>(at, r, base, idx)};
+  }
   return {l.b.create<LoadElemOp>(at, r, base, idx)};
 }
 

@@ -180,6 +180,8 @@ void lowerView(Lowering& l, mlir::Operation* op) {
   }
   int64_t slice = elements(s.getResult().getType()) * eb;
   int64_t dim0 = shapeOf(s.getBase().getType())[0];
+  if (slice < 0 || dim0 < 0)  // run-time extents (the lowering to VIR refuses them first)
+    return l.fail(at, "an index into a tensor with run-time extents", "tpu slots are constant strides");
   Val v = base, limit;
   limit.kind = Val::Kind::Int;
   limit.isConst = true;
