@@ -219,6 +219,47 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
   s.fnByName[s.prog.fns.back().name] = hir::FnId{static_cast<uint32_t>(s.prog.fns.size() - 1)};
 }
 
+// Integer literals whose value does not fit the type inference gave them
+// (`let k: u32 = 4294967297;`): an error, as Rust's `overflowing_literals`
+// is by default. The targets would wrap them, and the checker, which
+// reasons about the literal's value, would prove things about a number the
+// program never holds. `-2147483648` as an `i32` fits: a negated literal
+// may reach the type's lowest value.
+void checkLiteralRanges(Sema& s, uint32_t firstExpr) {
+  const hir::TypeTable& tt = s.types();
+  std::vector<bool> negated(s.prog.exprs.size() - firstExpr, false);
+  for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i) {
+    const hir::Expr& e = s.prog.exprs[i];
+    if (e.kind == hir::ExprKind::Unary && e.op == ast::Op::Neg && e.a.valid() && e.a.index >= firstExpr &&
+        e.a.index < s.prog.exprs.size())
+      negated[e.a.index - firstExpr] = true;
+  }
+  for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i) {
+    const hir::Expr& e = s.prog.exprs[i];
+    if (e.kind != hir::ExprKind::Int) continue;
+    hir::TypeId t = tt.resolve(e.type);
+    if (tt.kind(t) != hir::TyKind::Int) continue;
+    auto k = static_cast<hir::IntKind>(tt.get(t).sub);
+    uint64_t max = 0;
+    switch (k) {
+      case hir::IntKind::I32: max = (uint64_t{1} << 31) - (negated[i - firstExpr] ? 0 : 1); break;
+      case hir::IntKind::I64: max = (uint64_t{1} << 63) - (negated[i - firstExpr] ? 0 : 1); break;
+      case hir::IntKind::U32: max = (uint64_t{1} << 32) - 1; break;
+      case hir::IntKind::U64:
+      case hir::IntKind::Usize: max = UINT64_MAX; break;
+    }
+    if (e.value <= max) continue;
+    std::string name = hir::intKindName(k);
+    s.sink.emit(diag::LiteralOutOfRange(name)
+                    .primary(e.span, "`" + std::to_string(e.value) + "` does not fit in `" + name + "`")
+                    .note("the range of `" + name + "` is `" + (k == hir::IntKind::I32   ? "-2147483648..=2147483647"
+                                                                 : k == hir::IntKind::I64 ? "-9223372036854775808..=9223372036854775807"
+                                                                                          : "0..=4294967295") +
+                          "`")
+                    .help("use a wider type (`i64`, `u64`, `usize`), or a value in range"));
+  }
+}
+
 }  // namespace
 
 void declareItems(Sema& s, const SourceUnit& unit) {
@@ -289,6 +330,7 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
       s.prog.exprs[i].type = tt.zonk(s.prog.exprs[i].type, true);
     for (uint32_t i = firstLocal; i < s.prog.locals.size(); ++i)
       s.prog.locals[i].type = tt.zonk(s.prog.locals[i].type, true);
+    checkLiteralRanges(s, firstExpr);
     reportUnused(s, id, firstLocal);
     s.scopes.clear();
     s.extents = nullptr;
