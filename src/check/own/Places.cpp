@@ -401,7 +401,18 @@ void checkAssignLoans(Analysis& a, State& s, Loc l, const std::string& text, bas
     if (within(r, l) || a.paramOf.count(r) || ref.unknown) continue;  // rebinding the reference itself
     if (a.body.locals[r.local].temp || a.body.locals[r.local].param) continue;
     if (!liveHere(a, r.local)) continue;
-    for (const Alt& other : ref.alts) {
+    // What it reaches: where it points, and through references stored
+    // there, where those point (`let pp = &p;` with `p = &s` reaches `s`).
+    std::vector<Alt> reach = ref.alts;
+    for (size_t i = 0; i < reach.size() && reach.size() < 64; ++i) {
+      if (!reach[i].place.whole()) continue;
+      auto inner = s.refs.find(reach[i].place.root);
+      if (inner == s.refs.end() || inner->second.unknown) continue;
+      for (const Alt& x : inner->second.alts)
+        if (std::none_of(reach.begin(), reach.end(), [&](const Alt& y) { return samePlace(y.place, x.place); }))
+          reach.push_back(x);
+    }
+    for (const Alt& other : reach) {
       if (!within(other.place.root, l) && !within(l, other.place.root)) continue;
       Finding f;
       f.rule = Rule::Conflict;
