@@ -143,8 +143,7 @@ void report(Analysis& a, diag::Sink& sink) {
   if (a.exhausted && a.tooDeep.valid()) {
     sink.emit(unproved(a)
                   .primary(a.fn.nameSpan, "not decided")
-                  .secondary(a.tooDeep, "its type nests tuples more than " + std::to_string(kLocDepth) +
-                                            " deep around a token, a buffer or a reference")
+                  .secondary(a.tooDeep, "its type nests tuples more than " + std::to_string(kLocDepth) + " deep")
                   .note("the checker follows what tuples hold " + std::to_string(kLocDepth) +
                         " levels deep; nothing in this function was decided")
                   .help("flatten the tuple (`(a, b, c)` rather than `((a, b), c)` nested further); or allow it with "
