@@ -126,7 +126,9 @@ std::vector<Candidate> candidates(Analysis& a, const LoopCtx& C, const State& be
   for (Loc m : ch.moved) relate([&a, m](const State& s) { return lookup(s.moved, m, a.terms.fls()); });
   // The copies started before the loop and waited in its first iteration
   // are not in flight in any later one (the widened state would otherwise
-  // let a carried token hold one still): one candidate for all of them.
+  // let a carried token hold one still): one candidate for all of them,
+  // and one for each (a copy the loop only carries along, never waited,
+  // fails the first and must not take the others down with it).
   std::vector<TransferId> older;
   for (Loc l : ch.tokens) {
     auto it = before.tokens.find(l);
@@ -140,6 +142,25 @@ std::vector<Candidate> candidates(Analysis& a, const LoopCtx& C, const State& be
       for (TransferId k : older) parts.push_back(t.mkNot(lookup(s.inflight, k, t.fls())));
       return t.mkAnd(parts);
     });
+  if (older.size() > 1)
+    for (TransferId k : older)
+      out.push_back([&t, k](const State& s, Term) { return t.mkNot(lookup(s.inflight, k, t.fls())); });
+  // A carried location that never receives a copy from one of the loop's
+  // call sites (a token only passed along, `let tmp = y; y = tmp;`) holds
+  // none in flight in any iteration: the widened state would otherwise let
+  // it hold one, started iterations ago.
+  for (Loc l : ch.tokens)
+    for (uint32_t site : C.info->sites)
+      out.push_back([&a, l, site](const State& s, Term) {
+        TermStore& tt = a.terms;
+        auto it = s.tokens.find(l);
+        if (it == s.tokens.end()) return tt.tru();
+        std::vector<Term> held;
+        for (const auto& [k, g] : it->second)
+          if (a.transfers[k].site.valid() && a.transfers[k].site.index == site)
+            held.push_back(tt.mkAnd(g, lookup(s.inflight, k, tt.fls())));
+        return tt.mkNot(tt.mkOr(held));
+      });
   // A loop that leaves when its index meets a bound it does not change
   // (`if i == m { break; }`): the iterations reached are those before the
   // bound. Likewise for a counter compared with such a bound.

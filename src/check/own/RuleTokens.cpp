@@ -61,6 +61,11 @@ diag::Diagnostic renderDropped(const ReportContext& a, const Decided& d) {
   // drops the token (or before the `}` that ends its scope).
   base::Span at = f.at;
   std::string name = f.subject;
+  if (name == "_" || name.rfind("_.", 0) == 0) {  // bound to `_`, which no expression can name
+    out.help("`_` binds the token (Vx has no discarding pattern): give it a name and wait for it, "
+             "`let (x, t) = ...; wait(t);`");
+    return out;
+  }
   if (at.valid() && name.find('.') == std::string::npos && name.find(' ') == std::string::npos) {
     std::string_view text = a.sources.file(at.file).text();
     uint32_t lineStart = at.begin;
