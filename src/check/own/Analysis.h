@@ -74,6 +74,13 @@ struct Summary {
   bool computed = false;
   bool top = false;                     // recursion: anything a call could do
   std::vector<Term> paramValues;        // per parameter: its value (scalars)
+  // The integers and bools inside tuple parameters: (parameter, path, value).
+  struct ParamPart {
+    uint32_t param;
+    uint32_t path;
+    Term value;
+  };
+  std::vector<ParamPart> paramParts;
   std::vector<Term> paramLens;          // per parameter: its length (references to Vec)
   std::vector<SummaryAccess> accesses;  // accesses to places of reference parameters
   // Per token parameter (or token inside a tuple parameter): the callee
@@ -82,6 +89,8 @@ struct Summary {
   Term returns;                         // the call returns (it did not trap or loop forever)
   std::vector<SummaryToken> result;     // the copies the returned tokens hold
   Term value;                           // a returned integer or bool, in terms of the parameters
+  // The integers and bools inside a returned tuple: (path, value).
+  std::vector<std::pair<uint32_t, Term>> valueParts;
   // A returned reference: where it points, in terms of the parameters'
   // places (`refsKnown` false: anywhere its reference arguments point).
   std::vector<ParamPlace> refs;

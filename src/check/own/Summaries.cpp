@@ -96,6 +96,9 @@ void beginSummary(Analysis& a, State& entry) {
   for (size_t i = 0; i < n; ++i) {
     auto it = entry.scalars.find(Loc{a.body.params[i].index, 0});
     if (it != entry.scalars.end()) sum.paramValues[i] = it->second;
+    for (const auto& [l, v] : entry.scalars)
+      if (l.local == a.body.params[i].index && l.path != 0 && v.valid())
+        sum.paramParts.push_back(Summary::ParamPart{static_cast<uint32_t>(i), l.path, v});
   }
 }
 
@@ -131,6 +134,29 @@ void finishSummary(Analysis& a) {
       v = v.valid() ? t.mkIte(a.exits[e].pc, here, v) : here;
     }
     sum.value = v;
+  }
+  // The integers and bools of a returned tuple, each at whichever exit
+  // returns, where every exit knows it.
+  if (a.types().kind(a.types().resolve(a.fn.ret)) == hir::TyKind::Tuple && !a.exits.empty()) {
+    std::vector<std::pair<Loc, hir::TypeId>> parts;
+    const hir::TypeTable& tt = a.types();
+    paths(tt, a.fn.ret, Loc{0, 0}, [&](hir::TypeId x) {
+      hir::TyKind k = tt.kind(tt.resolve(x));
+      return k == hir::TyKind::Int || k == hir::TyKind::Bool;
+    }, parts);
+    for (const auto& [loc, type] : parts) {
+      Term v;
+      for (size_t e = a.exits.size(); e-- > 0;) {
+        const Value* x = component(a.exitValues[e], loc.path);
+        Term here = x && x->kind == Value::Kind::Scalar && x->scalar.valid() ? x->scalar : Term{};
+        if (!here.valid()) {
+          v = Term{};
+          break;
+        }
+        v = v.valid() ? t.mkIte(a.exits[e].pc, here, v) : here;
+      }
+      if (v.valid()) sum.valueParts.emplace_back(loc.path, v);
+    }
   }
   // A returned reference: the parameters' places it points to, under the
   // exits' conditions.
@@ -190,6 +216,7 @@ void finishSummary(Analysis& a) {
   std::set<uint32_t> keep;
   for (Term x : sum.paramValues)
     if (x.valid()) keep.insert(x.index);
+  for (const Summary::ParamPart& x : sum.paramParts) keep.insert(x.value.index);
   for (Term x : sum.paramLens)
     if (x.valid()) keep.insert(x.index);
   // One walk over every term of the summary: they share the assumptions.
@@ -206,6 +233,7 @@ void finishSummary(Analysis& a) {
   for (auto& [p, c] : sum.completes) roots.push_back(c);
   roots.push_back(sum.returns);
   if (sum.value.valid()) roots.push_back(sum.value);
+  for (const auto& [path, v] : sum.valueParts) roots.push_back(v);
   for (ParamPlace& p : sum.refs) {
     p.guard = t.mkAnd(a.assumptions, p.guard);
     roots.push_back(p.guard);
@@ -287,6 +315,13 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
       from.push_back(sum.paramValues[i]);
       to.push_back(args[i].kind == Value::Kind::Scalar ? args[i].scalar
                                                         : t.fresh("$arg", t.sort(sum.paramValues[i])));
+    }
+    for (const Summary::ParamPart& part : sum.paramParts) {
+      if (part.param != i) continue;
+      const Value* x = component(args[i], part.path);
+      from.push_back(part.value);
+      to.push_back(x && x->kind == Value::Kind::Scalar && x->scalar.valid() ? x->scalar
+                                                                          : t.fresh("$arg", t.sort(part.value)));
     }
     if (sum.paramLens[i].valid()) {
       Term len;
@@ -424,6 +459,26 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
   };
   if (a.types().kind(a.types().resolve(call.type)) == hir::TyKind::Tuple && holdsRefs(a, call.type))
     fillRefs(result, call.type);
+  // The integers and bools of a returned tuple the callee knows.
+  for (const auto& [path, v] : sum.valueParts) {
+    const hir::TypeTable& tt = a.types();
+    Value* p = &result;
+    hir::TypeId x = tt.resolve(call.type);
+    for (uint32_t rest = path; rest; rest >>= 8) {
+      uint32_t i = (rest & 0xff) - 1;
+      if (tt.kind(x) != hir::TyKind::Tuple || i >= tt.count(x)) {
+        p = nullptr;
+        break;
+      }
+      if (p->kind != Value::Kind::Tuple) {
+        p->kind = Value::Kind::Tuple;
+        p->elems.resize(tt.count(x));
+      }
+      p = &p->elems[i];
+      x = tt.resolve(tt.elem(x, i));
+    }
+    if (p) *p = Value::ofScalar(sub(v));
+  }
   if (isScalar(a, call.type)) return sum.value.valid() ? Value::ofScalar(sub(sum.value)) : result;
   if (!hasTokens(a, call.type)) return result;
   for (const SummaryToken& tok : sum.result) {
