@@ -114,6 +114,26 @@ PrescanResult prescan(std::string_view text, base::FileId file, diag::Sink& sink
                   .note("Vx source files must be UTF-8"));
   }
 
+  // A lone carriage return (classic Mac line endings): lines end in LF or
+  // CRLF. Taken as a space it would let a `//` comment run on over the
+  // code after it, which would then go unchecked; taken as a line break
+  // the editor and the compiler could disagree on lines. Refused.
+  {
+    uint32_t count = 0, first = 0;
+    for (uint32_t i = 0; i < n; ++i)
+      if (text[i] == '\r' && (i + 1 >= n || text[i + 1] != '\n')) {
+        if (count++ == 0) first = i;
+      }
+    if (count > 0) {
+      sink.emit(diag::LexBareCarriageReturn(count)
+                    .primary(base::Span{file, first, first + 1}, "a lone `\\r`")
+                    .note("Vx source lines end in LF or CRLF; nothing in this file is checked")
+                    .help("convert the file's line endings to LF (`sed -i 's/\\r$//; s/\\r/\\n/g' FILE`)"));
+      r.fatal = true;
+      return r;
+    }
+  }
+
   // Comments and top-level chunks. There are no string literals, so a
   // bracket outside a comment is always a token.
   const std::string_view a = r.ascii();
