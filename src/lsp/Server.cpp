@@ -85,7 +85,10 @@ bool readHeaderLine(std::istream& in, std::string& line, bool& tooLong) {
 
 ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) {
   std::string line;
-  bool any = false, haveLength = false, badLength = false, tooLong = false;
+  // badLine: a line that is no header (no `:`, or over 8 KiB); with a
+  // valid `Content-Length` beside it the message is still delimited, so it
+  // is read (and the line logged), never left to be misread as headers.
+  bool any = false, haveLength = false, badLength = false, badLine = false, tooLong = false;
   uint64_t length = 0;
   for (;;) {
     if (!readHeaderLine(in, line, tooLong)) {
@@ -94,7 +97,7 @@ ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) 
       return ReadStatus::Eof;
     }
     if (tooLong) {
-      any = badLength = true;
+      any = badLine = true;
       error = "a header line of more than 8 KiB";
       continue;
     }
@@ -106,7 +109,7 @@ ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) 
     any = true;
     size_t colon = line.find(':');
     if (colon == std::string::npos) {
-      badLength = true;
+      badLine = true;
       error = "a header line without `:`";
       continue;
     }
@@ -127,9 +130,10 @@ ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) 
   }
   if (badLength) return ReadStatus::Malformed;
   if (!haveLength) {
-    error = "a message without `Content-Length`";
+    error = badLine ? error + ", in a message without `Content-Length`" : "a message without `Content-Length`";
     return ReadStatus::Malformed;
   }
+  if (!badLine) error.clear();
   if (length > kMaxBody) {
     // Drop the body to stay in step with the stream.
     char buf[65536];
@@ -176,6 +180,7 @@ int Server::run(std::istream& in, InputStyle style) {
         logLine(*state_, "skipped " + error);
         continue;
       }
+      if (!error.empty()) logLine(*state_, "ignored " + error + " in a message's headers");
     }
     if (!handle(body)) return exitStatus();
     // Check what changed once the client has nothing more queued.

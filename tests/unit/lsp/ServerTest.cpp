@@ -262,6 +262,27 @@ TEST_CASE("bad messages get errors and the server keeps serving") {
   CHECK(s.codes(kUri) == std::vector<std::string>{"W0001", "E6003"});
 }
 
+TEST_CASE("a bad header line beside a valid Content-Length is ignored, and the message is read") {
+  std::string body = json{{"jsonrpc", "2.0"}, {"id", 5}, {"method", "shutdown"}}.dump();
+  std::string input = kInit +
+                      // A line without `:`, then the message it belongs to.
+                      "Content-Length: " +
+                      std::to_string(json{{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
+                                          {"params", open(kDropped)}}.dump().size()) +
+                      "\r\nno colon here\r\n\r\n" +
+                      json{{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"}, {"params", open(kDropped)}}.dump() +
+                      // A header line over 8 KiB beside a valid length.
+                      "X-Long: " + std::string(100000, 'a') + "\r\nContent-Length: " +
+                      std::to_string(body.size()) + "\r\n\r\n" + body + notify("exit");
+  Session s = serve(input);
+  CHECK(s.status == 0);  // the shutdown after the long line was read
+  CHECK(s.reply(5).contains("result"));
+  CHECK(s.log.find("ignored a header line without `:`") != std::string::npos);
+  CHECK(s.log.find("ignored a header line of more than 8 KiB") != std::string::npos);
+  // The document opened by the message with the bad line got its diagnostics.
+  CHECK(s.codes(kUri) == std::vector<std::string>{"W0001", "E6003"});
+}
+
 TEST_CASE("exit without shutdown, or the end of the input, is status 1") {
   CHECK(serve(kInit + notify("exit")).status == 1);
   CHECK(serve(kInit).status == 1);
