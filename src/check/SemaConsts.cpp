@@ -109,6 +109,10 @@ ConstFold foldConstInt(Sema& s, hir::ExprId id) {
       return f;
     }
     case hir::ExprKind::Unary: {
+      // A negated literal may reach the type's lowest value
+      // (`-2147483648` as an `i32`): the literal alone would not fit.
+      if (e.op == ast::Op::Neg && s.prog.expr(e.a).kind == hir::ExprKind::Int)
+        return checkRange(-static_cast<__int128>(s.prog.expr(e.a).value), "is");
       ConstFold a = foldConstInt(s, e.a);
       if (a.status != ConstFold::Status::Ok) return a;
       if (e.op != ast::Op::Neg) break;

@@ -297,6 +297,18 @@ Vals lowerExpr(Lower& l, hir::ExprId id) {
     }
     case ExprKind::Index: return lowerIndex(l, e, at);
     case ExprKind::Unary: {
+      // A negated integer literal is the constant itself: `-2147483648`
+      // as an `i32` is the type's lowest value, which negating the literal
+      // (itself out of range) would trap on.
+      if (const hir::Expr& x = l.prog.expr(e.a); e.op == ast::Op::Neg && x.kind == ExprKind::Int) {
+        mlir::Type ty = lowerOne(l, e.type, e.span);
+        if (!ty) return {};
+        if (ty.isIntOrIndex()) {
+          unsigned bits = ty.isIndex() ? 64 : ty.getIntOrFloatBitWidth();
+          llvm::APInt value(bits, x.value);
+          return {l.b.create<arith::ConstantOp>(at, l.b.getIntegerAttr(ty, -value))};
+        }
+      }
       mlir::Value v = lowerValue(l, e.a);
       if (!v) return {};
       if (e.op == ast::Op::Not) {
