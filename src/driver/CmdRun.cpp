@@ -257,6 +257,17 @@ int finishRun(const FrontOptions& fo, const cpu::ProcessResult& r) {
     std::fputs(r.stderrText.c_str(), stderr);
     return 1;
   }
+  // Killed by SIGSEGV or SIGBUS (128 + the signal): the runtime checks
+  // every access the program makes, so what is left is its stack running
+  // out (a recursion too deep); the program's error, as a trap is.
+  if (r.status == 128 + 11 || r.status == 128 + 7) {
+    std::fputs(r.stderrText.c_str(), stderr);
+    std::fprintf(stderr,
+                 "error: runtime fault: the program `%s` was stopped by signal %d: its stack ran out (a recursion too "
+                 "deep?)\n",
+                 fo.file.c_str(), r.status - 128);
+    return 1;
+  }
   return internalError("the program vxc built for `" + fo.file + "` exited with status " + std::to_string(r.status) +
                        (r.stderrText.empty() ? "" : ":\n" + r.stderrText));
 }
