@@ -12,11 +12,19 @@ namespace vx::lsp {
 json initialize(State& s, const json& params) {
   if (params.is_object() && params.contains("initializationOptions")) {
     const json& o = params["initializationOptions"];
-    if (o.is_object() && o.contains("target")) {
-      if (!o["target"].is_string()) throw BadParams{"`initializationOptions.target` is not a string"};
-      std::string t = o["target"].get<std::string>();
-      if (!target::targetByName(t)) throw BadParams{"unknown target `" + t + "`"};
-      s.options.target = t;
+    // A target the server does not know keeps the session, on the default
+    // target, with a log line: refusing `initialize` would leave the
+    // editor with no server at all. `null` is the option left unset.
+    if (o.is_object() && o.contains("target") && !o["target"].is_null()) {
+      if (!o["target"].is_string()) {
+        logLine(s, "ignored `initializationOptions.target`, which is not a string; the target is `" +
+                       s.options.target + "`");
+      } else if (std::string t = o["target"].get<std::string>(); !target::targetByName(t)) {
+        logLine(s, "ignored the unknown target `" + t + "` of `initializationOptions.target`; the target is `" +
+                       s.options.target + "`");
+      } else {
+        s.options.target = t;
+      }
     }
   }
   // Builtins complete to a snippet of their parameters where the client

@@ -283,6 +283,19 @@ TEST_CASE("a bad header line beside a valid Content-Length is ignored, and the m
   CHECK(s.codes(kUri) == std::vector<std::string>{"W0001", "E6003"});
 }
 
+TEST_CASE("an unknown or null initializationOptions.target keeps the session on the default target") {
+  for (json target : {json(nullptr), json("nope"), json(3)}) {
+    std::string input = request(1, "initialize", {{"capabilities", json::object()},
+                                                  {"initializationOptions", {{"target", target}}}}) +
+                        notify("initialized") + notify("textDocument/didOpen", open(kDropped)) + kBye;
+    Session s = serve(input);
+    CHECK(s.status == 0);
+    CHECK(s.reply(1).contains("result"));
+    CHECK(s.codes(kUri) == std::vector<std::string>{"W0001", "E6003"});
+    if (!target.is_null()) CHECK(s.log.find("ignored") != std::string::npos);
+  }
+}
+
 TEST_CASE("exit without shutdown, or the end of the input, is status 1") {
   CHECK(serve(kInit + notify("exit")).status == 1);
   CHECK(serve(kInit).status == 1);
@@ -292,11 +305,10 @@ TEST_CASE("exit without shutdown, or the end of the input, is status 1") {
 }
 
 TEST_CASE("requests after shutdown are refused; the target comes from initializationOptions") {
-  Session s = serve(request(1, "initialize", {{"initializationOptions", {{"target", "nope"}}}}) +
-                    request(2, "initialize", {{"initializationOptions", {{"target", "tpu"}}}}) +
-                    request(3, "shutdown") + request(4, "shutdown") + notify("exit"));
-  CHECK(s.reply(1)["error"]["code"] == -32602);
+  Session s = serve(request(2, "initialize", {{"initializationOptions", {{"target", "tpu"}}}}) +
+                    notify("initialized") + request(3, "shutdown") + request(4, "shutdown") + notify("exit"));
   CHECK(s.reply(2)["result"]["capabilities"].is_object());
+  CHECK(s.log.find("ignored") == std::string::npos);  // a known target is taken
   CHECK(s.reply(4)["error"]["code"] == -32600);
   CHECK(s.status == 0);
 }
