@@ -87,8 +87,9 @@ ALLOWED = {
     "index": USIZES,
     "call-argument": VALUES + ["MemConst", "AutoBorrow"],
     "tuple-element": VALUES,
+    # `&&slots[s]`: a reference to a reference.
     "borrow-operand": ["Int", "Float", "Bool", "Local", "Const", "Tuple", "Call", "Len", "Field", "Index", "Unary",
-                       "Deref", "Cast", "Binary", "Logic"],
+                       "Deref", "Cast", "Binary", "Logic", "Borrow"],
     "deref-operand": ["Local", "Borrow", "Field", "Call"],
     "index-base": ["Local", "Field", "Index", "Deref", "Call", "Borrow"],
     "field-base": ["Local", "Tuple", "Call", "Field", "Deref"],
