@@ -329,10 +329,6 @@ std::vector<Candidate> holding(Analysis& a, const std::vector<Candidate>& cands,
   return kept;
 }
 
-// The candidates that hold at `base` (the head of iteration lo + 1).
-std::vector<Candidate> holdAtBase(Analysis& a, const std::vector<Candidate>& cands, const State& base, Term iter) {
-  return holding(a, cands, base, iter);
-}
 
 Term conjunction(TermStore& t, const std::vector<Candidate>& cs, const State& s, Term iter) {
   std::vector<Term> parts;
@@ -498,7 +494,7 @@ State gatherLoop(Analysis& a, const LoopCtx& C, const State& before, Term iter) 
   for (int placesRound = 0;; ++placesRound) {
     size_t seen = siteSize(a, *C.info);
     State widened = widen(a, before, *C.info);
-    std::vector<Candidate> kept = holdAtBase(a, candidates(a, C, before), before, lo);
+    std::vector<Candidate> kept = holding(a, candidates(a, C, before), before, lo);
     for (int round = 0;; ++round) {
       if (round == 6) kept.clear();
       State assumed = widened;
@@ -580,7 +576,7 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
   for (int placesRound = 0;; ++placesRound) {
     size_t seen = siteSize(a, *C.info);
     State widened = widen(a, before, *C.info);
-    std::vector<Candidate> kept = holdAtBase(a, candidates(a, C, before), heads[1], at(1));
+    std::vector<Candidate> kept = holding(a, candidates(a, C, before), heads[1], at(1));
     State assumed, afterOne;
     for (int round = 0;; ++round) {
       if (round == 6) kept.clear();
