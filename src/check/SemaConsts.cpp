@@ -259,6 +259,13 @@ hir::TypeId lowerDimExpr(Sema& s, ast::TypeId id) {
                     .primary(s.span(t.range), "a negative extent"));
     return s.types().error();
   }
+  if (*v == 0) {
+    s.sink.emit(diag::ConstEvalFailed("a tensor's extents are at least 1, and this one is 0")
+                    .primary(s.span(t.range), "an empty dimension")
+                    .help("a tensor with no elements has nothing to copy or compute; check the constant it comes "
+                          "from (`--const` sets constants on the command line)"));
+    return s.types().error();
+  }
   return s.types().dim(static_cast<uint64_t>(*v));
 }
 
