@@ -115,6 +115,9 @@ ConstFold foldConstInt(Sema& s, hir::ExprId e);
 void reportConstFold(Sema& s, const ConstFold& f);
 // A written dimension (`2 * BM`, `BN`) as a type, or the error type after E0100/E0208.
 hir::TypeId lowerDimExpr(Sema& s, ast::TypeId dim);
+// A shape dimension of `value` (`computed`: from constants, not a literal):
+// an error (E0208) when it is 0.
+hir::TypeId checkedDim(Sema& s, uint64_t value, base::Span at, bool computed);
 // The run-time extent a dimension's name denotes (made in a parameter
 // list); invalid when it denotes none.
 hir::TypeId extentByName(Sema& s, const std::string& name, base::Span at);

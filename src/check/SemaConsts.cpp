@@ -250,6 +250,19 @@ std::optional<__int128> dimValue(Sema& s, ast::TypeId id) {
 
 }  // namespace
 
+hir::TypeId checkedDim(Sema& s, uint64_t value, base::Span at, bool computed) {
+  if (value == 0) {
+    s.sink.emit(diag::ConstEvalFailed("a tensor's extents are at least 1, and this one is 0")
+                    .primary(at, "an empty dimension")
+                    .help(std::string("a tensor with no elements has nothing to copy or compute") +
+                          (computed ? "; check the constant it comes from (`--const` sets constants on the command "
+                                      "line)"
+                                    : "")));
+    return s.types().error();
+  }
+  return s.types().dim(value);
+}
+
 hir::TypeId lowerDimExpr(Sema& s, ast::TypeId id) {
   const ast::Type& t = s.m->type(id);
   std::optional<__int128> v = dimValue(s, id);
@@ -259,14 +272,7 @@ hir::TypeId lowerDimExpr(Sema& s, ast::TypeId id) {
                     .primary(s.span(t.range), "a negative extent"));
     return s.types().error();
   }
-  if (*v == 0) {
-    s.sink.emit(diag::ConstEvalFailed("a tensor's extents are at least 1, and this one is 0")
-                    .primary(s.span(t.range), "an empty dimension")
-                    .help("a tensor with no elements has nothing to copy or compute; check the constant it comes "
-                          "from (`--const` sets constants on the command line)"));
-    return s.types().error();
-  }
-  return s.types().dim(static_cast<uint64_t>(*v));
+  return checkedDim(s, static_cast<uint64_t>(*v), s.span(t.range), true);
 }
 
 }  // namespace vx::check

@@ -90,15 +90,7 @@ namespace {
 
 TypeId lowerDim(Sema& s, ast::TypeId id) {
   const ast::Type& t = s.m->type(id);
-  if (t.kind == ast::TypeKind::IntArg) {
-    if (t.value == 0) {  // as a constant's 0 is (lowerDimExpr)
-      s.sink.emit(diag::ConstEvalFailed("a tensor's extents are at least 1, and this one is 0")
-                      .primary(s.span(t.range), "an empty dimension")
-                      .help("a tensor with no elements has nothing to copy or compute"));
-      return s.types().error();
-    }
-    return s.types().dim(t.value);
-  }
+  if (t.kind == ast::TypeKind::IntArg) return checkedDim(s, t.value, s.span(t.range), false);
   if (t.kind == ast::TypeKind::Path) {
     const ast::Path& p = s.m->path(t.path);
     std::string n = s.name(ast::NameId{s.m->listAt(p.segments, 0)});

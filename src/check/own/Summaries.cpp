@@ -50,6 +50,8 @@ bool holdsRefs(const Analysis& a, hir::TypeId type) {
   return false;
 }
 
+// Component `path` of `v`, a value of type `t`, made a tuple where needed
+// along the way.
 Value* componentMut(Value& v, uint32_t path, const hir::TypeTable& tt, hir::TypeId t) {
   Value* p = &v;
   hir::TypeId x = tt.resolve(t);
@@ -63,7 +65,6 @@ Value* componentMut(Value& v, uint32_t path, const hir::TypeTable& tt, hir::Type
     p = &p->elems[i];
     if (tt.kind(x) == hir::TyKind::Tuple) x = tt.resolve(tt.elem(x, i));
   }
-  p->kind = Value::Kind::Token;
   return p;
 }
 
@@ -460,29 +461,13 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
   if (a.types().kind(a.types().resolve(call.type)) == hir::TyKind::Tuple && holdsRefs(a, call.type))
     fillRefs(result, call.type);
   // The integers and bools of a returned tuple the callee knows.
-  for (const auto& [path, v] : sum.valueParts) {
-    const hir::TypeTable& tt = a.types();
-    Value* p = &result;
-    hir::TypeId x = tt.resolve(call.type);
-    for (uint32_t rest = path; rest; rest >>= 8) {
-      uint32_t i = (rest & 0xff) - 1;
-      if (tt.kind(x) != hir::TyKind::Tuple || i >= tt.count(x)) {
-        p = nullptr;
-        break;
-      }
-      if (p->kind != Value::Kind::Tuple) {
-        p->kind = Value::Kind::Tuple;
-        p->elems.resize(tt.count(x));
-      }
-      p = &p->elems[i];
-      x = tt.resolve(tt.elem(x, i));
-    }
-    if (p) *p = Value::ofScalar(sub(v));
-  }
+  for (const auto& [path, v] : sum.valueParts)
+    *componentMut(result, path, a.types(), call.type) = Value::ofScalar(sub(v));
   if (isScalar(a, call.type)) return sum.value.valid() ? Value::ofScalar(sub(sum.value)) : result;
   if (!hasTokens(a, call.type)) return result;
   for (const SummaryToken& tok : sum.result) {
     Value* slot = componentMut(result, tok.path, a.types(), call.type);
+    slot->kind = Value::Kind::Token;
     for (const SummaryCopy& c : tok.copies) {
       Term guard = sub(c.guard);
       if (t.isFalse(guard)) continue;
