@@ -10,9 +10,13 @@ namespace vx::base {
 
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
-  lineStarts_.push_back(0);
+  // A byte-order mark is not on the first line as an editor shows it: the
+  // line starts after it (columns, snippets), and offsets inside it are
+  // taken as the line's start.
+  uint32_t first = text_.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  lineStarts_.push_back(first);
   bool ascii = true;
-  for (uint32_t i = 0; i < text_.size(); ++i) {
+  for (uint32_t i = first; i < text_.size(); ++i) {
     if (static_cast<unsigned char>(text_[i]) >= 0x80) ascii = false;
     if (text_[i] == '\n') {
       lineStarts_.push_back(i + 1);
@@ -24,7 +28,7 @@ SourceFile::SourceFile(std::string path, std::string text)
 }
 
 LineCol SourceFile::lineCol(uint32_t offset) const {
-  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text_.size()));
+  offset = std::max(std::min<uint32_t>(offset, static_cast<uint32_t>(text_.size())), lineStarts_[0]);
   auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
   uint32_t line = static_cast<uint32_t>(it - lineStarts_.begin());
   uint32_t start = lineStarts_[line - 1];
@@ -60,9 +64,12 @@ ReadResult readFile(const std::string& path) {
     r.error = "cannot read `" + path + "`: it is a directory";
     return r;
   }
-  // Offsets are 32-bit: refuse what they cannot address.
-  if (st.st_size >= static_cast<off_t>(UINT32_MAX)) {
-    r.error = "cannot read `" + path + "`: file is larger than 4 GiB";
+  // No Vx source comes near this; a device or a pipe that never ends
+  // (`/dev/zero`) is read up to it and refused, not read forever.
+  constexpr size_t kMaxSource = size_t{256} << 20;
+  const std::string tooLarge = "cannot read `" + path + "`: it is larger than 256 MiB, the limit for a source file";
+  if (static_cast<uint64_t>(st.st_size) > kMaxSource) {
+    r.error = tooLarge;
     return r;
   }
   FILE* f = std::fopen(path.c_str(), "rb");
@@ -72,7 +79,16 @@ ReadResult readFile(const std::string& path) {
   }
   char buf[1 << 16];
   size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) r.text.append(buf, n);
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    r.text.append(buf, n);
+    if (r.text.size() > kMaxSource) {
+      std::fclose(f);
+      r.text.clear();
+      r.text.shrink_to_fit();
+      r.error = tooLarge;
+      return r;
+    }
+  }
   bool bad = std::ferror(f);
   std::fclose(f);
   if (bad) r.error = "cannot read `" + path + "`: read error";

@@ -98,6 +98,7 @@ LineDiff diffOf(const SuggestionPart& sg, const base::SourceFile& f) {
   std::string_view text = f.text();
   if (sg.span.begin > sg.span.end || sg.span.end > text.size()) return d;
   uint32_t b = f.lineCol(sg.span.begin).line, e = f.lineCol(sg.span.end).line;
+  if (sg.span.begin < f.lineStart(1)) return d;  // inside a byte-order mark
   uint32_t from = f.lineStart(b), to = f.lineStart(e) + static_cast<uint32_t>(f.lineText(e).size());
   std::vector<std::string> oldL = splitLines(std::string(text.substr(from, to - from)));
   std::vector<std::string> newL = splitLines(std::string(text.substr(from, sg.span.begin - from)) + sg.replacement +
@@ -136,7 +137,7 @@ std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, boo
       const DisplayLine& dl = it->second;
       uint32_t lineStart = file->lineStart(line);
       uint32_t lineLen = static_cast<uint32_t>(file->lineText(line).size());
-      uint32_t bb = l.span.begin - lineStart;
+      uint32_t bb = l.span.begin > lineStart ? l.span.begin - lineStart : 0;
       uint32_t eb = std::min(l.span.end, lineStart + lineLen);
       eb = eb > lineStart ? eb - lineStart : 0;
       uint32_t sc = dl.col(bb);

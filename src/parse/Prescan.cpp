@@ -114,6 +114,10 @@ PrescanResult prescan(std::string_view text, base::FileId file, diag::Sink& sink
                   .note("Vx source files must be UTF-8"));
   }
 
+  // A byte-order mark opening the file (some Windows editors write one) is
+  // not part of the program: it is read as whitespace, as rustc does.
+  if (n >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") ascii().replace(0, 3, "   ");
+
   // A lone carriage return (classic Mac line endings): lines end in LF or
   // CRLF. Taken as a space it would let a `//` comment run on over the
   // code after it, which would then go unchecked; taken as a line break

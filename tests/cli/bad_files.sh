@@ -22,4 +22,15 @@ contains "$ERR" "does not look like Vx source"
 printf 'fn f() {\n  \001\n}\n' > "$TMP/one_bad_char.vx"
 expect_status 1 "$VXC" check "$TMP/one_bad_char.vx"
 contains "$ERR" "unknown character"
+# A device that never ends: refused at the size limit, not read forever.
+expect_status 2 "$VXC" check /dev/zero
+contains "$ERR" "larger than 256 MiB"
+[ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ] || fail "more than one line: $ERR"
+# A byte-order mark opening the file is whitespace; columns start after it.
+printf '\357\273\277fn f() -> u32 { y }\n' > "$TMP/bom.vx"
+expect_status 1 "$VXC" check "$TMP/bom.vx"
+contains "$ERR" "bom.vx:1:17"
+contains "$ERR" "1 | fn f() -> u32 { y }"
+printf '\357\273\277fn f() {}\n' > "$TMP/bom_clean.vx"
+expect_status 0 "$VXC" check "$TMP/bom_clean.vx"
 echo ok
