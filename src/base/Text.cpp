@@ -27,6 +27,8 @@ std::string closestMatch(std::string_view word, const std::vector<std::string>& 
   size_t best = limit + 1;
   std::string result;
   for (const auto& c : candidates) {
+    // The distance is at least the difference of the lengths.
+    if ((c.size() > word.size() ? c.size() - word.size() : word.size() - c.size()) >= best) continue;
     size_t d = editDistance(word, c);
     if (d < best) {
       best = d;

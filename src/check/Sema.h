@@ -33,6 +33,10 @@ struct Sema {
   target::TargetKind target;
   std::unordered_map<std::string, hir::FnId> fnByName;
   std::unordered_map<std::string, hir::ConstId> constByName;
+  // The prelude's declaration of each builtin (by Builtin), which a user
+  // item of the same name hides from fnByName but not from the forms the
+  // compiler writes itself (the pipeline's waits and copies).
+  std::unordered_map<uint32_t, hir::FnId> builtinFns;
   // The folded value of each integer `const` (by ConstId index) that has one.
   std::unordered_map<uint32_t, __int128> constValues;
 
@@ -76,6 +80,18 @@ struct Sema {
   // Where a local's value was placed in a memory space (the `Memory::X`
   // argument of the call that made it), for E0202's secondary label.
   std::unordered_map<uint32_t, base::Span> placement;
+
+  // "A ... with a similar name exists" compares a name with every
+  // candidate: thousands of unknown names among thousands of locals would
+  // make a file's errors quadratic. Past this many comparisons in a
+  // program, no more suggestions are looked for (the errors stay).
+  static constexpr uint64_t kSuggestionBudget = 4'000'000;
+  uint64_t suggestionWork = 0;
+  bool maySuggest(size_t candidates) {
+    if (suggestionWork + candidates > kSuggestionBudget) return false;
+    suggestionWork += candidates;
+    return true;
+  }
 
   Sema(hir::Program& p, diag::Sink& s, target::TargetKind t) : prog(p), sink(s), target(t) {}
 

@@ -138,7 +138,8 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
       s.sink.emit(diag::NotCallable(name).primary(calleeSpan, "a variable, not a function"));
     } else {
       std::vector<std::string> cands;
-      for (const auto& [fname, id] : s.fnByName) cands.push_back(fname);
+      if (s.maySuggest(s.fnByName.size()))
+        for (const auto& [fname, id] : s.fnByName) cands.push_back(fname);
       diag::Diagnostic d = diag::UnknownFunction(name);
       d.primary(calleeSpan, "not found in this scope");
       std::string close = base::closestMatch(name, cands);

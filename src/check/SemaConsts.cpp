@@ -195,7 +195,8 @@ std::optional<__int128> dimValue(Sema& s, ast::TypeId id) {
       }
       if (it == s.constByName.end()) {
         std::vector<std::string> cands;
-        for (const auto& [cn, cid] : s.constByName) cands.push_back(cn);
+        if (s.maySuggest(s.constByName.size()))
+          for (const auto& [cn, cid] : s.constByName) cands.push_back(cn);
         diag::Diagnostic d = diag::UnknownValue(n);
         d.primary(at, "not a `const` item");
         std::string close = base::closestMatch(n, cands);

@@ -171,10 +171,14 @@ hir::ExprId checkPath(Sema& s, const ast::Expr& e, base::Span at) {
       return errorExpr(s, at);
     }
   }
+  size_t count = s.constByName.size();
+  for (const auto& sc : s.scopes) count += sc.bindings.size();
   std::vector<std::string> cands;
-  for (const auto& sc : s.scopes)
-    for (const auto& b : sc.bindings) cands.push_back(b.first);
-  for (const auto& [cn, id] : s.constByName) cands.push_back(cn);
+  if (s.maySuggest(count)) {
+    for (const auto& sc : s.scopes)
+      for (const auto& b : sc.bindings) cands.push_back(b.first);
+    for (const auto& [cn, id] : s.constByName) cands.push_back(cn);
+  }
   diag::Diagnostic d = diag::UnknownValue(n);
   d.primary(at, "not found in this scope");
   std::string close = base::closestMatch(n, cands);

@@ -216,7 +216,10 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
   s.extents = nullptr;
   s.generics.clear();
   s.prog.fns.push_back(std::move(f));
-  s.fnByName[s.prog.fns.back().name] = hir::FnId{static_cast<uint32_t>(s.prog.fns.size() - 1)};
+  hir::FnId id{static_cast<uint32_t>(s.prog.fns.size() - 1)};
+  s.fnByName[s.prog.fns.back().name] = id;
+  if (s.inPrelude && s.prog.fns.back().builtin != hir::Builtin::None)
+    s.builtinFns[static_cast<uint32_t>(s.prog.fns.back().builtin)] = id;
 }
 
 // Integer literals whose value does not fit the type inference gave them

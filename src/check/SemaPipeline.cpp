@@ -102,10 +102,12 @@ struct Builder {
     e.type = type;
     return add(e);
   }
-  hir::ExprId call(const char* fn, std::vector<uint32_t> args, TypeId type, base::Span span) {
+  // A call of the prelude's builtin `fn`, even where the user's file has an
+  // item of its name.
+  hir::ExprId call(hir::Builtin fn, std::vector<uint32_t> args, TypeId type, base::Span span) {
     hir::Expr e;
     e.kind = ExprKind::Call;
-    e.fn = s.fnByName.at(fn);
+    e.fn = s.builtinFns.at(static_cast<uint32_t>(fn));
     e.args = s.prog.addList(args);
     e.type = type;
     e.span = span;
@@ -201,7 +203,7 @@ struct Builder {
     dst.a = add(slot);
     dst.type = tt.ref(x.slot, true);
     dst.span = x.span;
-    return call("transfer_async_into", {src.index, add(dst).index}, x.token, x.span);
+    return call(hir::Builtin::TransferAsyncInto, {src.index, add(dst).index}, x.token, x.span);
   }
 };
 
@@ -419,7 +421,7 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
   std::vector<hir::StmtId> guarded;
   for (const Load& x : loads) {
     hir::Cloner c(s.prog);
-    guarded.push_back(b.let(x.ring, b.call("zeros", {c.expr(x.mem).index}, x.ringTy, x.span)));
+    guarded.push_back(b.let(x.ring, b.call(hir::Builtin::Zeros, {c.expr(x.mem).index}, x.ringTy, x.span)));
   }
   auto tripPlus = [&](hir::LocalId base, uint64_t j) {
     return j == 0 ? b.local(base) : b.binary(ast::Op::Add, b.local(base), b.num(j), tt.usize());
@@ -433,7 +435,7 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
       trip.push_back(b.let(now.back(), b.copyAt(x, k, b.local(var), depth)));
     }
     for (size_t i = 0; i < loads.size(); ++i)
-      trip.push_back(b.expr(b.call("wait", {b.local(now[i]).index}, tt.voidTy(), loads[i].span)));
+      trip.push_back(b.expr(b.call(hir::Builtin::Wait, {b.local(now[i]).index}, tt.voidTy(), loads[i].span)));
   };
   if (ahead == 0) {
     std::vector<hir::StmtId> trip;
@@ -488,7 +490,7 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
       trip.push_back(b.let(left, b.binary(ast::Op::Sub, b.local(hiL), b.local(var), tt.usize())));
       trip.push_back(moves);
       for (size_t i = 0; i < loads.size(); ++i)
-        trip.push_back(b.expr(b.call("wait", {b.local(now[i]).index}, tt.voidTy(), loads[i].span)));
+        trip.push_back(b.expr(b.call(hir::Builtin::Wait, {b.local(now[i]).index}, tt.voidTy(), loads[i].span)));
       trip.push_back(b.nest(body));
       out.push_back(b.loop(var, loL, hiL, b.block(trip)));
       return out;

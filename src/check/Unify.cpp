@@ -40,6 +40,17 @@ bool unifyRec(hir::TypeTable& t, TypeId exp, TypeId found, Failure& f, TypeId sh
     f = Failure{k, e, fo};
     return false;
   };
+  // Two variables of one kind: the newer is bound to the older, so that
+  // chains of inferred locals (`let a1 = a0 + 1; let a2 = a1 + 1; ...`)
+  // keep every variable one step from its representative (binding the
+  // older to each new literal's variable made resolve walk the chain).
+  if (ke == kf && t.isVar(exp)) {
+    if (t.get(exp).value > t.get(found).value)
+      t.bind(exp, found);
+    else
+      t.bind(found, exp);
+    return true;
+  }
   if (ke == TyKind::Var) {
     if (occurs(t, exp, found)) return fail(FailKind::Type, exp, found);
     t.bind(exp, found);

@@ -275,16 +275,45 @@ Term TermStore::mkEuclidMod(Term a, Term b) {
 }
 
 Term TermStore::substitute(Term t, const std::vector<Term>& from, const std::vector<Term>& to) {
-  std::unordered_map<uint32_t, Term> memo;
-  std::function<Term(Term)> go = [&](Term x) -> Term {
-    for (size_t i = 0; i < from.size(); ++i)
-      if (from[i] == x) return to[i];
-    if (node(x).args.empty()) return x;
-    auto it = memo.find(x.index);
-    if (it != memo.end()) return it->second;
-    const TermNode n = node(x);
-    std::vector<Term> args;
-    for (Term a : n.args) args.push_back(go(a));
+  // Memo and replacements stamped with a fresh epoch per call (as
+  // visitMark_): no hash map and no recursion, so that a summary's terms,
+  // substituted at every call, cost a walk of their distinct subterms.
+  if (subMark_.size() < nodes_.size()) {
+    subMark_.resize(nodes_.size() + nodes_.size() / 2, 0);
+    subValue_.resize(subMark_.size());
+  }
+  if (++subEpoch_ == 0) {
+    std::fill(subMark_.begin(), subMark_.end(), 0);
+    subEpoch_ = 1;
+  }
+  const uint32_t epoch = subEpoch_;
+  for (size_t i = 0; i < from.size(); ++i)
+    if (subMark_[from[i].index] != epoch) {  // the first of repeated entries wins, as before
+      subMark_[from[i].index] = epoch;
+      subValue_[from[i].index] = to[i];
+    }
+  // Post-order: a node is rebuilt once its arguments are.
+  std::vector<std::pair<Term, bool>> stack{{t, false}};
+  std::vector<Term> args;
+  while (!stack.empty()) {
+    auto [x, ready] = stack.back();
+    stack.pop_back();
+    if (subMark_[x.index] == epoch) continue;
+    const TermNode& n0 = node(x);
+    if (n0.args.empty()) {
+      subMark_[x.index] = epoch;
+      subValue_[x.index] = x;
+      continue;
+    }
+    if (!ready) {
+      stack.push_back({x, true});
+      for (auto it = n0.args.rbegin(); it != n0.args.rend(); ++it)
+        if (subMark_[it->index] != epoch) stack.push_back({*it, false});
+      continue;
+    }
+    const TermNode n = n0;  // make() below may grow nodes_
+    args.clear();
+    for (Term a : n.args) args.push_back(subValue_[a.index]);
     Term r;
     switch (n.op) {
       case TermOp::Not: r = mkNot(args[0]); break;
@@ -298,12 +327,17 @@ Term TermStore::substitute(Term t, const std::vector<Term>& from, const std::vec
       case TermOp::Sub: r = mkSub(args[0], args[1]); break;
       case TermOp::Mul: r = mkMul(args[0], args[1]); break;
       case TermOp::Neg: r = mkNeg(args[0]); break;
-      default: r = make(n.op, n.sort, args, n.value, n.name); break;
+      default: r = make(n.op, n.sort, std::vector<Term>(args), n.value, n.name); break;
     }
-    memo.emplace(x.index, r);
-    return r;
-  };
-  return go(t);
+    // The store grew: the arrays cover the new nodes (never marked here).
+    if (subMark_.size() < nodes_.size()) {
+      subMark_.resize(nodes_.size() + nodes_.size() / 2, 0);
+      subValue_.resize(subMark_.size());
+    }
+    subMark_[x.index] = epoch;
+    subValue_[x.index] = r;
+  }
+  return subValue_[t.index];
 }
 
 bool TermStore::linear(Term t) const {
@@ -342,6 +376,25 @@ bool TermStore::linear(Term t) const {
     for (Term a : n.args) stack.push_back(a);
   }
   return true;
+}
+
+bool TermStore::largerThan(Term t, size_t limit) const {
+  if (visitMark_.size() < nodes_.size()) visitMark_.resize(nodes_.size() + nodes_.size() / 2, 0);
+  if (++visitEpoch_ == 0) {
+    std::fill(visitMark_.begin(), visitMark_.end(), 0);
+    visitEpoch_ = 1;
+  }
+  size_t count = 0;
+  std::vector<Term> stack{t};
+  while (!stack.empty()) {
+    Term x = stack.back();
+    stack.pop_back();
+    if (!x.valid() || visitMark_[x.index] == visitEpoch_) continue;
+    visitMark_[x.index] = visitEpoch_;
+    if (++count > limit) return true;
+    for (Term y : node(x).args) stack.push_back(y);
+  }
+  return false;
 }
 
 std::vector<Term> TermStore::variables(Term t) const { return variables(std::vector<Term>{t}); }

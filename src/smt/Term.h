@@ -97,6 +97,8 @@ class TermStore {
 
   // t with every variable in `from` replaced by the matching term in `to`.
   Term substitute(Term t, const std::vector<Term>& from, const std::vector<Term>& to);
+  // Whether t has more than `limit` distinct subterms (walks at most limit + 1).
+  bool largerThan(Term t, size_t limit) const;
   // No product of two non-constants, no division or remainder by one: the
   // term is in linear integer arithmetic.
   bool linear(Term t) const;
@@ -137,6 +139,10 @@ class TermStore {
   // variables(): visited stamps, one per node.
   mutable std::vector<uint32_t> visitMark_;
   mutable uint32_t visitEpoch_ = 0;
+  // substitute()'s memo, stamped the same way.
+  std::vector<uint32_t> subMark_;
+  std::vector<Term> subValue_;
+  uint32_t subEpoch_ = 0;
   std::unordered_map<std::string, bool> epochUsed_;
   std::unordered_map<std::string, uint32_t> epochCount_;
   Term true_, false_;

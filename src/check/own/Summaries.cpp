@@ -12,6 +12,11 @@
 
 namespace vx::check::own {
 
+// The most subterms a returned integer or bool keeps in a summary (below).
+constexpr size_t kMaxValueNodes = 512;
+// The most subterms of the condition under which a call returns.
+constexpr size_t kMaxReturnNodes = 2048;
+
 namespace {
 
 // Every (path, type) of the components of type t that `want` selects.
@@ -115,6 +120,10 @@ void finishSummary(Analysis& a) {
     std::vector<Term> paths;
     for (const State& x : a.exits) paths.push_back(x.pc);
     sum.returns = t.mkAnd(a.assumptions, t.mkOr(paths));
+    // Grown past kMaxReturnNodes (each call of a chain adds its callee's
+    // condition): the call is taken to return always, which only lets the
+    // caller reach more states.
+    if (t.largerThan(sum.returns, kMaxReturnNodes)) sum.returns = t.tru();
   }
   // Which token parameters the callee waited, on the paths that return.
   for (const auto& [param, k] : a.paramCopy) {
@@ -136,6 +145,11 @@ void finishSummary(Analysis& a) {
     }
     sum.value = v;
   }
+  // A value whose term has grown past kMaxValueNodes (a chain of calls each
+  // adding to what the last returned: every level substitutes the whole
+  // term again, quadratic in the chain) is returned as an unknown value:
+  // the callers prove nothing from it, which can only reject more.
+  if (sum.value.valid() && t.largerThan(sum.value, kMaxValueNodes)) sum.value = Term{};
   // The integers and bools of a returned tuple, each at whichever exit
   // returns, where every exit knows it.
   if (a.types().kind(a.types().resolve(a.fn.ret)) == hir::TyKind::Tuple && !a.exits.empty()) {
@@ -156,7 +170,7 @@ void finishSummary(Analysis& a) {
         }
         v = v.valid() ? t.mkIte(a.exits[e].pc, here, v) : here;
       }
-      if (v.valid()) sum.valueParts.emplace_back(loc.path, v);
+      if (v.valid() && !t.largerThan(v, kMaxValueNodes)) sum.valueParts.emplace_back(loc.path, v);
     }
   }
   // A returned reference: the parameters' places it points to, under the
