@@ -199,13 +199,23 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
     return std::nullopt;
   }
   int64_t wantK = l.latched ? l.latched->first : kMxuDim, wantN = l.latched ? l.latched->second : kMxuDim;
-  for (auto& [kk, at] : l.matmulKs)
-    if (kk != wantK) {
-      l.fail(at, "matmul_acc of a tile with " + std::to_string(kk) + " columns",
+  for (const Lowering::MatmulUse& m : l.matmulKs) {
+    if (m.k != wantK) {
+      l.fail(m.at, "matmul_acc of a tile with " + std::to_string(m.k) + " columns",
              l.latched ? "the latched weights have " + std::to_string(wantK) + " rows"
                        : "without load_weights the weights are the 128 x 128 identity");
       return std::nullopt;
     }
+    // On a path without load_weights (a branch that skips it, a loop that
+    // may not run) the unit multiplies by the identity instead.
+    if (!m.latchedOnEveryPath && l.latched && *l.latched != std::make_pair(kMxuDim, kMxuDim)) {
+      l.fail(m.at, "matmul_acc that may run before load_weights",
+             "on a path without load_weights the weights are the 128 x 128 identity, on the others the latched " +
+                 std::to_string(l.latched->first) + " x " + std::to_string(l.latched->second) +
+                 " weights; call load_weights before it on every path");
+      return std::nullopt;
+    }
+  }
   for (auto& [nn, at] : l.storeNs)
     if (nn != wantN) {
       l.fail(at, "store_acc to a tensor with " + std::to_string(nn) + " columns",

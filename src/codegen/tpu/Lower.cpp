@@ -523,8 +523,11 @@ void lowerFor(Lowering& l, mlir::scf::ForOp f) {
   ivVal.belowMax = step.isConst && step.c == 1;  // below its bound, itself at most INT64_MAX
   l.define(f.getInductionVar(), ivVal);
   for (size_t i = 0; i < args.size(); ++i) l.define(f.getRegionIterArgs()[i], args[i]);
+  bool sureBefore = l.weightsSure;
   l.lowerBlock(*f.getBody());
   if (l.failed) return;
+  // The body may not run, unless its bounds say it does.
+  if (!(lb.isConst && ub.isConst && lb.c < ub.c)) l.weightsSure = sureBefore;
   l.setLoc(at);
   l.moves(args, yields(l, *f.getBody()), at, id);
   l.emit(Op::Add, {R(iv), R(iv), by});
@@ -571,8 +574,11 @@ void lowerIf(Lowering& l, mlir::scf::IfOp op) {
   mlir::Block* second = elseFirst ? op.thenBlock() : op.elseBlock();
   int secondL = l.newLabel(), endL = l.newLabel();
   l.emit(elseFirst ? Op::Bnz : Op::Bz, {R(r), Lbl(secondL)});
+  bool sureBefore = l.weightsSure;
   l.lowerBlock(*first);
   if (l.failed) return;
+  bool sureFirst = l.weightsSure;
+  l.weightsSure = sureBefore;
   l.setLoc(at);
   std::vector<Val> ys = yields(l, *first), results;
   for (size_t i = 0; i < ys.size(); ++i) results.push_back(l.mergedLike(ys[i], op.getResult(i).getType(), at));
@@ -588,6 +594,7 @@ void lowerIf(Lowering& l, mlir::scf::IfOp op) {
   } else {
     l.bind(secondL);
   }
+  l.weightsSure = l.weightsSure && sureFirst;
   for (size_t i = 0; i < results.size(); ++i) l.define(op.getResult(i), results[i]);
 }
 
@@ -605,6 +612,7 @@ void lowerWhile(Lowering& l, mlir::scf::WhileOp w) {
   for (size_t i = 0; i < before.size(); ++i) l.define(w.getBeforeArguments()[i], before[i]);
   l.lowerBlock(w.getBefore().front());
   if (l.failed) return;
+  bool sureBefore = l.weightsSure;  // the condition's region runs at least once, the body maybe not
   mlir::scf::ConditionOp cond = w.getConditionOp();
   l.setLoc(cond.getLoc());
   Val c = l.lookup(cond.getCondition());
@@ -624,6 +632,7 @@ void lowerWhile(Lowering& l, mlir::scf::WhileOp w) {
   l.emit(Op::Jmp, {Lbl(top)});
   l.loopStack.pop_back();
   l.bind(exit);
+  l.weightsSure = sureBefore;
   for (size_t i = 0; i < after.size(); ++i) l.define(w.getResult(i), after[i]);
 }
 

@@ -110,7 +110,19 @@ struct Lowering {
   std::optional<std::pair<int64_t, int64_t>> latched;  // load_weights [K, N]
   int64_t accRows = -1;                                 // matmul_acc's M
   std::optional<mlir::Location> firstMma, firstImplicit;
-  std::vector<std::pair<int64_t, mlir::Location>> matmulKs;
+  // Each matmul_acc: its tile's columns, where, and whether load_weights
+  // ran before it on every path (weightsSure then), else the weights may
+  // be the identity there.
+  struct MatmulUse {
+    int64_t k;
+    mlir::Location at;
+    bool latchedOnEveryPath;
+  };
+  std::vector<MatmulUse> matmulKs;
+  // Whether load_weights has run on every path to the op being lowered:
+  // set by it, joined (and) over an `if`'s branches, kept from before a
+  // loop whose body may not run.
+  bool weightsSure = false;
   std::vector<std::pair<int64_t, mlir::Location>> storeNs;
 
   Lowering(mlir::ModuleOp mod, base::FileId f, diag::Sink& s) : module(mod), file(f), sink(s) {}

@@ -332,6 +332,7 @@ void lowerMatrix(Lowering& l, mlir::Operation* op) {
       return l.fail(at, "weights of two shapes in one kernel",
                     "the accumulator's columns follow the weights; latch one shape");
     l.latched = std::make_pair(k, n);
+    l.weightsSure = true;
     if (!l.firstImplicit) l.firstImplicit = at;
     l.emit(Op::MxuLatch, {l.memOp(v, OperandKind::Tile), Dims(k, n)});
     uses(l, {&v});
@@ -346,7 +347,7 @@ void lowerMatrix(Lowering& l, mlir::Operation* op) {
     if (l.accRows >= 0 && l.accRows != rows)
       return l.fail(at, "matmul_acc on tiles of two row counts", "the accumulator keeps one shape");
     l.accRows = rows;
-    l.matmulKs.push_back({k, at});
+    l.matmulKs.push_back({k, at, l.weightsSure});
     if (!l.firstImplicit) l.firstImplicit = at;
     l.emit(Op::MxuMatmul, {l.memOp(v, OperandKind::Tile), Dims(rows, k)});
     uses(l, {&v});
