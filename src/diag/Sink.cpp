@@ -42,6 +42,20 @@ void Sink::sort(const base::SourceMap& sources) {
     if (c != 0) return c < 0;
     return a.message < b.message;
   });
+  // The same diagnostic twice (code, message and primary span): code the
+  // compiler derived twice from one written line (the pipeline form's
+  // short-trip loop repeats the body) is reported once.
+  auto same = [](const Diagnostic& a, const Diagnostic& b) {
+    base::Span x = a.primarySpan(), y = b.primarySpan();
+    return std::strcmp(a.code(), b.code()) == 0 && a.severity() == b.severity() && a.message == b.message &&
+           x.file == y.file && x.begin == y.begin && x.end == y.end;
+  };
+  auto end = std::unique(diags_.begin(), diags_.end(), same);
+  if (end != diags_.end()) {
+    diags_.erase(end, diags_.end());
+    errors_ = warnings_ = 0;
+    for (const Diagnostic& d : diags_) (d.severity() == Severity::Error ? errors_ : warnings_) += 1;
+  }
 }
 
 }  // namespace vx::diag
