@@ -6,6 +6,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ast/Ast.h"
@@ -37,6 +38,13 @@ struct Sema {
   // item of the same name hides from fnByName but not from the forms the
   // compiler writes itself (the pipeline's waits and copies).
   std::unordered_map<uint32_t, hir::FnId> builtinFns;
+  // Constants come in any order, as Rust's: while declareItems declares
+  // them, a use of one not declared yet declares it first
+  // (usePendingConst); `constsInProgress` are those being declared, so a
+  // constant that uses itself is a cycle, not a recursion.
+  std::unordered_map<std::string, const ast::Item*> pendingConsts;
+  std::vector<std::string> constsInProgress;
+  std::unordered_set<const ast::Item*> constItemsDone;
   // The folded value of each integer `const` (by ConstId index) that has one.
   std::unordered_map<uint32_t, __int128> constValues;
 
@@ -107,6 +115,11 @@ void checkProgram(Sema& s, const SourceUnit& prelude, const SourceUnit& user);
 
 // ---- items (SemaItems.cpp) ----
 void declareItems(Sema& s, const SourceUnit& unit);
+// A use (at `at`) of name `n` while constants are declared: declares the
+// constant `n` first where it is one not declared yet. Cycle: it is being
+// declared (it uses itself); the error is reported here.
+enum class PendingConst : uint8_t { None, Declared, Cycle };
+PendingConst usePendingConst(Sema& s, const std::string& n, base::Span at);
 void checkBodies(Sema& s, const SourceUnit& unit);
 
 // ---- types (SemaTypes.cpp) ----

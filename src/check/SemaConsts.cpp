@@ -185,6 +185,8 @@ std::optional<__int128> dimValue(Sema& s, ast::TypeId id) {
                           .help("generic dimensions are matched as written; compute with `const` items"));
           return std::nullopt;
         }
+      if ((!s.pendingConsts.empty() || !s.constsInProgress.empty()) && !s.constByName.count(n) && usePendingConst(s, n, at) == PendingConst::Cycle)
+        return std::nullopt;
       auto it = s.constByName.find(n);
       if (it == s.constByName.end() && n[0] >= 'a' && n[0] <= 'z' && (s.extentsOpen || extentByName(s, n, at).valid())) {
         s.sink.emit(diag::ConstEvalFailed("arithmetic on the run-time extent `" + n + "` in a shape is not supported")

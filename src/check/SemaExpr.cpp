@@ -160,6 +160,8 @@ hir::ExprId checkPath(Sema& s, const ast::Expr& e, base::Span at) {
       }
       return s.prog.add(he);
     }
+    if ((!s.pendingConsts.empty() || !s.constsInProgress.empty()) && !s.constByName.count(n))
+      if (usePendingConst(s, n, at) == PendingConst::Cycle) return errorExpr(s, at);
     if (auto it = s.constByName.find(n); it != s.constByName.end()) {
       he.kind = ExprKind::Const;
       he.constant = it->second;

@@ -50,6 +50,7 @@ void reportUnknownAttribute(Sema& s, const ast::Attr& at) {
 }
 
 void declareConst(Sema& s, const ast::Item& it) {
+  s.constItemsDone.insert(&it);
   for (const ast::Attr& at : it.attrs) {
     std::string level = s.name(at.level);
     if (level == "cfg") continue;
@@ -63,14 +64,18 @@ void declareConst(Sema& s, const ast::Item& it) {
   std::string name = s.name(it.name);
   base::Span at = s.span(it.nameRange);
   if (checkDuplicate(s, name, at)) return;
+  if (auto p = s.pendingConsts.find(name); p != s.pendingConsts.end() && p->second == &it) s.pendingConsts.erase(p);
+  s.constsInProgress.push_back(name);
   hir::Const c;
   c.name = name;
   c.span = at;
   c.type = lowerType(s, it.constType);
-  // Constants see earlier constants only; no locals, no function.
+  // Constants see constants (declared first where they come later); no
+  // locals, no function.
   s.scopes.clear();
   c.value = checkExpr(s, it.constValue, c.type);
   c.type = s.types().zonk(c.type, true);
+  s.constsInProgress.pop_back();
   s.prog.consts.push_back(c);
   auto id = hir::ConstId{static_cast<uint32_t>(s.prog.consts.size() - 1)};
   s.constByName[name] = id;
@@ -270,11 +275,41 @@ void declareItems(Sema& s, const SourceUnit& unit) {
   s.names = unit.names;
   s.file = unit.file;
   s.inPrelude = unit.prelude;
-  // Constants first, in order: types and dimensions may name them.
+  // Constants first: types and dimensions may name them. In order, but a
+  // use of a later one declares it first (usePendingConst).
+  std::vector<const ast::Item*> consts;
   for (const auto& it : unit.module->items)
-    if (it.kind == ast::ItemKind::Const && itemActive(s, it)) declareConst(s, it);
+    if (it.kind == ast::ItemKind::Const && itemActive(s, it)) {
+      consts.push_back(&it);
+      s.pendingConsts.emplace(s.name(it.name), &it);  // the first of a name; a second is E0101
+    }
+  for (const ast::Item* it : consts)
+    if (!s.constItemsDone.count(it)) declareConst(s, *it);  // else declared at a use above
+  s.pendingConsts.clear();
   for (const auto& it : unit.module->items)
     if (it.kind == ast::ItemKind::Fn && itemActive(s, it)) declareFn(s, it, unit.prelude);
+}
+
+PendingConst usePendingConst(Sema& s, const std::string& n, base::Span at) {
+  for (size_t i = 0; i < s.constsInProgress.size(); ++i)
+    if (s.constsInProgress[i] == n) {
+      std::string chain;
+      for (size_t j = i; j < s.constsInProgress.size(); ++j) chain += "`" + s.constsInProgress[j] + "` uses ";
+      s.sink.emit(diag::ConstEvalFailed("the constant `" + n + "` depends on itself")
+                      .primary(at, "a cycle: " + chain + "`" + n + "`")
+                      .help("a constant's value may name other constants, but not itself through them"));
+      return PendingConst::Cycle;
+    }
+  auto p = s.pendingConsts.find(n);
+  if (p == s.pendingConsts.end()) return PendingConst::None;
+  const ast::Item* item = p->second;
+  // Declared where it is used: the scopes (empty for constants) and the
+  // diagnostics' positions are the constant's own.
+  std::vector<Scope> saved;
+  std::swap(saved, s.scopes);
+  declareConst(s, *item);
+  std::swap(saved, s.scopes);
+  return PendingConst::Declared;
 }
 
 void checkBodies(Sema& s, const SourceUnit& unit) {
