@@ -37,6 +37,37 @@ TypeId substitute(hir::TypeTable& tt, TypeId t, const Subst& sub) {
   }
 }
 
+// How a builtin's signature uses generic `var`: as some tensor's element
+// type, as its shape, or neither.
+enum class TensorRole : uint8_t { None, Element, Shape };
+
+TensorRole tensorRoleIn(const hir::TypeTable& tt, TypeId t, TypeId var) {
+  t = tt.resolve(t);
+  const hir::TyData& d = tt.get(t);
+  switch (d.kind) {
+    case TyKind::Tensor:
+      if (tt.resolve(d.a) == var) return TensorRole::Element;
+      if (tt.resolve(d.b) == var) return TensorRole::Shape;
+      return TensorRole::None;
+    case TyKind::Vec:
+    case TyKind::Ref: return tensorRoleIn(tt, d.a, var);
+    case TyKind::Pinned:
+    case TyKind::Token: return tensorRoleIn(tt, d.a, var);
+    case TyKind::Tuple:
+      for (uint32_t i = 0; i < d.listCount; ++i)
+        if (TensorRole r = tensorRoleIn(tt, tt.elem(t, i), var); r != TensorRole::None) return r;
+      return TensorRole::None;
+    default: return TensorRole::None;
+  }
+}
+
+TensorRole tensorRole(const hir::TypeTable& tt, const hir::Function& f, TypeId var) {
+  if (TensorRole r = tensorRoleIn(tt, f.ret, var); r != TensorRole::None) return r;
+  for (TypeId p : f.paramTypes)
+    if (TensorRole r = tensorRoleIn(tt, p, var); r != TensorRole::None) return r;
+  return TensorRole::None;
+}
+
 bool isMemoryParam(const hir::Function& f, TypeId paramTy, const hir::TypeTable& tt) {
   TypeId r = tt.resolve(paramTy);
   if (tt.kind(r) == TyKind::Mem) return true;
@@ -201,6 +232,27 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
     for (uint32_t i = 0; i < path.genericArgs.count; ++i) {
       ast::TypeId ta{s.m->listAt(path.genericArgs, i)};
       TypeId given = lowerType(s, ta);
+      // A generic the signature uses as a tensor's element or shape takes
+      // what a written `Tensor<E, S>` takes (`zeros::<0, 8>` is no tensor).
+      TypeId rg = tt.resolve(given);
+      bool open = tt.kind(rg) == TyKind::Var || tt.kind(rg) == TyKind::Error;
+      switch (tensorRole(tt, fn, fn.genericVars[i])) {
+        case TensorRole::None: break;
+        case TensorRole::Element:
+          if (!open && !tt.isNumeric(rg)) {
+            s.sink.emit(diag::TypeMismatch("a scalar element type", tt.print(given))
+                            .primary(s.span(s.m->type(ta).range), "tensor elements are scalars"));
+            given = tt.error();
+          }
+          break;
+        case TensorRole::Shape:
+          if (!open && tt.kind(rg) != TyKind::Shape) {
+            s.sink.emit(diag::TypeMismatch("a shape like `[128, 128]`", tt.print(given))
+                            .primary(s.span(s.m->type(ta).range), "expected a shape"));
+            given = tt.error();
+          }
+          break;
+      }
       unify(s, sub[i].second, given, s.span(s.m->type(ta).range));
     }
   }
