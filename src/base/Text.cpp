@@ -22,6 +22,18 @@ size_t editDistance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
+std::string withLineEnds(std::string_view replacement, std::string_view text, uint32_t at) {
+  if (text.find("\r\n") == std::string_view::npos) return std::string(replacement);
+  std::string out;
+  for (size_t i = 0; i < replacement.size(); ++i) {
+    char c = replacement[i];
+    bool afterCr = i > 0 ? replacement[i - 1] == '\r' : at > 0 && at <= text.size() && text[at - 1] == '\r';
+    if (c == '\n' && !afterCr) out += '\r';
+    out += c;
+  }
+  return out;
+}
+
 std::string closestMatch(std::string_view word, const std::vector<std::string>& candidates) {
   size_t limit = std::max<size_t>(1, word.size() / 3);
   size_t best = limit + 1;

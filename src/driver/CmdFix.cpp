@@ -12,6 +12,7 @@
 #include <set>
 #include <tuple>
 
+#include "base/Text.h"
 #include "driver/Args.h"
 #include "driver/Commands.h"
 #include "driver/Fixes.h"
@@ -118,7 +119,7 @@ std::string applyEdits(const std::string& text, const std::vector<Edit>& edits) 
   for (const Edit& e : edits) {
     if (e.begin < at || e.end > text.size()) continue;  // cannot happen: editsOf keeps them apart
     out.append(text, at, e.begin - at);
-    out += e.replacement;
+    out += base::withLineEnds(e.replacement, text, e.begin);  // CRLF in a CRLF file
     at = e.end;
   }
   out.append(text, at, std::string::npos);

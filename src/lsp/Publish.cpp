@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/Text.h"
 #include "base/Source.h"
 #include "diag/ErrorDocs.h"
 #include "diag/Sink.h"
@@ -102,13 +103,13 @@ json diagnosticsJson(const std::string& uri, const std::string& text, base::File
       if (!all) continue;
       json fix = {{"title", sg.message},
                   {"range", rangeJson(index, sg.span.begin, sg.span.end)},
-                  {"newText", sg.replacement},
+                  {"newText", base::withLineEnds(sg.replacement, text, sg.span.begin)},
                   {"preferred", sg.applicability == diag::Applicability::MachineApplicable}};
       // The other edits of a multipart suggestion, applied with the first.
       if (!sg.more.empty()) {
         json more = json::array();
         for (const diag::SuggestionPart& p : sg.more)
-          more.push_back({{"range", rangeJson(index, p.span.begin, p.span.end)}, {"newText", p.replacement}});
+          more.push_back({{"range", rangeJson(index, p.span.begin, p.span.end)}, {"newText", base::withLineEnds(p.replacement, text, p.span.begin)}});
         fix["more"] = more;
       }
       fixes.push_back(std::move(fix));

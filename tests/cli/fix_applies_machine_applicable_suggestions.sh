@@ -70,6 +70,16 @@ expect_status 1 "$VXC" check --error-format=json "$BAD/stale.vx"
 [ "$(echo "$ERR" | grep -o '"suggestion_applicability":"MachineApplicable"' | wc -l)" = 2 ] ||
   fail "the moved wait is not two machine-applicable spans: $ERR"
 
+# A file whose lines end in CRLF keeps them: the inserted and moved waits
+# end in CRLF too, and the moved wait is found on its CRLF line.
+for f in stale dropped; do
+  sed 's/$/\r/' "$BAD/$f.vx" > "$TMP/${f}_crlf.vx"
+  expect_status 0 "$VXC" fix "$TMP/${f}_crlf.vx"
+  expect_status 0 "$VXC" check "$TMP/${f}_crlf.vx"
+  [ "$(grep -c $'\r$' "$TMP/${f}_crlf.vx")" = "$(wc -l < "$TMP/${f}_crlf.vx")" ] ||
+    fail "a line of the fixed $f.vx does not end in CRLF: $(cat -A "$TMP/${f}_crlf.vx")"
+done
+
 expect_status 2 "$VXC" fix
 expect_status 2 "$VXC" fix "$TMP/missing.vx"
 echo ok

@@ -93,6 +93,7 @@ bool ownLine(std::string_view text, base::Span span, uint32_t& from, uint32_t& t
   if (!startsLine(text, span, from, indent)) return false;
   to = span.end;
   while (to < text.size() && (text[to] == ' ' || text[to] == '\t' || text[to] == ';')) ++to;
+  if (to + 1 < text.size() && text[to] == '\r' && text[to + 1] == '\n') ++to;  // a CRLF line end
   if (to < text.size() && text[to] != '\n') return false;
   if (to < text.size()) ++to;
   return true;
