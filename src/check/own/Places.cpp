@@ -147,6 +147,11 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
     // A scalar or a reference location: what a reference to it reads
     // (`*&k`, `*&r`).
     return {wholeAt(a, l, t.tru())};
+  } else if (a.types().kind(a.types().resolve(ty)) == hir::TyKind::Tuple && i == p.proj.count) {
+    // A tuple of scalars and references, whole: a reference to it points
+    // there (what it reads are unknown values), so that assigning the tuple
+    // while the reference is live is E6008, as for a scalar.
+    return {wholeAt(a, l, t.tru())};
   }
   if (!have) return {};
   for (; i < p.proj.count; ++i) {
