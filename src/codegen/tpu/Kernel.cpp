@@ -216,12 +216,19 @@ std::optional<Kernel> lowerEntry(Lowering& l, mlir::func::FuncOp f, const LowerO
       return std::nullopt;
     }
   }
-  for (auto& [nn, at] : l.storeNs)
-    if (nn != wantN) {
-      l.fail(at, "store_acc to a tensor with " + std::to_string(nn) + " columns",
+  for (const Lowering::MatmulUse& st : l.storeNs) {
+    if (st.k != wantN) {
+      l.fail(st.at, "store_acc to a tensor with " + std::to_string(st.k) + " columns",
              "the accumulator has the weights' " + std::to_string(wantN) + " columns");
       return std::nullopt;
     }
+    if (!st.latchedOnEveryPath && l.latched && *l.latched != std::make_pair(kMxuDim, kMxuDim)) {
+      l.fail(st.at, "store_acc that may run before load_weights",
+             "on a path without load_weights the accumulator has the 128 x 128 identity's 128 columns, on the "
+             "others the latched weights' " + std::to_string(wantN) + "; call load_weights before it on every path");
+      return std::nullopt;
+    }
+  }
 
   // Epilogue.
   mlir::Operation* ret = body.getTerminator();

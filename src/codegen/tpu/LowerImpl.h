@@ -123,7 +123,7 @@ struct Lowering {
   // set by it, joined (and) over an `if`'s branches, kept from before a
   // loop whose body may not run.
   bool weightsSure = false;
-  std::vector<std::pair<int64_t, mlir::Location>> storeNs;
+  std::vector<MatmulUse> storeNs;  // each store_acc: its columns, where, latched on every path
 
   Lowering(mlir::ModuleOp mod, base::FileId f, diag::Sink& s) : module(mod), file(f), sink(s) {}
 

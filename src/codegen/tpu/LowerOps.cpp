@@ -364,7 +364,7 @@ void lowerMatrix(Lowering& l, mlir::Operation* op) {
     auto [rows, n] = tileDims(s.getDst().getType());
     if (l.failed || !staticCopy(l, op) || !dimsFit(l, s.getDst().getType(), at)) return;
     if (rows > kAccRows) return l.fail(at, "store_acc of " + std::to_string(rows) + " rows", "the accumulator holds 2048 rows");
-    l.storeNs.push_back({n, at});
+    l.storeNs.push_back({n, at, l.weightsSure});
     if (!l.firstImplicit) l.firstImplicit = at;
     int64_t bytes = rows * n * 4;
     Val st = stage(l, bytes, "store_acc");
