@@ -35,6 +35,11 @@ std::string withLineEnds(std::string_view replacement, std::string_view text, ui
 }
 
 std::string closestMatch(std::string_view word, const std::vector<std::string>& candidates) {
+  // The distance costs the product of the lengths: a name longer than this
+  // (generated code, a pasted blob) gets no suggestion rather than a
+  // quadratic wait.
+  constexpr size_t kLongest = 64;
+  if (word.size() > kLongest) return "";
   size_t limit = std::max<size_t>(1, word.size() / 3);
   size_t best = limit + 1;
   std::string result;

@@ -106,6 +106,22 @@ ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) 
       if (!any) continue;  // stray blank lines between messages
       break;
     }
+    // The body of a message that could not be delimited (a `Content-Length`
+    // that is no number) runs on into the next message's first header line,
+    // which has no line end of its own: `{...}Content-Length: 52`. The next
+    // message starts at that header; what came before it is dropped, so one
+    // bad message never costs the ones after it.
+    {
+      std::string lower = line;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      size_t at = lower.find("content-length:");
+      if (at != std::string::npos && at > 0) {
+        line.erase(0, at);
+        haveLength = badLength = false;
+        badLine = true;
+        error = "bytes before a `Content-Length` header (the rest of a message that could not be read)";
+      }
+    }
     any = true;
     size_t colon = line.find(':');
     if (colon == std::string::npos) {

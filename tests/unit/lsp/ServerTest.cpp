@@ -283,6 +283,23 @@ TEST_CASE("a bad header line beside a valid Content-Length is ignored, and the m
   CHECK(s.codes(kUri) == std::vector<std::string>{"W0001", "E6003"});
 }
 
+TEST_CASE("a Content-Length that is no number costs its own message only, not the ones after it") {
+  // Its body, which cannot be delimited, runs on into the next message's
+  // first header line (`{}Content-Length: ...`): the next message starts
+  // there.
+  std::string body = json{{"jsonrpc", "2.0"}, {"id", 5}, {"method", "shutdown"}}.dump();
+  for (std::string bad : {"-5", "abc", "+2", "18446744073709551616", "1e3"}) {
+    std::string input = kInit + "Content-Length: " + bad + "\r\n\r\n{\"jsonrpc\":\"2.0\"}" +
+                        notify("textDocument/didOpen", open(kDropped)) + "Content-Length: " +
+                        std::to_string(body.size()) + "\r\n\r\n" + body + notify("exit");
+    Session s = serve(input);
+    CHECK(s.status == 0);
+    CHECK(s.reply(5).contains("result"));
+    CHECK(s.log.find("`Content-Length` is not a number") != std::string::npos);
+    CHECK(s.codes(kUri) == std::vector<std::string>{"W0001", "E6003"});
+  }
+}
+
 TEST_CASE("an unknown or null initializationOptions.target keeps the session on the default target") {
   for (json target : {json(nullptr), json("nope"), json(3)}) {
     std::string input = request(1, "initialize", {{"capabilities", json::object()},
