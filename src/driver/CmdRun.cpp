@@ -87,6 +87,42 @@ bool parseI64(const std::string& s, int64_t lo, int64_t hi) {
   return !*end && !errno && v >= lo && v <= hi;
 }
 
+// The buffers the run-time extents given by `--arg` size: each at most the
+// 2^31 elements `vxc run` allocates. Empty when fine.
+std::string checkExtentSizes(const cpu::Entry& entry, const std::vector<std::string>& kvs) {
+  std::map<std::string, uint64_t> given;
+  for (const std::string& kv : kvs) {
+    size_t eq = kv.find('=');
+    uint64_t u = 0;
+    if (eq != std::string::npos && parseU64(kv.substr(eq + 1), u)) given[kv.substr(0, eq)] = u;
+  }
+  for (const cpu::Param& p : entry.params) {
+    if (p.kind == cpu::Param::Kind::Scalar || p.extents.empty()) continue;
+    uint64_t total = 1;
+    bool overflow = false, known = true;
+    std::string named;
+    for (size_t d = 0; d < p.shape.size(); ++d) {
+      uint64_t n = 0;
+      if (d < p.extents.size() && !p.extents[d].empty()) {
+        auto it = given.find(p.extents[d]);
+        if (it == given.end()) {
+          known = false;
+          break;
+        }
+        n = it->second;
+        named += (named.empty() ? "" : ", ") + p.extents[d] + " = " + std::to_string(n);
+      } else {
+        n = static_cast<uint64_t>(p.shape[d]);
+      }
+      overflow = overflow || __builtin_mul_overflow(total, n, &total);
+    }
+    if (known && (overflow || total > (uint64_t{1} << 31)))
+      return "`" + p.name + "` would have " + (overflow ? std::string("more than 2^64") : std::to_string(total)) +
+             " elements (" + named + "): more than `vxc run` allocates (2^31 elements)";
+  }
+  return {};
+}
+
 // Checks one `--arg NAME=VALUE` against the entry; empty when fine.
 std::string checkArg(const cpu::Entry& entry, const std::string& kv) {
   size_t eq = kv.find('=');
@@ -103,7 +139,8 @@ std::string checkArg(const cpu::Entry& entry, const std::string& kv) {
         return "`" + name + "` is a tensor; its contents come from `--seed` or `--input " + name + "=FILE.npy`";
       case cpu::Param::Kind::Vec:
         if (!parseU64(value, u)) return "`--arg " + kv + "`: a Vec's length must be a non-negative integer";
-        if (u * static_cast<uint64_t>(p.elements()) > (uint64_t{1} << 31))
+        if (uint64_t total; __builtin_mul_overflow(u, static_cast<uint64_t>(p.elements()), &total) ||
+                            total > (uint64_t{1} << 31))
           return "`--arg " + kv + "`: " + std::to_string(u) + " tensors of " + std::to_string(p.elements()) +
                  " elements is more than `vxc run` allocates (2^31 elements)";
         return {};
@@ -200,6 +237,7 @@ int prepare(const FrontOptions& fo, const std::string& target, bool interpret, c
   out.entry = entry;
   for (const std::string& kv : kvs)
     if (std::string e = checkArg(*entry, kv); !e.empty()) return usageError(e);
+  if (std::string e = checkExtentSizes(*entry, kvs); !e.empty()) return usageError(e);
 
   TempDir& tmp = out.tmp;
   if (tmp.path.empty()) return internalError("cannot create a temporary folder");
@@ -347,6 +385,7 @@ int runOn(const RunRequest& q, std::vector<BufferSpec>& specs) {
     if (std::string e = checkArg(*p.entry, kv); !e.empty()) return usageError(e);
     argv.insert(argv.end(), {"--arg", kv});
   }
+  if (std::string e = checkExtentSizes(*p.entry, args); !e.empty()) return usageError(e);
   if (q.entryOut) *q.entryOut = p.entry->name;
   if (q.argsOut) *q.argsOut = args;
   if (!q.outputDir.empty()) argv.insert(argv.end(), {"--output", q.outputDir});

@@ -1,9 +1,11 @@
 #include "driver/Npy.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <sys/stat.h>
 
 #include "vx/data.h"
 
@@ -33,6 +35,21 @@ std::string field(const std::string& dict, const std::string& key) {
 }  // namespace
 
 bool readNpy(const std::string& path, NpyArray& out, std::string& error) {
+  // A regular file, of at most what `vxc run` allocates (2^31 elements of
+  // 8 bytes) and a header: not a folder, a device or a pipe read forever.
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    error = "cannot read `" + path + "`: " + std::strerror(errno);
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    error = "cannot read `" + path + "`: it is not a regular file";
+    return false;
+  }
+  if (static_cast<uint64_t>(st.st_size) > (uint64_t{8} << 31) + (uint64_t{1} << 20)) {
+    error = "cannot read `" + path + "`: it is larger than the 2^31 elements `vxc run` allocates";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot read `" + path + "`";
@@ -64,21 +81,34 @@ bool readNpy(const std::string& path, NpyArray& out, std::string& error) {
   if (order != "False") return bad("Fortran order");
   size_t width = out.descr == "<f2" ? 2 : out.descr == "<f4" ? 4 : out.descr == "<f8" ? 8 : 0;
   if (!width) return bad("element type `" + out.descr + "` (f2, f4 and f8 are read)");
+  // The shape: a Python tuple of non-negative integers, `(16, 256)`,
+  // `(8,)`, `()`.
   out.shape.clear();
   uint64_t count = 1;
-  for (size_t i = 0; i < shape.size();) {
-    if (shape[i] < '0' || shape[i] > '9') {
-      ++i;
-      continue;
+  if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')') return bad("shape `" + shape + "` is no tuple");
+  {
+    size_t i = 1, end = shape.size() - 1;
+    auto blanks = [&] {
+      while (i < end && shape[i] == ' ') ++i;
+    };
+    blanks();
+    while (i < end) {
+      if (shape[i] < '0' || shape[i] > '9') return bad("shape `" + shape + "` holds something other than sizes");
+      uint64_t d = 0;
+      for (; i < end && shape[i] >= '0' && shape[i] <= '9'; ++i) {
+        if (d > (UINT64_MAX - 9) / 10) return bad("a dimension is too large");
+        d = d * 10 + static_cast<uint64_t>(shape[i] - '0');
+      }
+      out.shape.push_back(d);
+      if (d && count > UINT64_MAX / d) return bad("too many elements");
+      count *= d;
+      blanks();
+      if (i < end && shape[i] != ',') return bad("shape `" + shape + "` holds something other than sizes");
+      if (i < end) ++i;
+      blanks();
     }
-    uint64_t d = 0;
-    for (; i < shape.size() && shape[i] >= '0' && shape[i] <= '9'; ++i) {
-      if (d > (UINT64_MAX - 9) / 10) return bad("a dimension is too large");
-      d = d * 10 + static_cast<uint64_t>(shape[i] - '0');
-    }
-    out.shape.push_back(d);
-    if (d && count > UINT64_MAX / d) return bad("too many elements");
-    count *= d;
+    if (out.shape.size() == 1 && shape.find(',') == std::string::npos)
+      return bad("shape `" + shape + "` is no tuple (one size is written `(n,)`)");
   }
   size_t data = start + headerLen;
   if (count > (bytes.size() - data) / width || bytes.size() - data != count * width)

@@ -65,10 +65,13 @@ std::string readInput(const std::string& entry, const std::vector<BufferSpec>& s
         continue;
       }
       std::string v = given(e), have = std::to_string(a.shape[d]);
-      if (!v.empty() && v != have) {
+      // By value: `--arg m=016` is 16.
+      if (!v.empty() && std::strtoull(v.c_str(), nullptr, 10) != a.shape[d]) {
         std::vector<uint64_t> expected = a.shape;
         for (size_t k = 0; k < spec->shape.size(); ++k)
-          if (!spec->extents[k].empty() && !given(spec->extents[k]).empty())
+          if (spec->extents[k].empty())
+            expected[k] = want[k];
+          else if (!given(spec->extents[k]).empty())
             expected[k] = std::strtoull(given(spec->extents[k]).c_str(), nullptr, 10);
         return "`--input " + kv + "`: `" + name + "` is " + written + " with `" + e + "` = " + v +
                " (from `--arg " + e + "=" + v + "` or another input), so it takes an array of shape " +

@@ -36,6 +36,15 @@ npy(d + "/bad_shape.npy", "<f4", (64, 32), [0.0] * (64 * 32))
 npy(d + "/flat.npy", "<f4", (4096,), [0.0] * 4096)
 with open(d + "/not.npy", "wb") as f:
     f.write(b"plain text")
+# Shapes that are no tuple of sizes: a negative size, an unclosed tuple.
+def raw(path, shape_text, count):
+    head = "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % shape_text
+    head += " " * ((64 - (10 + len(head) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
+        f.write(b"\0" * 4 * count)
+raw(d + "/negative.npy", "(-64, 64)", 4096)
+raw(d + "/unclosed.npy", "(64, 64,", 4096)
 PY
 
 # FILE holds out = 2 * sum_i tiles[i][m][(n + 63) % 64], exactly.
@@ -101,6 +110,11 @@ for t in cpu tpu; do
   expect_error 'is not a NumPy array this version reads: no .npy magic' --target $t --input "w=$TMP/not.npy"
   expect_error 'cannot read' --target $t --input "w=$TMP/missing.npy"
   expect_error 'expected NAME=FILE.npy' --target $t --input "w"
+  expect_error 'shape `(-64, 64)` holds something other than sizes' --target $t --input "w=$TMP/negative.npy"
+  expect_error 'is no tuple' --target $t --input "w=$TMP/unclosed.npy"
+  # A folder or a device is no array, and is not read forever.
+  expect_error 'it is not a regular file' --target $t --input "w=$TMP"
+  expect_error 'it is not a regular file' --target $t --input "w=/dev/zero"
 done
 expect_error 'option `--input` needs a value' --input
 expect_error '`--tolerance` bounds the errors of `--compare=TARGET`' --tolerance 1e-3
@@ -110,4 +124,30 @@ done
 # Equal outputs pass any tolerance (tests/run/cuda_interpret.sh has tf32
 # outputs that fail one).
 "$VXC" run "$TMP/s.vx" --const T=64 "${IN[@]}" --compare=tpu --tolerance 0 >"$TMP/cmp.log" 2>&1 || fail "--tolerance 0: $(cat "$TMP/cmp.log")"
+# Run-time extents: an extent given in decimal with a leading zero is that
+# number (the program read it as octal), and one whose buffers would be
+# larger than `vxc run` allocates is a usage error, not a crash.
+python3 - "$TMP" <<'PY' || fail "cannot write the rows input"
+import struct, sys
+head = "{'descr': '<f4', 'fortran_order': False, 'shape': (16, 256), }"
+head += " " * ((64 - (10 + len(head) + 1) % 64) % 64) + "\n"
+with open(sys.argv[1] + "/rows16.npy", "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
+    f.write(struct.pack("<4096f", *[(i % 7) / 8.0 for i in range(4096)]))
+PY
+for t in cpu b200; do
+  extra=()
+  [ $t = b200 ] && extra=(--interpret)
+  "$VXC" run --target $t "${extra[@]}" "$REPO/examples/rows.vx" --arg m=016 --input "x=$TMP/rows16.npy" >"$TMP/rows.log" 2>&1 ||
+    fail "$t: m=016: $(cat "$TMP/rows.log")"
+  "$VXC" run --target $t "${extra[@]}" "$REPO/examples/rows.vx" --arg m=16 --input "x=$TMP/rows16.npy" >"$TMP/rows2.log" 2>&1 ||
+    fail "$t: m=16: $(cat "$TMP/rows2.log")"
+  [ "$(grep '^checksum' "$TMP/rows.log")" = "$(grep '^checksum' "$TMP/rows2.log")" ] || fail "$t: m=016 is not m=16"
+  for m in 16777216 4611686018427387904 18446744073709551615; do
+    "$VXC" run --target $t "${extra[@]}" "$REPO/examples/rows.vx" --arg m=$m >"$TMP/big.log" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || fail "$t: m=$m: exit $rc, expected 2: $(cat "$TMP/big.log")"
+    grep -qF 'more than `vxc run` allocates (2^31 elements)' "$TMP/big.log" || fail "$t: m=$m: $(cat "$TMP/big.log")"
+  done
+done
 echo "ok: .npy in and out on cpu, tpu, b200 and h100 (interpreted)"

@@ -36,7 +36,7 @@ uint64_t vxh_u64(const char* name, uint64_t dflt) {
   if (!vxh_get(name, v)) return dflt;
   char* end = nullptr;
   errno = 0;
-  unsigned long long x = std::strtoull(v.c_str(), &end, 0);
+  unsigned long long x = std::strtoull(v.c_str(), &end, 10);  // decimal, as vxc run checked it: `010` is ten
   if (v.empty() || *end || errno || v[0] == '-') vxh_usage("`--arg " + std::string(name) + "=" + v + "`: expected a non-negative integer");
   return x;
 }
@@ -45,7 +45,7 @@ int64_t vxh_i64(const char* name) {
   if (!vxh_get(name, v)) return 0;
   char* end = nullptr;
   errno = 0;
-  long long x = std::strtoll(v.c_str(), &end, 0);
+  long long x = std::strtoll(v.c_str(), &end, 10);
   if (v.empty() || *end || errno) vxh_usage("`--arg " + std::string(name) + "=" + v + "`: expected an integer");
   return x;
 }
