@@ -120,6 +120,9 @@ void declareItems(Sema& s, const SourceUnit& unit);
 // declared (it uses itself); the error is reported here.
 enum class PendingConst : uint8_t { None, Declared, Cycle };
 PendingConst usePendingConst(Sema& s, const std::string& n, base::Span at);
+// Whether a tensor of `elem` and `shape` has at most 2^63 - 1 bytes (its
+// static dimensions); else E0208 at `at`.
+bool tensorSizeFits(Sema& s, hir::TypeId elem, hir::TypeId shape, base::Span at);
 void checkBodies(Sema& s, const SourceUnit& unit);
 
 // ---- types (SemaTypes.cpp) ----

@@ -250,6 +250,8 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
             s.sink.emit(diag::TypeMismatch("a shape like `[128, 128]`", tt.print(given))
                             .primary(s.span(s.m->type(ta).range), "expected a shape"));
             given = tt.error();
+          } else if (!open && !tensorSizeFits(s, tt.floatTy(hir::FloatKind::F16), rg, s.span(s.m->type(ta).range))) {
+            given = tt.error();
           }
           break;
       }

@@ -86,6 +86,27 @@ TypeId lowerConstPath(Sema& s, const ast::Path& p, base::Span at) {
   return s.types().error();
 }
 
+bool tensorSizeFits(Sema& s, TypeId elem, TypeId shape, base::Span at) {
+  hir::TypeTable& tt = s.types();
+  elem = tt.resolve(elem);
+  shape = tt.resolve(shape);
+  if (tt.kind(shape) != TyKind::Shape) return true;
+  uint64_t bytes = tt.kind(elem) == TyKind::Float ? hir::floatBytes(static_cast<hir::FloatKind>(tt.get(elem).sub)) : 8;
+  uint64_t total = bytes;
+  bool overflow = false;
+  std::string dims;
+  for (uint32_t i = 0; i < tt.count(shape); ++i) {
+    TypeId d = tt.resolve(tt.elem(shape, i));
+    if (tt.kind(d) != TyKind::Dim) continue;  // a run-time extent: checked where the tensor is passed
+    overflow = overflow || __builtin_mul_overflow(total, tt.get(d).value, &total);
+  }
+  if (!overflow && total <= static_cast<uint64_t>(INT64_MAX)) return true;
+  s.sink.emit(diag::ConstEvalFailed("a tensor of shape `" + tt.print(shape) + "` has more than 2^63 bytes")
+                  .primary(at, "its size in bytes overflows")
+                  .note("sizes and offsets are 64-bit on every target"));
+  return false;
+}
+
 namespace {
 
 TypeId lowerDim(Sema& s, ast::TypeId id) {
@@ -231,6 +252,7 @@ TypeId lowerType(Sema& s, ast::TypeId id) {
                       .primary(s.span(s.m->type(args[1]).range), "expected a shape"));
       return tt.error();
     }
+    if (!tensorSizeFits(s, re, rs, at)) return tt.error();
     return tt.tensor(elem, shape);
   }
   if (n == "Memory" || n == "Topology") {
