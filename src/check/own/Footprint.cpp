@@ -185,7 +185,8 @@ struct Footprint {
       bool cycle = a.cycle.count(st.fn.index) > 0;
       for (unsigned m = 0; m < 4; ++m) {
         auto space = static_cast<hir::MemSpace>(m);
-        bool grows = cycle && total(live, space, false) > 0;
+        // (or a callee of the cycle that grows so itself: mutual recursion)
+        bool grows = cycle && (total(live, space, false) > 0 || sum.peak[m] == kMax);
         if (sum.peak[m] || grows) check(live, st.span, space, sum.peak[m], grows);
       }
     }

@@ -8,7 +8,7 @@ diag::Diagnostic renderFootprint(const ReportContext& a, const Decided& d) {
   const Finding::Footprint& fp = d.f.footprint;
   constexpr uint64_t kMax = UINT64_MAX;
   std::string space = std::string("Memory::") + hir::memSpaceName(fp.space);
-  std::string usedText = fp.used == kMax ? "more than 18446744073709551615" : std::to_string(fp.used);
+  std::string usedText = fp.used == kMax ? "more than 2^64" : std::to_string(fp.used);
   diag::Diagnostic out = fp.recursion ? diag::FootprintUnbounded(a.fn.name, space, target::info(a.target).name,
                                                                    std::to_string(fp.capacity))
                                       : diag::FootprintTooLarge(a.fn.name, usedText, space, std::to_string(fp.capacity),
