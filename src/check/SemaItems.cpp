@@ -1,5 +1,8 @@
 // Items: declaring functions and constants (signatures first, so bodies can
 // call functions declared later), then checking bodies.
+#include <cmath>
+#include <cstdio>
+
 #include "base/Text.h"
 #include "check/Sema.h"
 #include "diag/Lint.h"
@@ -49,6 +52,8 @@ void reportUnknownAttribute(Sema& s, const ast::Attr& at) {
   s.sink.emit(std::move(d));
 }
 
+void checkLiteralRanges(Sema& s, uint32_t firstExpr, bool floatsOnly);
+
 void declareConst(Sema& s, const ast::Item& it) {
   s.constItemsDone.insert(&it);
   for (const ast::Attr& at : it.attrs) {
@@ -73,8 +78,11 @@ void declareConst(Sema& s, const ast::Item& it) {
   // Constants see constants (declared first where they come later); no
   // locals, no function.
   s.scopes.clear();
+  uint32_t firstExpr = static_cast<uint32_t>(s.prog.exprs.size());
   c.value = checkExpr(s, it.constValue, c.type);
   c.type = s.types().zonk(c.type, true);
+  // Integers are folded exactly below (E0208 where one does not fit).
+  checkLiteralRanges(s, firstExpr, true);
   s.constsInProgress.pop_back();
   s.prog.consts.push_back(c);
   auto id = hir::ConstId{static_cast<uint32_t>(s.prog.consts.size() - 1)};
@@ -228,12 +236,13 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
 }
 
 // Integer literals whose value does not fit the type inference gave them
-// (`let k: u32 = 4294967297;`): an error, as Rust's `overflowing_literals`
+// (`let k: u32 = 4294967297;`), and float literals that would round to an
+// infinity (`3.5e38f32`): an error, as Rust's `overflowing_literals`
 // is by default. The targets would wrap them, and the checker, which
 // reasons about the literal's value, would prove things about a number the
 // program never holds. `-2147483648` as an `i32` fits: a negated literal
 // may reach the type's lowest value.
-void checkLiteralRanges(Sema& s, uint32_t firstExpr) {
+void checkLiteralRanges(Sema& s, uint32_t firstExpr, bool floatsOnly) {
   const hir::TypeTable& tt = s.types();
   std::vector<bool> negated(s.prog.exprs.size() - firstExpr, false);
   for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i) {
@@ -244,7 +253,31 @@ void checkLiteralRanges(Sema& s, uint32_t firstExpr) {
   }
   for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i) {
     const hir::Expr& e = s.prog.exprs[i];
-    if (e.kind != hir::ExprKind::Int) continue;
+    if (e.kind == hir::ExprKind::Float) {
+      // A float literal past its type's largest finite value (rounded to
+      // nearest) would be an infinity: Rust's `overflowing_literals`.
+      hir::TypeId ft = tt.resolve(e.type);
+      if (tt.kind(ft) != hir::TyKind::Float) continue;
+      auto fk = static_cast<hir::FloatKind>(tt.get(ft).sub);
+      double limit = 0, largest = 0;  // the least magnitude that rounds to infinity; the largest finite
+      switch (fk) {
+        case hir::FloatKind::F16: limit = 65520.0, largest = 65504.0; break;
+        case hir::FloatKind::Bf16: limit = 0x1.ffp127, largest = 0x1.fep127; break;
+        case hir::FloatKind::F32: limit = 0x1.ffffffp127, largest = 0x1.fffffep127; break;
+        case hir::FloatKind::F64: limit = HUGE_VAL, largest = 0x1.fffffffffffffp1023; break;
+      }
+      if (std::fabs(e.fvalue) < limit) continue;
+      std::string name = hir::floatKindName(fk);
+      char text[64];
+      std::snprintf(text, sizeof text, "%g", largest);
+      s.sink.emit(diag::LiteralOutOfRange(name)
+                      .primary(e.span, "does not fit in `" + name + "`: it would be an infinity")
+                      .note("the largest finite `" + name + "` is " + text)
+                      .help(fk == hir::FloatKind::F64 ? "use a value in range"
+                                                      : "use a wider type (`f32`, `f64`), or a value in range"));
+      continue;
+    }
+    if (e.kind != hir::ExprKind::Int || floatsOnly) continue;
     hir::TypeId t = tt.resolve(e.type);
     if (tt.kind(t) != hir::TyKind::Int) continue;
     auto k = static_cast<hir::IntKind>(tt.get(t).sub);
@@ -368,7 +401,7 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
       s.prog.exprs[i].type = tt.zonk(s.prog.exprs[i].type, true);
     for (uint32_t i = firstLocal; i < s.prog.locals.size(); ++i)
       s.prog.locals[i].type = tt.zonk(s.prog.locals[i].type, true);
-    checkLiteralRanges(s, firstExpr);
+    checkLiteralRanges(s, firstExpr, false);
     reportUnused(s, id, firstLocal);
     s.scopes.clear();
     s.extents = nullptr;
