@@ -26,8 +26,26 @@ struct Style {
 struct DisplayLine {
   std::vector<std::string> cells;
   std::vector<uint32_t> colOfByte;  // plus one entry past the end
+  // A very long line is laid out from `base` to `base + raw.size()` only
+  // (around its labels): what was cut before or after shows as `...`.
+  uint32_t base = 0;
+  bool cutStart = false, cutEnd = false;
 
-  explicit DisplayLine(std::string_view raw) {
+  explicit DisplayLine(std::string_view raw) { layOut(raw); }
+  // The bytes [from, to) of `line` (clamped, moved to character starts).
+  DisplayLine(std::string_view line, uint32_t from, uint32_t to) {
+    auto start = [&](uint32_t i) {
+      while (i > 0 && i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) --i;
+      return std::min<uint32_t>(i, static_cast<uint32_t>(line.size()));
+    };
+    from = start(from);
+    to = std::max(from, start(to));
+    base = from;
+    cutStart = from > 0;
+    cutEnd = to < line.size();
+    layOut(line.substr(from, to - from));
+  }
+  void layOut(std::string_view raw) {
     size_t i = 0;
     while (i < raw.size()) {
       unsigned char c = static_cast<unsigned char>(raw[i]);
@@ -56,6 +74,7 @@ struct DisplayLine {
     colOfByte.push_back(static_cast<uint32_t>(cells.size()));
   }
   uint32_t col(uint32_t byteInLine) const {
+    byteInLine = byteInLine > base ? byteInLine - base : 0;
     return colOfByte[std::min<size_t>(byteInLine, colOfByte.size() - 1)];
   }
   std::string text(uint32_t from, uint32_t to) const {
@@ -90,6 +109,8 @@ std::vector<std::string> splitLines(const std::string& s) {
   size_t from = 0;
   for (size_t nl; (nl = s.find('\n', from)) != std::string::npos; from = nl + 1) lines.push_back(s.substr(from, nl - from));
   lines.push_back(s.substr(from));
+  for (std::string& l : lines)  // a CRLF line's CR is its end, not a character to show
+    if (!l.empty() && l.back() == '\r') l.pop_back();
   return lines;
 }
 
@@ -128,12 +149,32 @@ std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, boo
   const base::SourceFile* file = primary.valid() ? &sources.file(primary.file) : nullptr;
   std::map<uint32_t, DisplayLine> display;
   if (file) {
+    // A line over kLongLine bytes is laid out around its labels only (a
+    // generated file's one line of megabytes, once per diagnostic).
+    constexpr uint32_t kLongLine = 1u << 16, kMargin = 1024;
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> labelBytes;  // per line: the labels' first and last byte
+    for (const auto& l : d.labels) {
+      if (!(l.span.file == primary.file)) continue;
+      uint32_t line = file->lineCol(l.span.begin).line, start = file->lineStart(line);
+      uint32_t b = l.span.begin > start ? l.span.begin - start : 0, e = l.span.end > start ? l.span.end - start : 0;
+      auto [it, fresh] = labelBytes.try_emplace(line, b, std::max(b, e));
+      if (!fresh) it->second = {std::min(it->second.first, b), std::max({it->second.second, b, e})};
+    }
     for (const auto& l : d.labels) {
       if (!(l.span.file == primary.file)) continue;
       base::LineCol b = file->lineCol(l.span.begin);
       uint32_t line = b.line;
       auto it = display.find(line);
-      if (it == display.end()) it = display.emplace(line, DisplayLine(file->lineText(line))).first;
+      if (it == display.end()) {
+        std::string_view text = file->lineText(line);
+        auto [lo, hi] = labelBytes.at(line);
+        it = display
+                 .emplace(line, text.size() > kLongLine
+                                    ? DisplayLine(text, lo > kMargin ? lo - kMargin : 0,
+                                                  static_cast<uint32_t>(std::min<uint64_t>(uint64_t{hi} + kMargin, text.size())))
+                                    : DisplayLine(text))
+                 .first;
+      }
       const DisplayLine& dl = it->second;
       uint32_t lineStart = file->lineStart(line);
       uint32_t lineLen = static_cast<uint32_t>(file->lineText(line).size());
@@ -162,7 +203,8 @@ std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, boo
     for (auto& [line, labels] : byLine) {
       if (prev != 0 && line > prev + 1) {
         if (line == prev + 2) {
-          DisplayLine gap(file->lineText(prev + 1));
+          std::string_view gapText = file->lineText(prev + 1);
+          DisplayLine gap(gapText, 0, static_cast<uint32_t>(std::min<size_t>(gapText.size(), 8 * kMaxWidth)));
           uint32_t w = static_cast<uint32_t>(gap.cells.size());
           std::string shown = gap.text(0, std::min(w, kMaxWidth)) + (w > kMaxWidth ? "..." : "");
           std::string num = std::to_string(prev + 1);
@@ -178,7 +220,7 @@ std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, boo
       // of a long one, with `...` marking what was cut.
       uint32_t lineWidth = static_cast<uint32_t>(dl.cells.size());
       uint32_t from = 0, to = lineWidth;
-      if (lineWidth > kMaxWidth) {
+      if (lineWidth > kMaxWidth || dl.cutStart || dl.cutEnd) {
         uint32_t lo = UINT32_MAX, hi = 0;
         for (const auto& ll : labels) {
           lo = std::min(lo, ll.start);
@@ -187,12 +229,14 @@ std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, boo
         from = lo > 20 ? lo - 20 : 0;
         to = std::min(lineWidth, std::max(hi, from + 20) + 20);
         if (to - from > kMaxWidth) to = from + kMaxWidth;
+        uint32_t lead = from > 0 || dl.cutStart ? 3 : 0;
         for (auto& ll : labels) {
-          ll.start = std::clamp(ll.start, from, to) - from + (from > 0 ? 3 : 0);
-          ll.end = std::max(std::clamp(ll.end, from, to) - from + (from > 0 ? 3 : 0), ll.start + 1);
+          ll.start = std::clamp(ll.start, from, to) - from + lead;
+          ll.end = std::max(std::clamp(ll.end, from, to) - from + lead, ll.start + 1);
         }
       }
-      std::string shown = (from > 0 ? "..." : "") + dl.text(from, to) + (to < lineWidth ? "..." : "");
+      std::string shown = (from > 0 || dl.cutStart ? "..." : "") + dl.text(from, to) +
+                          (to < lineWidth || dl.cutEnd ? "..." : "");
       std::string num = std::to_string(line);
       out += st.blue(num + spaces(width - num.size()) + " |") + (shown.empty() ? "" : " " + shown) +
              "\n";
@@ -280,7 +324,8 @@ std::string renderHuman(const Diagnostic& d, const base::SourceMap& sources, boo
     std::string g = spaces(std::max(width, std::to_string(last).size()));
     auto row = [&](size_t line, const char* sign, const std::string& text) {
       std::string num = std::to_string(line);
-      std::string shown = DisplayLine(text).text(0, kMaxWidth);
+      std::string shown =
+          DisplayLine(text, 0, static_cast<uint32_t>(std::min<size_t>(text.size(), 8 * kMaxWidth))).text(0, kMaxWidth);
       return st.blue(num + spaces(g.size() - num.size()) + " ") + sign + (shown.empty() ? "" : " " + shown) + "\n";
     };
     out += st.blue(g + " |") + "\n";
