@@ -6,6 +6,7 @@ Families (each once made vxc quadratic):
   unknown-names  N uses of unknown names among N locals ("did you mean" compared each with every local)
   let-chain      N untyped `let`s, each from the last (inference variables bound in a chain)
   call-chain     N functions, each calling the last and adding to its result (summaries grew with the chain)
+  param-count    one function of N parameters (their attributes in VIR were set one by one, rebuilding the list)
   fn-count       N small functions with a copy and a wait each (per-function work only)
 
   bench/scaling.py [--n N] [--vxc PATH]
@@ -35,6 +36,10 @@ def call_chain(n):
     return "\n".join(lines + [""])
 
 
+def param_count(n):
+    return "fn f(" + ", ".join(f"_p{i}: u32" for i in range(n)) + ") -> u32 { 0 }\n"
+
+
 def fn_count(n):
     out = []
     for i in range(n):
@@ -46,7 +51,7 @@ def fn_count(n):
 
 
 FAMILIES = [("unknown-names", unknown_names, 1), ("let-chain", let_chain, 0),
-            ("call-chain", call_chain, 0), ("fn-count", fn_count, 0)]
+            ("call-chain", call_chain, 0), ("param-count", param_count, 0), ("fn-count", fn_count, 0)]
 
 
 def timed(vxc, path, status):

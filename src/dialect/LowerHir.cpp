@@ -101,7 +101,9 @@ bool declareFunctions(Lower& l) {
     }
     l.b.setInsertionPointToEnd(l.module.getBody());
     auto f = l.b.create<mlir::func::FuncOp>(loc(l, fn.nameSpan), fn.name, l.b.getFunctionType(params, results));
-    for (size_t k = 0; k < argAttrs.size(); ++k) f.setArgAttrs(static_cast<unsigned>(k), argAttrs[k]);
+    // All at once: one attribute per argument set one by one rebuilt the
+    // whole list each time, a quadratic amount of uniqued memory.
+    if (!argAttrs.empty()) f.setAllArgAttrs(argAttrs);
     if (results.size() == 1 && isUnsignedInt(l.types(), fn.ret) && !results[0].isIndex())
       f.setResultAttr(0, kUnsignedAttr, l.b.getUnitAttr());
     if (fn.topology == hir::Topology::TensorCore) f->setAttr("vx.tensorcore", l.b.getUnitAttr());
