@@ -2,6 +2,7 @@
 // and the worker thread of an editor session (Checker.h).
 #include "lsp/Checker.h"
 
+#include <new>
 #include <algorithm>
 #include <chrono>
 
@@ -293,6 +294,44 @@ bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const Legality
   return finish(s, dc, r, queue, std::move(run));
 }
 
+void Checker::restartAfter(const char* thread, const std::exception& e) {
+  try {
+    logLine(s_, std::string("the ") + thread + " thread restarts after: " + e.what());
+  } catch (const std::exception&) {
+  }
+  std::lock_guard<std::mutex> lock(m_);
+  running_.clear();
+  legalRunning_ = false;
+  idle_.notify_all();
+}
+
+void Checker::loop() {
+  for (;;) try {
+      loopBody();
+      return;
+    } catch (const std::exception& e) {
+      restartAfter("checking", e);
+    }
+}
+
+void Checker::legalityLoop() {
+  for (;;) try {
+      legalityLoopBody();
+      return;
+    } catch (const std::exception& e) {
+      restartAfter("legality", e);
+    }
+}
+
+void Checker::progressLoop() {
+  for (;;) try {
+      progressLoopBody();
+      return;
+    } catch (const std::exception& e) {
+      restartAfter("progress", e);
+    }
+}
+
 Checker::Checker(State& s) : s_(s) {
   thread_ = std::make_unique<base::Thread>([this] { loop(); });
   legalThread_ = std::make_unique<base::Thread>([this] { legalityLoop(); });
@@ -302,7 +341,7 @@ Checker::Checker(State& s) : s_(s) {
 // A work-done progress ($/progress), where the client takes them, for a
 // check still running after 300 ms: begun then, a report when the function
 // being analysed changes (at most every 100 ms), ended when it finishes.
-void Checker::progressLoop() {
+void Checker::progressLoopBody() {
   std::string token, shown;
   uint64_t tokenCheck = 0;
   for (;;) {
@@ -389,7 +428,7 @@ void Checker::drain() {
   idle_.wait(lock, [&] { return pending_.empty() && running_.empty() && !legal_ && !legalRunning_; });
 }
 
-void Checker::loop() {
+void Checker::loopBody() {
   LegalityQueue queue = [this](std::unique_ptr<LegalityJob> job) {
     {
       std::lock_guard<std::mutex> lock(m_);
@@ -441,6 +480,17 @@ void Checker::loop() {
         }
       } catch (const std::exception& e) {
         logLine(s_, std::string("checking ") + uri + " failed: " + e.what());
+        // The diagnostics shown are of an older text: replaced by one that
+        // says this one was not checked (else the editor keeps the old ones).
+        try {
+          json d = {{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+                    {"severity", 1},
+                    {"source", "vxc"},
+                    {"message", std::string("vxc could not check this version of the file: ") +
+                                    (dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what())}};
+          publish(s_, uri, r.version, json::array({d}));
+        } catch (const std::exception&) {
+        }
       }
     }
     std::lock_guard<std::mutex> lock(m_);
@@ -451,7 +501,7 @@ void Checker::loop() {
 
 // The second thread: legality, the latest job only, so that a slow
 // legality never holds up the first publication of a newer text.
-void Checker::legalityLoop() {
+void Checker::legalityLoopBody() {
   for (;;) {
     std::unique_ptr<LegalityJob> job;
     {

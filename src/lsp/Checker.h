@@ -98,6 +98,12 @@ class Checker {
   void loop();
   void legalityLoop();
   void progressLoop();
+  // The threads' bodies, restarted by the above after an exception that
+  // escaped them (out of memory: a thread that died would hang the server).
+  void loopBody();
+  void legalityLoopBody();
+  void progressLoopBody();
+  void restartAfter(const char* thread, const std::exception& e);
   State& s_;
   std::mutex m_;
   std::condition_variable cv_, idle_;

@@ -2,6 +2,7 @@
 #include "lsp/Server.h"
 
 #include <algorithm>
+#include <new>
 #include <cctype>
 #include <istream>
 
@@ -183,24 +184,30 @@ int Server::run(std::istream& in, InputStyle style) {
   // std::cout): the checker's threads write under the server's lock.
   in.tie(nullptr);
   for (;;) {
-    std::string body, error;
-    if (style == InputStyle::Delimited) {
-      if (!readDelimited(in, body)) return exitStatus();
-    } else {
-      ReadStatus st = readMessage(in, body, error);
-      if (st == ReadStatus::Eof) {
-        if (!error.empty()) logLine(*state_, error);
-        return exitStatus();
+    // Out of memory (a huge edit under a memory limit): the message that
+    // needed it is dropped and logged; the session goes on.
+    try {
+      std::string body, error;
+      if (style == InputStyle::Delimited) {
+        if (!readDelimited(in, body)) return exitStatus();
+      } else {
+        ReadStatus st = readMessage(in, body, error);
+        if (st == ReadStatus::Eof) {
+          if (!error.empty()) logLine(*state_, error);
+          return exitStatus();
+        }
+        if (st == ReadStatus::Malformed) {
+          logLine(*state_, "skipped " + error);
+          continue;
+        }
+        if (!error.empty()) logLine(*state_, "ignored " + error + " in a message's headers");
       }
-      if (st == ReadStatus::Malformed) {
-        logLine(*state_, "skipped " + error);
-        continue;
-      }
-      if (!error.empty()) logLine(*state_, "ignored " + error + " in a message's headers");
+      if (!handle(body)) return exitStatus();
+      // Check what changed once the client has nothing more queued.
+      if (!state_->stale.empty() && in.rdbuf()->in_avail() <= 0) flush();
+    } catch (const std::bad_alloc&) {
+      logLine(*state_, "out of memory: a message was dropped");
     }
-    if (!handle(body)) return exitStatus();
-    // Check what changed once the client has nothing more queued.
-    if (!state_->stale.empty() && in.rdbuf()->in_avail() <= 0) flush();
   }
 }
 
