@@ -31,7 +31,8 @@ const char* kFixHelp =
     "errors is left alone. A fix is applied only when the file checked with it alone\n"
     "has its diagnostic gone and no new one; a round of fixes that together would add\n"
     "an error is not applied.\n"
-    "The file is replaced atomically (written beside it, then renamed).\n"
+    "The file is replaced atomically (written beside it, then renamed); a symbolic link's\n"
+    "target is fixed, and a file with other hard links is rewritten in place.\n"
     "Exit status: 0 the files check clean (or warnings only), 1 errors remain,\n"
     "2 usage or internal error.\n"
     "\n"
@@ -137,8 +138,19 @@ std::multiset<std::string> errorsOf(const diag::Sink& s) {
   return codes;
 }
 
-// Writes `text` to `path` atomically, keeping the file's permissions.
-std::string writeAtomically(const std::string& path, const std::string& text) {
+// Writes `text` to `path` atomically, keeping the file's permissions. A
+// symbolic link's target is written (the link stays a link); a file with
+// other hard links is rewritten in place, so that they all see the fix.
+std::string writeAtomically(const std::string& given, const std::string& text) {
+  std::error_code ec0;
+  std::filesystem::path resolved = std::filesystem::canonical(given, ec0);
+  const std::string path = ec0 ? given : resolved.string();
+  if (struct stat ls {}; stat(path.c_str(), &ls) == 0 && ls.st_nlink > 1) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.close();
+    return f ? std::string() : "cannot write `" + given + "`";
+  }
   std::string tmp = path + ".vxfix." + std::to_string(getpid());
   {
     std::ofstream f(tmp, std::ios::binary);

@@ -80,6 +80,17 @@ for f in stale dropped; do
     fail "a line of the fixed $f.vx does not end in CRLF: $(cat -A "$TMP/${f}_crlf.vx")"
 done
 
+# A symbolic link stays a link and its target gets the fix; a file with
+# another hard link is fixed for both names.
+mkdir -p "$TMP/links"
+cp "$BAD/dropped.vx" "$TMP/links/real.vx"
+ln -s real.vx "$TMP/links/link.vx"
+ln "$TMP/links/real.vx" "$TMP/links/hard.vx"
+expect_status 0 "$VXC" fix "$TMP/links/link.vx"
+[ -L "$TMP/links/link.vx" ] || fail "the symbolic link was replaced by a file"
+expect_status 0 "$VXC" check "$TMP/links/real.vx"
+expect_status 0 "$VXC" check "$TMP/links/hard.vx"
+
 expect_status 2 "$VXC" fix
 expect_status 2 "$VXC" fix "$TMP/missing.vx"
 echo ok
