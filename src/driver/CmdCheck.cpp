@@ -87,9 +87,16 @@ int cmdCheck(const std::vector<std::string>& args) {
   double parseS = 0, typeS = 0, ownS = 0, legalS = 0, firstS = 0, secondS = 0;
   uint64_t lines = 0;
   auto wallStart = std::chrono::steady_clock::now();
+  // A file that cannot be read is reported (exit 2) after the others are
+  // checked, as a C compiler goes on past a missing file.
+  bool unreadable = false;
   for (const auto& path : a.positional) {
     base::ReadResult r = base::readFile(path);
-    if (!r.error.empty()) return usageError(r.error);
+    if (!r.error.empty()) {
+      usageError(r.error);
+      unreadable = true;
+      continue;
+    }
     base::FileId id = sources.add(path, std::move(r.text));
     lines += sources.file(id).lineCount();
     CheckOutput out = checkFile(sources, id, sink, opts);
@@ -135,7 +142,7 @@ int cmdCheck(const std::vector<std::string>& args) {
     std::fputs(rendered.c_str(), stdout);
   else
     std::fputs(rendered.c_str(), stderr);
-  return sink.hasErrors() ? 1 : 0;
+  return unreadable ? 2 : sink.hasErrors() ? 1 : 0;
 }
 
 }  // namespace vx::driver

@@ -12,6 +12,8 @@
 #include <set>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include "base/Text.h"
 #include "driver/Args.h"
 #include "driver/Commands.h"
@@ -242,16 +244,37 @@ int cmdFix(const std::vector<std::string>& args) {
   bool dryRun = a.has("--dry-run");
 
   bool errors = false;
+  // SARIF: one log on stdout for all the files (each file's results merged
+  // into the first's run), and a dry run's diffs on stderr beside it.
+  nlohmann::json sarif;
+  auto emit = [&](diag::Sink& sink, const base::SourceMap& sources) {
+    std::string rendered = renderAll(sink, sources, format, useColor);
+    if (format != Format::Sarif) {
+      std::fputs(rendered.c_str(), stderr);
+      return;
+    }
+    nlohmann::json log = nlohmann::json::parse(rendered);
+    if (sarif.is_null())
+      sarif = std::move(log);
+    else
+      for (auto& result : log["runs"][0]["results"]) sarif["runs"][0]["results"].push_back(std::move(result));
+  };
+  auto flushSarif = [&] {
+    if (!sarif.is_null()) std::fputs((sarif.dump(2) + "\n").c_str(), stdout);
+  };
   for (const std::string& path : a.positional) {
     base::ReadResult r = base::readFile(path);
-    if (!r.error.empty()) return usageError(r.error);
+    if (!r.error.empty()) {
+      flushSarif();
+      return usageError(r.error);
+    }
     const std::string original = r.text;
     auto last = std::make_unique<Checked>();
     checkText(path, original, opts, *last);
     bool broken = false;
     for (const diag::Diagnostic& d : last->sink.diagnostics()) broken = broken || syntaxError(d);
     if (broken) {
-      std::fputs(renderAll(last->sink, last->sources, format, useColor).c_str(), stderr);
+      emit(last->sink, last->sources);
       std::fprintf(stderr, "error: `%s` has syntax errors; `vxc fix` changes only files that parse\n", path.c_str());
       errors = true;
       continue;
@@ -291,8 +314,9 @@ int cmdFix(const std::vector<std::string>& args) {
         codes += (codes.empty() ? "" : ", ") + code + (n > 1 ? " x" + std::to_string(n) : "");
       }
       if (dryRun) {
-        std::fputs(lineDiff(path, original, text).c_str(), stdout);
+        std::fputs(lineDiff(path, original, text).c_str(), format == Format::Sarif ? stderr : stdout);
       } else if (std::string e = writeAtomically(path, text); !e.empty()) {
+        flushSarif();
         return usageError(e);
       }
       std::fprintf(stderr, "%s `%s`: %u fix%s (%s)\n", dryRun ? "would fix" : "fixed", path.c_str(), count,
@@ -300,10 +324,10 @@ int cmdFix(const std::vector<std::string>& args) {
     }
     if (!refused.empty())
       std::fprintf(stderr, "note: the fixes for %s were not applied: they would add an error\n", refused.c_str());
-    std::string rendered = renderAll(last->sink, last->sources, format, useColor);
-    std::fputs(rendered.c_str(), format == Format::Sarif ? stdout : stderr);
+    emit(last->sink, last->sources);
     errors = errors || last->sink.hasErrors();
   }
+  flushSarif();
   return errors ? 1 : 0;
 }
 

@@ -22,4 +22,26 @@ expect_status 1 "$VXC" check --color=always "$ROOT/tests/examples/bad/syntax.vx"
 contains "$ERR" $'\x1b[1;31merror[E0001]'
 expect_status 1 "$VXC" check "$ROOT/tests/examples/bad/syntax.vx"
 case "$ERR" in *$'\x1b['*) fail "colour on a non-tty";; esac
+
+# A file that cannot be read is reported after the others are checked
+# (exit 2): their diagnostics are not lost.
+printf 'fn f() -> u32 { y }\n' > "$TMP/one.vx"
+printf 'fn g() -> u32 { z }\n' > "$TMP/two.vx"
+expect_status 2 "$VXC" check "$TMP/missing.vx" "$TMP/one.vx"
+contains "$ERR" "cannot read"
+contains "$ERR" "cannot find value \`y\`"
+# `vxc fix` with SARIF: one log on stdout for all its files, and a dry run's
+# diff on stderr, so that stdout stays one JSON document.
+expect_status 1 "$VXC" fix --error-format=sarif "$TMP/one.vx" "$TMP/two.vx"
+printf '%s' "$OUT" | /usr/bin/python3 -c '
+import json, sys
+log = json.load(sys.stdin)
+uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]]
+assert [u.rsplit("/", 1)[-1] for u in uris] == ["one.vx", "two.vx"], uris
+' || fail "vxc fix --error-format=sarif is not one log: $OUT"
+cp "$ROOT/tests/examples/bad/dropped.vx" "$TMP/dropped.vx"
+expect_status 0 "$VXC" fix --dry-run --error-format=sarif "$TMP/dropped.vx"
+printf '%s' "$OUT" | /usr/bin/python3 -c 'import json, sys; json.load(sys.stdin)' ||
+  fail "a dry run's SARIF is not JSON: $OUT"
+contains "$ERR" "+  "
 echo ok
