@@ -46,9 +46,26 @@ json codeAction(State& s, const json& params) {
     std::string code = d.contains("code") && d["code"].is_string() ? d["code"].get<std::string>() : "";
     return driver::fixIsSafe(pathOf(uri), text, fe, code, before, opts);
   };
+  // The request's range: the diagnostics the editor sends should overlap
+  // it (LSP), but some send every diagnostic of the file; each fix costs a
+  // check of the whole document, on the message thread. So: those that
+  // overlap the range only, and at most kMaxChecked fixes a request.
+  constexpr unsigned kMaxChecked = 16;
+  unsigned checked = 0;
+  bool haveRange = params.contains("range") && params["range"].is_object();
+  uint32_t lo = 0, hi = UINT32_MAX;
+  if (haveRange) {
+    lo = index.offset(positionOf(field(params["range"], "start")));
+    hi = index.offset(positionOf(field(params["range"], "end")));
+  }
   json actions = json::array();
   for (const json& d : diags) {
     if (!d.is_object() || !d.contains("data") || !d["data"].is_object() || !d["data"].contains("fixes")) continue;
+    if (haveRange && d.contains("range") && d["range"].is_object()) {
+      uint32_t b = index.offset(positionOf(field(d["range"], "start"))),
+               e = index.offset(positionOf(field(d["range"], "end")));
+      if (e < lo || b > hi) continue;
+    }
     const json& fixes = d["data"]["fixes"];
     if (!fixes.is_array()) continue;
     for (const json& f : fixes) {
@@ -68,7 +85,9 @@ json codeAction(State& s, const json& params) {
           edits.push_back({{"range", m["range"]}, {"newText", m["newText"]}});
         }
       }
-      if (!whole || !safe(d, edits)) continue;
+      if (!whole || checked >= kMaxChecked) continue;
+      ++checked;
+      if (!safe(d, edits)) continue;
       actions.push_back({{"title", title},
                          {"kind", "quickfix"},
                          {"diagnostics", json::array({d})},
