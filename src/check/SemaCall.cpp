@@ -128,6 +128,7 @@ bool checkBlockShapes(Sema& s, const hir::Function& fn, TypeId block, TypeId src
   hir::TypeTable& tt = s.types();
   TypeId b = tt.resolve(block);
   auto staticDim = [&](TypeId d) { return tt.kind(tt.resolve(d)) == TyKind::Dim; };
+  if (tt.containsError(b)) return false;  // its shape was an error already (a dimension of 0: E0208)
   if (tt.kind(b) != TyKind::Shape || tt.count(b) != 2 || !staticDim(tt.elem(b, 0)) || !staticDim(tt.elem(b, 1))) {
     s.sink.emit(diag::GenericArgCountMismatch(fn.name, "a static 2-D block shape", "none was")
                     .primary(callee, "the block's shape is not given")
