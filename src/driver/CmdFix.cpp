@@ -84,17 +84,47 @@ bool conflict(uint32_t b1, uint32_t e1, uint32_t b2, uint32_t e2) {
 // again, if it still applies). The same fix twice is applied once.
 // Only suggestions that, applied alone, remove their diagnostic and add
 // none (fixIsSafe) are kept.
+std::string applyEdits(const std::string& text, const std::vector<Edit>& edits);
+std::vector<Edit> collectEdits(const Checked& c, const std::string& path, const std::string& text,
+                               const CheckOptions& opts, const std::vector<std::pair<std::string, unsigned>>& before,
+                               bool verify);
+
 std::vector<Edit> editsOf(const Checked& c, const std::string& path, const std::string& text,
                           const CheckOptions& opts) {
+  std::vector<std::pair<std::string, unsigned>> before = diagnosticCounts(c.sink);
+  // First all of them at once, checked once: when together they remove one
+  // diagnostic of its code per fix and add none, each is safe enough (a
+  // check per fix made 1,000 fixes take 7 s); else each alone (fixIsSafe).
+  std::vector<Edit> all = collectEdits(c, path, text, opts, before, false);
+  if (!all.empty()) {
+    std::map<std::string, unsigned> fixes;
+    for (const Edit& e : all)
+      if (e.first) ++fixes[e.code];
+    Checked together;
+    checkText(path, applyEdits(text, all), opts, together);
+    std::map<std::string, unsigned> was(before.begin(), before.end()), now;
+    for (const auto& [code, n] : diagnosticCounts(together.sink)) now[code] = n;
+    bool fine = true;
+    for (const auto& [code, n] : now)
+      fine = fine && (code == "E0206" || n <= (was.count(code) ? was[code] : 0));
+    for (const auto& [code, n] : fixes)
+      fine = fine && (now.count(code) ? now[code] : 0) + n <= was[code];
+    if (fine) return all;
+  }
+  return collectEdits(c, path, text, opts, before, true);
+}
+
+std::vector<Edit> collectEdits(const Checked& c, const std::string& path, const std::string& text,
+                               const CheckOptions& opts, const std::vector<std::pair<std::string, unsigned>>& before,
+                               bool verify) {
   std::vector<Edit> kept;
   std::set<std::tuple<uint32_t, uint32_t, std::string>> seen;
-  std::vector<std::pair<std::string, unsigned>> before = diagnosticCounts(c.sink);
   for (const diag::Diagnostic& d : c.sink.diagnostics())
     for (const diag::Suggestion& s : d.suggestions) {
       if (s.applicability != diag::Applicability::MachineApplicable) continue;
       bool here = true;
       for (const diag::SuggestionPart& p : s.parts()) here = here && p.span.file == c.id;
-      if (!here || !fixIsSafe(path, text, fixEdits(s), d.code(), before, opts)) continue;
+      if (!here || (verify && !fixIsSafe(path, text, fixEdits(s), d.code(), before, opts))) continue;
       std::vector<diag::SuggestionPart> parts = s.parts();
       bool ok = true, dup = true;
       for (const diag::SuggestionPart& p : parts) {
