@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "base/Text.h"
@@ -474,6 +475,16 @@ int cmdRun(const std::vector<std::string>& args) {
       inputs.push_back(args[i].substr(8));
     } else {
       rest.push_back(args[i]);
+    }
+  }
+  // One value a name: a second `--arg n=...` (or `--input x=...`) is a
+  // mistake more often than an override, so it is refused, not taken.
+  for (const std::vector<std::string>* list : {&kvs, &inputs}) {
+    std::set<std::string> names;
+    for (const std::string& kv : *list) {
+      std::string name = kv.substr(0, kv.find('='));
+      if (!names.insert(name).second)
+        return usageError("`" + std::string(list == &kvs ? "--arg " : "--input ") + name + "` is given twice");
     }
   }
   ParsedArgs a = parseArgs("run", rest,

@@ -117,6 +117,8 @@ for t in cpu tpu; do
   expect_error 'it is not a regular file' --target $t --input "w=/dev/zero"
 done
 expect_error 'option `--input` needs a value' --input
+expect_error '`--arg tiles` is given twice' --arg tiles=2 --arg tiles=3
+expect_error '`--input w` is given twice' --input "w=$TMP/w.npy" --input "w=$TMP/w_f2.npy"
 expect_error '`--tolerance` bounds the errors of `--compare=TARGET`' --tolerance 1e-3
 for bad in abc -1 nan 1e400 ''; do
   expect_error '`--tolerance` must be a non-negative number' --compare=tpu --tolerance "$bad"
