@@ -39,7 +39,8 @@ const char* kBuildHelp =
     "                                    cpp  OUT.cpp + OUT.h (cpu)  cu  OUT.cu + OUT.h (b200, h100)\n"
     "                                    mlir VIR as text (stdout without -o)\n"
     "                                    abi  the C entries as JSON (stdout without -o)\n"
-    "                                  several at once: `--emit=mlir,cpp,obj` (-o is then the stem);\n"
+    "                                  several at once: `--emit=mlir,cpp,obj` (-o is then the stem,\n"
+    "                                  or a folder: `-o out/`);\n"
     "                                  one named: `--emit=obj=k.o,mlir=k.mlir`\n"
     "  -o OUT                          output path (default: FILE's name, in the current folder);\n"
     "                                  `-o -`: standard output, for the text kinds (cpp, cu, mlir, vxdma, abi)\n"
@@ -411,6 +412,10 @@ int cmdBuild(const std::vector<std::string>& args) {
     return usageError("`-o -` names one artifact; with several `--emit` kinds, give each its path "
                       "(`--emit=mlir=-,obj`)");
   std::string stem = a.has("-o") ? a.get("-o", "") : fs::path(fo.file).stem().string();
+  // `-o DIR/` (or an existing folder): the artifacts go there, named after
+  // FILE (`out/.cpp` was written).
+  if (std::error_code ec; !stem.empty() && (stem.back() == '/' || fs::is_directory(stem, ec)))
+    stem = (fs::path(stem) / fs::path(fo.file).stem()).string();
   for (size_t i = 0; i < emits.size(); ++i) {
     const auto& [kind, path] = emits[i];
     std::string out = path;

@@ -26,6 +26,13 @@ fn f(tiles: &Vec<Tensor<f32, [128, 128]>>) on Topology::TensorCore {
 VX
 expect_status 0 "$VXC" build --emit=mlir,cpp,obj warn.vx
 [ "$(grep -c 'W0001' <<<"$ERR")" = 1 ] || fail "the warning is not printed once: $ERR"
+# `-o DIR/`: the artifacts go into the folder, named after the file.
+mkdir -p "$TMP/into"
+expect_status 0 "$VXC" build --emit=cpp,obj -o "$TMP/into/" "$SRC"
+stem=$(basename "$SRC" .vx)
+[ -f "$TMP/into/$stem.cpp" ] && [ -f "$TMP/into/$stem.o" ] || fail "not named after the file: $(ls -a "$TMP/into")"
+[ ! -e "$TMP/into/.cpp" ] || fail "a nameless .cpp was written"
+
 # Usage errors.
 expect_status 2 "$VXC" build --emit=obj,obj "$SRC"
 contains "$ERR" "\`--emit\` names \`obj\` twice"
