@@ -30,5 +30,10 @@ inline constexpr const char* kSpanLocFile = "<vx-span>";
 // The attribute marking arith integer ops whose operands are unsigned
 // (arith is signless; overflow checks and casts need the sign).
 inline constexpr const char* kUnsignedAttr = "vx.unsigned";
+// On an `scf.for` whose range is of a signed type (`i32`, `i64`): its
+// bounds, `index` values, compare as signed (`-2..3` runs five trips). The
+// cpu and CUDA code compares `index` unsigned otherwise (a `usize` range may
+// pass 2^63); the tpu's registers compare signed always.
+inline constexpr const char* kSignedRangeAttr = "vx.signed_range";
 
 }  // namespace vx::dialect

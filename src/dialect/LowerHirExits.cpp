@@ -234,7 +234,11 @@ void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at) {
     rebind(l, c, args.slice(off, keepAt - off));
     mlir::Value keep = args[keepAt], go;
     if (isFor) {
-      mlir::Value more = l.b.create<mlir::arith::CmpIOp>(at, mlir::arith::CmpIPredicate::slt, args[0], hi);
+      // The range's own order: signed for `i32`/`i64`, unsigned for `u32`,
+      // `u64`, `usize` (a bound past 2^63 is no negative number).
+      mlir::Value more = l.b.create<mlir::arith::CmpIOp>(
+          at, isUnsignedInt(l.types(), varTy) ? mlir::arith::CmpIPredicate::ult : mlir::arith::CmpIPredicate::slt,
+          args[0], hi);
       go = l.b.create<mlir::arith::AndIOp>(at, keep, more);
     } else {
       auto test = l.b.create<mlir::scf::IfOp>(at, mlir::TypeRange{l.b.getI1Type()}, keep, /*withElseRegion=*/true);
@@ -293,8 +297,16 @@ void lowerExitLoop(Lower& l, const hir::Stmt& s, mlir::Location at) {
     if (l.failed) return;
     Vals yields;
     if (isFor) {
-      mlir::Value one = l.b.create<mlir::arith::ConstantIndexOp>(at, 1);
-      yields.push_back(l.b.create<mlir::arith::AddIOp>(at, trip[0], one));
+      // The next index, in the range's type: `index` arithmetic is checked
+      // as unsigned on cpu, and -1 + 1 is no overflow of an `i32` range
+      // (the step cannot overflow: the index is below the bound).
+      mlir::Value i = fromIndex(l, trip[0], varTy, at);
+      mlir::Value one = i.getType().isIndex() ? l.b.create<mlir::arith::ConstantIndexOp>(at, 1).getResult()
+                                              : l.b.create<mlir::arith::ConstantIntOp>(at, 1, i.getType()).getResult();
+      mlir::Value next = l.b.create<mlir::arith::AddIOp>(at, i, one);
+      if (isUnsignedInt(l.types(), varTy) && !next.getType().isIndex())
+        next.getDefiningOp()->setAttr(kUnsignedAttr, l.b.getUnitAttr());
+      yields.push_back(toIndex(l, next, varTy, at));
     }
     Vals now = currentValues(l, c);
     yields.append(now.begin(), now.end());

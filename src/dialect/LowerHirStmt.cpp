@@ -211,6 +211,11 @@ void lowerFor(Lower& l, const hir::Stmt& s, mlir::Location at) {
   mlir::Value one = l.b.create<mlir::arith::ConstantIndexOp>(at, 1);
   auto loop = l.b.create<mlir::scf::ForOp>(at, lo, hi, one, currentValues(l, c));
   {
+    hir::TypeId vt = l.types().resolve(varTy);
+    if (l.types().kind(vt) == hir::TyKind::Int && !isUnsignedInt(l.types(), vt))
+      loop->setAttr(kSignedRangeAttr, l.b.getUnitAttr());
+  }
+  {
     mlir::OpBuilder::InsertionGuard guard(l.b);
     mlir::Block* body = loop.getBody();
     enter(l, body);

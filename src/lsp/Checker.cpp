@@ -305,32 +305,18 @@ void Checker::restartAfter(const char* thread, const std::exception& e) {
   idle_.notify_all();
 }
 
-void Checker::loop() {
+void Checker::restarting(const char* thread, void (Checker::*body)()) {
   for (;;) try {
-      loopBody();
+      (this->*body)();
       return;
     } catch (const std::exception& e) {
-      restartAfter("checking", e);
+      restartAfter(thread, e);
     }
 }
 
-void Checker::legalityLoop() {
-  for (;;) try {
-      legalityLoopBody();
-      return;
-    } catch (const std::exception& e) {
-      restartAfter("legality", e);
-    }
-}
-
-void Checker::progressLoop() {
-  for (;;) try {
-      progressLoopBody();
-      return;
-    } catch (const std::exception& e) {
-      restartAfter("progress", e);
-    }
-}
+void Checker::loop() { restarting("checking", &Checker::loopBody); }
+void Checker::legalityLoop() { restarting("legality", &Checker::legalityLoopBody); }
+void Checker::progressLoop() { restarting("progress", &Checker::progressLoopBody); }
 
 Checker::Checker(State& s) : s_(s) {
   thread_ = std::make_unique<base::Thread>([this] { loop(); });

@@ -104,6 +104,7 @@ class Checker {
   void legalityLoopBody();
   void progressLoopBody();
   void restartAfter(const char* thread, const std::exception& e);
+  void restarting(const char* thread, void (Checker::*body)());
   State& s_;
   std::mutex m_;
   std::condition_variable cv_, idle_;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "codegen/cpu/EmitImpl.h"
+#include "dialect/LowerHir.h"
 #include "dialect/VirImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -144,8 +145,13 @@ void emitFor(Emitter& e, mlir::scf::ForOp f) {
     vars.push_back(v);
   }
   std::string iv = e.fresh(f.getInductionVar());
-  e.line("for (uint64_t " + iv + " = " + e.name(f.getLowerBound()) + "; " + iv + " < " + e.name(f.getUpperBound()) +
-         "; " + iv + " += " + e.name(f.getStep()) + ") {");
+  // A signed range compares signed (`-2..3`); `index` is unsigned otherwise.
+  if (f->hasAttr(dialect::kSignedRangeAttr))
+    e.line("for (int64_t " + iv + " = (int64_t)" + e.name(f.getLowerBound()) + "; " + iv + " < (int64_t)" +
+           e.name(f.getUpperBound()) + "; " + iv + " += (int64_t)" + e.name(f.getStep()) + ") {");
+  else
+    e.line("for (uint64_t " + iv + " = " + e.name(f.getLowerBound()) + "; " + iv + " < " + e.name(f.getUpperBound()) +
+           "; " + iv + " += " + e.name(f.getStep()) + ") {");
   ++e.indent;
   emitBlock(e, *f.getBody());
   parallelAssign(e, vars, f.getBody()->getTerminator()->getOperands());
