@@ -196,8 +196,22 @@ bool onlyIntegers(const Analysis& a, const cir::Body& body) {
         for (uint32_t i = 0; i < tt.count(t); ++i)
           if (!plain(tt.elem(t, i))) return false;
         return true;
-      default: return false;
+      case hir::TyKind::Error:
+      case hir::TyKind::Tensor:
+      case hir::TyKind::Vec:
+      case hir::TyKind::Ref:
+      case hir::TyKind::Pinned:
+      case hir::TyKind::Token:
+      case hir::TyKind::Shape:
+      case hir::TyKind::Dim:
+      case hir::TyKind::Extent:
+      case hir::TyKind::Mem:
+      case hir::TyKind::Topo:
+      case hir::TyKind::Var:
+      case hir::TyKind::IntVar:
+      case hir::TyKind::FloatVar: return false;
     }
+    return false;
   };
   for (const cir::Local& l : body.locals)
     if (!plain(l.type)) return false;

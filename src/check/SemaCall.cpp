@@ -57,8 +57,21 @@ TensorRole tensorRoleIn(const hir::TypeTable& tt, TypeId t, TypeId var) {
       for (uint32_t i = 0; i < d.listCount; ++i)
         if (TensorRole r = tensorRoleIn(tt, tt.elem(t, i), var); r != TensorRole::None) return r;
       return TensorRole::None;
-    default: return TensorRole::None;
+    case TyKind::Error:
+    case TyKind::Void:
+    case TyKind::Bool:
+    case TyKind::Int:
+    case TyKind::Float:
+    case TyKind::Shape:
+    case TyKind::Dim:
+    case TyKind::Extent:
+    case TyKind::Mem:
+    case TyKind::Topo:
+    case TyKind::Var:
+    case TyKind::IntVar:
+    case TyKind::FloatVar: return TensorRole::None;
   }
+  return TensorRole::None;
 }
 
 TensorRole tensorRole(const hir::TypeTable& tt, const hir::Function& f, TypeId var) {

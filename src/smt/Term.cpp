@@ -327,7 +327,14 @@ Term TermStore::substitute(Term t, const std::vector<Term>& from, const std::vec
       case TermOp::Sub: r = mkSub(args[0], args[1]); break;
       case TermOp::Mul: r = mkMul(args[0], args[1]); break;
       case TermOp::Neg: r = mkNeg(args[0]); break;
-      default: r = make(n.op, n.sort, std::vector<Term>(args), n.value, n.name); break;
+      case TermOp::True:
+      case TermOp::False:
+      case TermOp::IntConst:
+      case TermOp::BvConst:
+      case TermOp::Var:
+      case TermOp::Implies:
+      case TermOp::EuclidDiv:
+      case TermOp::EuclidMod: r = make(n.op, n.sort, std::vector<Term>(args), n.value, n.name); break;
     }
     // The store grew: the arrays cover the new nodes (never marked here).
     if (subMark_.size() < nodes_.size()) {
