@@ -260,6 +260,11 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
   enterParams(a, s);
   beginSummary(a, s);
   walkFunction(a, s);
+  if (integersOnly && a.exhausted) {  // out of budget where nothing was to be proved: no W6900
+    makeTopSummary(prog, terms, summaries[index], f, index);
+    if (states) *states = {};
+    return;
+  }
   if (!a.exhausted) finishSummary(a);
   checkFootprint(a);
   // A function not decided gives its callers the summary that allows
@@ -271,13 +276,6 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
   bool gaveUp = false;
   for (size_t i = before; i < sink.diagnostics().size(); ++i)
     gaveUp = gaveUp || std::string(sink.diagnostics()[i].code()) == "W6900";
-  if (gaveUp && integersOnly) {  // nothing was to be proved: no W6900
-    sink.rewrite([&, n = size_t{0}](diag::Diagnostic& d) mutable {
-      return n++ < before || std::string(d.code()) != "W6900";
-    });
-    gaveUp = false;
-    a.summary.computed = false;  // the summary that allows anything, below
-  }
   if (gaveUp || !a.summary.computed) {
     uint64_t peak[4];
     for (unsigned m = 0; m < 4; ++m) peak[m] = a.summary.peak[m];
