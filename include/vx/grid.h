@@ -24,6 +24,7 @@
 
 #include "vx/copy.h"
 #include "vx/memory.h"
+#include "vx/scalar.h"
 
 namespace vx::rt {
 
@@ -114,10 +115,12 @@ class WorkerPool {
  * `idx` the instance's indices. Instances on the caller's thread use the
  * caller's arena; the other workers each have one of their own. */
 template <typename Inv, typename F>
-inline void parallel_for(Inv& caller, const uint64_t* extents, unsigned n, F&& body) {
+inline void parallel_for(Inv& caller, const uint64_t* extents, unsigned n, F&& body, const char* at) {
   uint64_t total = 1;
-  for (unsigned d = 0; d < n; ++d) total *= extents[d];
-  if (total == 0) return;
+  for (unsigned d = 0; d < n; ++d)
+    if (extents[d] == 0) return;
+  for (unsigned d = 0; d < n; ++d)
+    if (__builtin_mul_overflow(total, extents[d], &total)) trap("a grid of more than 2^64 instances", at);
   std::atomic<uint64_t> next{0};
   auto instances = [&](Arena& arena) {
     std::vector<uint64_t> idx(n);

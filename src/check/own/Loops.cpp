@@ -14,6 +14,7 @@
 // The invariants (Houdini: candidates that hold at the first widened
 // iteration and are preserved by the body) relate token liveness, moves and
 // counters. Then the body is walked once more from that head, reporting.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -70,6 +71,28 @@ State exitAfter(TermStore& t, const LoopCtx& C, const State& end, Term iter) {
 }
 
 using Candidate = std::function<Term(const State&, Term iter)>;
+
+// Whether copy `k` may be in flight in `s`: itself, or inside a copy that
+// merges it (mergeCopies) — in flight when any of its members is, so it
+// stands for `k` too. A candidate that asked only for `k` held vacuously
+// once a nested loop's exit had merged `k` away, and the widened head it
+// then constrained (`k` done, and no copy of the nested loop's site held)
+// had no execution at all: nothing after it was checked.
+Term inflightWithin(Analysis& a, const State& s, TransferId k) {
+  TermStore& t = a.terms;
+  std::vector<Term> fs{lookup(s.inflight, k, t.fls())};
+  for (const auto& [j, f] : s.inflight) {
+    const std::vector<TransferId>& from = a.transfers[j].mergedFrom;
+    if (j != k && std::find(from.begin(), from.end(), k) != from.end()) fs.push_back(f);
+  }
+  return t.mkOr(fs);
+}
+
+// Whether a copy was started by the call `site`, or merges one that was.
+bool fromSite(const Transfer& tr, uint32_t site) {
+  if (tr.site.valid() && tr.site.index == site) return true;
+  return std::find(tr.mergedSites.begin(), tr.mergedSites.end(), site) != tr.mergedSites.end();
+}
 
 std::vector<Candidate> candidates(Analysis& a, const LoopCtx& C, const State& before) {
   TermStore& t = a.terms;
@@ -137,14 +160,14 @@ std::vector<Candidate> candidates(Analysis& a, const LoopCtx& C, const State& be
       if (!t.isFalse(g)) older.push_back(k);
   }
   if (!older.empty())
-    out.push_back([&t, older](const State& s, Term) {
+    out.push_back([&a, older](const State& s, Term) {
       std::vector<Term> parts;
-      for (TransferId k : older) parts.push_back(t.mkNot(lookup(s.inflight, k, t.fls())));
-      return t.mkAnd(parts);
+      for (TransferId k : older) parts.push_back(a.terms.mkNot(inflightWithin(a, s, k)));
+      return a.terms.mkAnd(parts);
     });
   if (older.size() > 1)
     for (TransferId k : older)
-      out.push_back([&t, k](const State& s, Term) { return t.mkNot(lookup(s.inflight, k, t.fls())); });
+      out.push_back([&a, k](const State& s, Term) { return a.terms.mkNot(inflightWithin(a, s, k)); });
   // A carried location that never receives a copy from one of the loop's
   // call sites (a token only passed along, `let tmp = y; y = tmp;`) holds
   // none in flight in any iteration: the widened state would otherwise let
@@ -157,8 +180,7 @@ std::vector<Candidate> candidates(Analysis& a, const LoopCtx& C, const State& be
         if (it == s.tokens.end()) return tt.tru();
         std::vector<Term> held;
         for (const auto& [k, g] : it->second)
-          if (a.transfers[k].site.valid() && a.transfers[k].site.index == site)
-            held.push_back(tt.mkAnd(g, lookup(s.inflight, k, tt.fls())));
+          if (fromSite(a.transfers[k], site)) held.push_back(tt.mkAnd(g, lookup(s.inflight, k, tt.fls())));
         return tt.mkNot(tt.mkOr(held));
       });
   // A loop that leaves when its index meets a bound it does not change
@@ -339,6 +361,24 @@ Term conjunction(TermStore& t, const std::vector<Candidate>& cs, const State& s,
   return t.mkAnd(parts);
 }
 
+// A defence: the widened head stands for every head from `first` on, the
+// head of iteration `firstIter` included, so where that head has an
+// execution the candidates found to hold there must leave the widened head
+// one too. Where they do not (a candidate evaluated on a state the widened
+// one describes differently: the merged copies of a nested loop's exit,
+// before Loops.cpp's inflightWithin), every later iteration would be
+// checked from no state at all and nothing in it reported; the candidates
+// are dropped instead (sound: fewer invariants only cost precision).
+void keepFeasible(Analysis& a, std::vector<Candidate>& kept, const State& first, const State& widened,
+                  Term firstIter, Term iter) {
+  TermStore& t = a.terms;
+  if (kept.empty() || a.overBudget() || !possible(a, first, t.tru())) return;
+  Term assumed = t.mkAnd(conjunction(t, kept, widened, iter), t.mkLe(firstIter, iter));
+  if (possible(a, widened, assumed)) return;
+  if (std::getenv("VX_DEBUG_LOOPS")) std::fprintf(stderr, "loop invariant: candidates leave no widened head\n");
+  kept.clear();
+}
+
 // How much the loop's sites have been seen to touch: grows monotonically.
 size_t siteSize(const Analysis& a, const LoopInfo& info) {
   size_t n = 0;
@@ -430,6 +470,16 @@ void mergeCopies(Analysis& a, State& s) {
       };
       if (tr.members.empty()) addMember(Transfer::Member{tr.span, tr.origin == Origin::Havoc, copyWhat(tr)});
       for (const Transfer::Member& x : tr.members) addMember(x);
+      auto addId = [&](TransferId x) {
+        if (std::find(m.mergedFrom.begin(), m.mergedFrom.end(), x) == m.mergedFrom.end()) m.mergedFrom.push_back(x);
+      };
+      auto addSite = [&](uint32_t x) {
+        if (std::find(m.mergedSites.begin(), m.mergedSites.end(), x) == m.mergedSites.end()) m.mergedSites.push_back(x);
+      };
+      addId(k);
+      for (TransferId x : tr.mergedFrom) addId(x);
+      if (tr.site.valid()) addSite(tr.site.index);
+      for (uint32_t x : tr.mergedSites) addSite(x);
     }
     auto finish = [&](const std::vector<Merged>& from, std::vector<Alt>& out) {
       for (const Merged& m2 : from) {
@@ -495,6 +545,7 @@ State gatherLoop(Analysis& a, const LoopCtx& C, const State& before, Term iter) 
     size_t seen = siteSize(a, *C.info);
     State widened = widen(a, before, *C.info);
     std::vector<Candidate> kept = holding(a, candidates(a, C, before), before, lo);
+    keepFeasible(a, kept, before, widened, lo, iter);
     for (int round = 0;; ++round) {
       if (round == 6) kept.clear();
       State assumed = widened;
@@ -577,6 +628,7 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
     size_t seen = siteSize(a, *C.info);
     State widened = widen(a, before, *C.info);
     std::vector<Candidate> kept = holding(a, candidates(a, C, before), heads[1], at(1));
+    keepFeasible(a, kept, heads[1], widened, at(1), wIter);
     State assumed, afterOne;
     for (int round = 0;; ++round) {
       if (round == 6) kept.clear();

@@ -124,6 +124,12 @@ struct Transfer {
     std::string what;      // "into `slots[0]`" (copyWhat)
   };
   std::vector<Member> members;
+  // The copies it stands for (every level of merged copies of merged
+  // copies), and the call sites that started them: a loop's invariant
+  // candidates that speak of one copy or of one site's copies must see
+  // them inside a merged copy too (Loops.cpp, candidates).
+  std::vector<TransferId> mergedFrom;
+  std::vector<uint32_t> mergedSites;
 };
 // What a copy moves, for messages: "into `slots[(i + 1) % 2]`".
 std::string copyWhat(const Transfer& t);

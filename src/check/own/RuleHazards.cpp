@@ -30,6 +30,16 @@ bool pipelinedCopy(const std::string& name) {
   return true;
 }
 
+// Where the copy that touches `f.other` started, and whether in an earlier
+// iteration: a merged copy (Loops.cpp, mergeCopies) stands for several,
+// each with its own line; the first whose place is `f.other` is named.
+std::pair<base::Span, bool> copyStart(const Transfer& tr, const Finding& f) {
+  std::string want = (f.viaDst ? "into `" : "from `") + f.other + "`";
+  for (const Transfer::Member& m : tr.members)
+    if (m.span.valid() && m.what.rfind(want, 0) == 0) return {m.span, m.earlier};
+  return {tr.span, tr.origin == Origin::Havoc};
+}
+
 // The execution in source terms: the values of the source variables, which
 // slot is read and which is still being written.
 std::string execution(const ReportContext& a, const Decided& d) {
@@ -41,9 +51,10 @@ std::string execution(const ReportContext& a, const Decided& d) {
     vars += (vars.empty() ? "" : ", ") + std::string("`") + s.name + " = " + v + "`";
   }
   const Transfer& tr = a.transfers[f.transfer];
+  auto [span, earlier] = copyStart(tr, f);
   std::string copy = "the copy " + std::string(f.viaDst ? "into" : "from") + " `" + f.other + "`" +
-                     (tr.span.valid() ? " started at line " + lineOf(tr.span) : "");
-  if (tr.origin == Origin::Havoc) copy += " in an earlier iteration";
+                     (span.valid() ? " started at line " + lineOf(span) : "");
+  if (earlier) copy += " in an earlier iteration";
   std::string slot = modelValue(d.model, "slot_read");
   std::string what = f.rule == Rule::StaleRead ? "read" : "accessed";
   std::string out = vars.empty() ? "in this execution" : "when " + vars;
@@ -155,8 +166,9 @@ diag::Diagnostic renderHazard(const ReportContext& a, const Decided& d) {
   const Finding& f = d.f;
   const Transfer& tr = a.transfers[f.transfer];
   diag::Diagnostic out;
+  auto [startSpan, earlier] = copyStart(tr, f);
   std::string started = (f.viaDst ? "transfer into `" : "transfer from `") + f.other + "` started here";
-  if (tr.origin == Origin::Havoc) started += " in an earlier iteration";
+  if (earlier) started += " in an earlier iteration";
   std::string token = !f.holder.empty() ? f.holder : tr.name;
   switch (f.rule) {
     case Rule::StaleRead:
@@ -183,7 +195,7 @@ diag::Diagnostic renderHazard(const ReportContext& a, const Decided& d) {
     case Rule::GridRace:
     case Rule::MoveOut: break;
   }
-  if (tr.span.valid()) out.secondary(tr.span, started);
+  if (startSpan.valid()) out.secondary(startSpan, started);
   if (f.related.valid()) out.secondary(f.related, f.relatedLabel);
   if (!d.counterexample.empty()) out.note("z3 counterexample: " + d.counterexample);
   if (f.slotRead.valid() && f.slotInFlight.valid())

@@ -277,6 +277,22 @@ void emitSimpleOp(Emitter& e, mlir::Operation* op) {
       e.line("vx::rt::checked::access(" + b + ".data, vx::rt::checked::spanBytes(" + b + "), " +
              (write ? "true" : "false") + ", " + locLiteral(op->getLoc()) + ");");
     }
+  // In a unit with run-time checks, every access of HBM is logged while an
+  // unproved grid's instance runs (vx/checked.h, gridTouch): the function
+  // with the grid and every function its instances call.
+  if (e.checkedTokens) {
+    std::string at = locLiteral(op->getLoc());
+    if (mlir::isa<LoadElemOp>(op))
+      e.line("vx::rt::checked::gridTouchElem(" + e.name(op->getOperand(0)) + ", " + e.name(op->getOperand(1)) +
+             ", false, " + at + ");");
+    else if (mlir::isa<StoreElemOp>(op))
+      e.line("vx::rt::checked::gridTouchElem(" + e.name(op->getOperand(1)) + ", " + e.name(op->getOperand(2)) +
+             ", true, " + at + ");");
+    else
+      for (const auto& [i, write] : bufferAccesses(op))
+        e.line("vx::rt::checked::gridTouch(" + e.name(op->getOperand(i)) + ", " + (write ? "true" : "false") + ", " +
+               at + ");");
+  }
   if (auto call = mlir::dyn_cast<mlir::func::CallOp>(op)) {
     std::string args = "vx_inv";
     for (mlir::Value v : call.getOperands()) args += ", " + e.name(v);
