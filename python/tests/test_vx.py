@@ -389,6 +389,20 @@ class RunTimeExtentsComeFromTheArrays(unittest.TestCase):
             e = np.exp(x - x.max(axis=1, keepdims=True))
             np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6, err_msg=target)
 
+    def test_a_written_array_may_not_overlap_another_argument(self):
+        # The same array twice, or overlapping slices of one: the kernel was
+        # proved for parameters that do not alias, so the call is refused.
+        k = vx.compile(os.path.join(REPO, "examples", "rows.vx"), target="cpu")
+        x = np.ones((16, 256), np.float32)
+        with self.assertRaisesRegex(ValueError, r"`x` and `y` share memory, and `y` is written"):
+            k.rows(x, x)
+        big = np.ones((24, 256), np.float32)
+        with self.assertRaisesRegex(ValueError, r"share memory"):
+            k.rows(big[8:], big[:16])
+        # Disjoint slices of one array are fine.
+        k.rows(big[:8], big[8:16])
+        np.testing.assert_allclose(big[8:16], np.full((8, 256), 1 / 256, np.float32), rtol=1e-6)
+
     def test_extents_that_disagree_name_both_arrays(self):
         k = vx.compile(os.path.join(REPO, "examples", "gemm_rowmajor.vx"), target="cpu")
         a = np.zeros((128, 64), np.float32)

@@ -205,6 +205,18 @@ class Kernel:
                 raise ValueError("`%s` takes an array of shape %s, not %s" % (
                     p["name"], "(" + ", ".join(str(d) for d in want) + ")", a.shape))
             out.append(a)
+        # The checker proves a kernel for parameters that do not overlap
+        # where one is written (as Rust's `&mut`): two arrays sharing memory
+        # (the same array twice, or overlapping slices of one) would let its
+        # grid's instances, or a copy and the code after it, race.
+        arrays = [(p, a) for p, a in zip(params, out) if p["kind"] != "scalar"]
+        for i, (p, a) in enumerate(arrays):
+            for q, b in arrays[i + 1:]:
+                if (p["mut"] or q["mut"]) and np.may_share_memory(a, b):
+                    written = q["name"] if q["mut"] else p["name"]
+                    raise ValueError("`%s` and `%s` share memory, and `%s` is written: a kernel's parameters may not "
+                                     "overlap where one is written (pass a copy, e.g. `%s.copy()`)" % (
+                                         p["name"], q["name"], written, p["name"] if written == q["name"] else q["name"]))
         # The hidden parameters, in their order after the written ones.
         for p in fn["params"]:
             if p.get("extent"):

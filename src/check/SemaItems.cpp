@@ -259,13 +259,7 @@ void checkLiteralRanges(Sema& s, uint32_t firstExpr, bool floatsOnly) {
       hir::TypeId ft = tt.resolve(e.type);
       if (tt.kind(ft) != hir::TyKind::Float) continue;
       auto fk = static_cast<hir::FloatKind>(tt.get(ft).sub);
-      double limit = 0, largest = 0;  // the least magnitude that rounds to infinity; the largest finite
-      switch (fk) {
-        case hir::FloatKind::F16: limit = 65520.0, largest = 65504.0; break;
-        case hir::FloatKind::Bf16: limit = 0x1.ffp127, largest = 0x1.fep127; break;
-        case hir::FloatKind::F32: limit = 0x1.ffffffp127, largest = 0x1.fffffep127; break;
-        case hir::FloatKind::F64: limit = HUGE_VAL, largest = 0x1.fffffffffffffp1023; break;
-      }
+      const auto [limit, largest] = hir::floatRange(fk);
       if (std::fabs(e.fvalue) < limit) continue;
       std::string name = hir::floatKindName(fk);
       char text[64];
@@ -273,8 +267,9 @@ void checkLiteralRanges(Sema& s, uint32_t firstExpr, bool floatsOnly) {
       s.sink.emit(diag::LiteralOutOfRange(name)
                       .primary(e.span, "does not fit in `" + name + "`: it would be an infinity")
                       .note("the largest finite `" + name + "` is " + text)
-                      .help(fk == hir::FloatKind::F64 ? "use a value in range"
-                                                      : "use a wider type (`f32`, `f64`), or a value in range"));
+                      .help(fk == hir::FloatKind::F64   ? "use a value in range"
+                            : fk == hir::FloatKind::F32 ? "use a wider type (`f64`), or a value in range"
+                                                        : "use a wider type (`f32`, `f64`), or a value in range"));
       continue;
     }
     if (e.kind != hir::ExprKind::Int || floatsOnly) continue;

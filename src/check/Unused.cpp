@@ -26,7 +26,10 @@ void reportUnused(Sema& s, hir::FnId fn, uint32_t firstLocal) {
     const hir::Local& l = s.prog.local(id);
     if (l.uses > 0 || l.name.empty() || l.name[0] == '_') continue;
     if (s.types().containsError(l.type)) continue;  // already reported
-    diag::Diagnostic d = diag::UnusedVariable(l.name).primary(l.span, "never read");
+    // A `let mut x` binding's span starts at `mut`: the name is its end.
+    base::Span name = l.span;
+    if (name.end >= name.begin + l.name.size()) name.begin = name.end - static_cast<uint32_t>(l.name.size());
+    diag::Diagnostic d = diag::UnusedVariable(l.name).primary(name, "never read");
     if (s.types().isLinear(l.type))
       d.help("`" + l.name + "` is a transfer token, which must be waited: `wait(" + l.name +
              ");` (renaming it `_" + l.name + "` would not wait the copy)");
@@ -35,7 +38,7 @@ void reportUnused(Sema& s, hir::FnId fn, uint32_t firstLocal) {
              ".0);`); renaming it `_" + l.name + "` would not wait the copies");
     else
       d.suggest("if this is intentional, prefix it with an underscore: `_" + l.name + "`",
-                base::Span{l.span.file, l.span.begin, l.span.begin}, "_", diag::Applicability::MaybeIncorrect);
+                base::Span{name.file, name.begin, name.begin}, "_", diag::Applicability::MaybeIncorrect);
     int level = s.prog.fns[fn.index].lintLevel("W0001", &d.attrSpan);
     if (level >= 0) d.attrLevel = static_cast<diag::LintLevel>(level);
     s.sink.emit(std::move(d));

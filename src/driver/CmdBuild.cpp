@@ -404,8 +404,19 @@ int cmdBuild(const std::vector<std::string>& args) {
       if (k == kind) return usageError("`--emit` names `" + kind + "` twice");
     emits.emplace_back(kind, path);
   }
+  auto overwrites = [&](const std::string& out) {
+    return usageError("`" + out + "` is the input file; writing it would overwrite `" + fo.file +
+                      "` (name another output with `-o` or `--emit=KIND=PATH`)");
+  };
   if (emits.size() == 1) {
     std::string out = emits[0].second.empty() ? a.get("-o", "") : emits[0].second;
+    // The default names (FILE's stem and the kind's extension) may be the
+    // input's own name too (a source file called `k` built as `exe`).
+    const std::string& kind = emits[0].first;
+    std::string stem = fs::path(fo.file).stem().string();
+    std::string dflt = kind == "obj" ? stem + ".o" : kind == "lib" ? "lib" + stem + ".so" : kind == "exe" ? stem
+                       : kind == "abi" || kind == "mlir" ? "" : stem + "." + kind;
+    if (namesInput(fo.file, out.empty() ? dflt : out)) return overwrites(out.empty() ? dflt : out);
     return buildOne(fo, a, emits[0].first, out, targetCpu, a.has("--emit"));
   }
   if (a.get("-o", "") == "-")
@@ -416,8 +427,10 @@ int cmdBuild(const std::vector<std::string>& args) {
   // FILE (`out/.cpp` was written).
   if (std::error_code ec; !stem.empty() && (stem.back() == '/' || fs::is_directory(stem, ec)))
     stem = (fs::path(stem) / fs::path(fo.file).stem()).string();
-  for (size_t i = 0; i < emits.size(); ++i) {
-    const auto& [kind, path] = emits[i];
+  // Every artifact's path first: none may be the input, nor two the same
+  // file (the later one would replace the earlier), before any is written.
+  std::vector<std::string> outs;
+  for (const auto& [kind, path] : emits) {
     std::string out = path;
     if (out.empty()) {
       fs::path sp(stem);
@@ -426,10 +439,18 @@ int cmdBuild(const std::vector<std::string>& args) {
                          : kind == "abi" ? base + ".abi.json" : base + "." + kind;
       out = (sp.parent_path() / name).string();
     }
+    if (namesInput(fo.file, out)) return overwrites(out);
+    for (size_t j = 0; j < outs.size(); ++j)
+      if (outs[j] == out || (out != "-" && namesInput(outs[j], out)))
+        return usageError("`--emit=" + emits[j].first + "` and `--emit=" + kind + "` both write `" + out +
+                          "`; give each its own path");
+    outs.push_back(out);
+  }
+  for (size_t i = 0; i < emits.size(); ++i) {
     // The diagnostics once: warnings of the later artifacts are the same.
     FrontOptions one = fo;
     if (i > 0) one.quietWarnings = true;
-    if (int rc = buildOne(one, a, kind, out, targetCpu, true)) return rc;
+    if (int rc = buildOne(one, a, emits[i].first, outs[i], targetCpu, true)) return rc;
   }
   return 0;
 }
@@ -470,6 +491,16 @@ int buildCuda(const FrontOptions& fo, const CpuProgram& prog, const std::string&
     return rc;
   std::string hPath = (fs::path(out).parent_path() / (lib ? stem + ".h" : fs::path(out).stem().string() + ".h")).string();
   return writeFile(hPath, prog.header, error) ? 0 : usageError(error);
+}
+
+bool namesInput(const std::string& input, const std::string& output) {
+  if (output.empty() || output == "-") return false;
+  std::error_code ec;
+  if (fs::exists(output, ec) && fs::equivalent(input, output, ec)) return true;
+  fs::path a = fs::weakly_canonical(input, ec);
+  if (ec) return false;
+  fs::path b = fs::weakly_canonical(output, ec);
+  return !ec && a == b;
 }
 
 bool writeFile(const std::string& path, const std::string& text, std::string& error) {

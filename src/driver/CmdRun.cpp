@@ -441,11 +441,21 @@ int compareOutputs(const std::string& entry, const std::vector<BufferSpec>& spec
     if (x.shape != y.shape) return internalError("`" + p.name + "` has different shapes on the two targets");
     double maxAbs = 0, maxRel = 0, scale = 0;
     for (size_t i = 0; i < x.values.size(); ++i) {
-      double d = std::fabs(x.values[i] - y.values[i]);
-      if (std::isnan(x.values[i]) != std::isnan(y.values[i])) d = INFINITY;
+      const double a = x.values[i], b = y.values[i];
+      // Equal values (infinities of one sign, NaNs on both sides) agree;
+      // a non-finite value against anything else differs without bound.
+      // The scale is the largest finite magnitude: an infinity in both
+      // outputs must not make the tolerance itself infinite (or NaN at 0).
+      double d = 0;
+      if (a == b || (std::isnan(a) && std::isnan(b)))
+        d = 0;
+      else if (!std::isfinite(a) || !std::isfinite(b))
+        d = INFINITY;
+      else
+        d = std::fabs(a - b);
       maxAbs = std::max(maxAbs, d);
-      maxRel = std::max(maxRel, d / std::max(std::fabs(y.values[i]), 1e-30));
-      scale = std::max(scale, std::fabs(y.values[i]));
+      maxRel = std::max(maxRel, d / std::max(std::fabs(b), 1e-30));
+      if (std::isfinite(b)) scale = std::max(scale, std::fabs(b));
     }
     std::printf("compare %s: max_abs = %.6g, max_rel = %.6g (vs %s)\n", p.name.c_str(), maxAbs, maxRel, other.c_str());
     if (tolerance >= 0 && !(maxAbs <= tolerance * scale)) {

@@ -6,6 +6,8 @@
 // `--repeat` wall-clock runs on cpu and the GPUs. The rejected combinations
 // follow with the checker's first error, and the winner is printed (and with
 // `-o FILE` written) as the `--const` line that `vxc build` takes.
+#include <fstream>
+#include <filesystem>
 #include <unistd.h>
 
 #include <algorithm>
@@ -133,10 +135,22 @@ int cmdTune(const std::vector<std::string>& args) {
     out = std::stoul(v);
     return true;
   };
+  // The output is checked before the sweep runs: not the input, and
+  // writable (a sweep can take minutes).
+  if (a.has("-o")) {
+    const std::string out = a.get("-o", "");
+    if (namesInput(file, out))
+      return usageError("`" + out + "` is the input file; writing the best constants there would overwrite `" +
+                        file + "`");
+    std::error_code ec;
+    bool existed = std::filesystem::exists(out, ec);
+    { std::ofstream probe(out, std::ios::app); if (!probe) return usageError("cannot write `" + out + "`"); }
+    if (!existed) std::filesystem::remove(out, ec);
+  }
   unsigned long repeat = 5, maxCombinations = 256;
   if (!number("--repeat", 5, repeat)) return usageError("`--repeat` takes a positive number, e.g. `--repeat 5`");
   if (!number("--max-combinations", 256, maxCombinations))
-    return usageError("`--max-combinations` takes a positive number");
+    return usageError("`--max-combinations` takes a number from 1 to 999999999");
 
   // The sweep: the product of the `--const` lists, the first name slowest.
   std::vector<std::pair<std::string, std::vector<std::string>>> axes;
@@ -149,8 +163,12 @@ int cmdTune(const std::vector<std::string>& args) {
     for (const auto& ax : axes)
       if (ax.first == name) return usageError("`--const " + name + "` is given twice; list its values in one");
     std::vector<std::string> vals = splitComma(value.substr(eq + 1));
-    for (const std::string& v : vals)
-      if (v.empty()) return usageError("`--const " + value + "`: an empty value in the list");
+    for (size_t i = 0; i < vals.size(); ++i) {
+      if (vals[i].empty()) return usageError("`--const " + value + "`: an empty value in the list");
+      for (size_t j = 0; j < i; ++j)
+        if (vals[j] == vals[i])
+          return usageError("`--const " + value + "`: `" + vals[i] + "` is listed twice (each combination runs once)");
+    }
     axes.emplace_back(name, vals);
   }
   if (axes.empty()) return usageError("`vxc tune` needs at least one `--const NAME=V1,V2,...` to sweep");

@@ -104,6 +104,9 @@ int runTpu(const FrontOptions& options, const TpuRun& run);
 
 // Writes `text` to `path`; false with `error` set when it cannot.
 bool writeFile(const std::string& path, const std::string& text, std::string& error);
+// Whether writing `output` would overwrite the source file `input` (the
+// same path, or another name of the same file): rustc refuses that too.
+bool namesInput(const std::string& input, const std::string& output);
 
 // A folder under /tmp, removed with everything in it.
 struct TempDir {

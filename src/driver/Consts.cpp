@@ -3,10 +3,12 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
 
 #include "base/Text.h"
+#include "hir/Types.h"
 
 namespace vx::driver {
 
@@ -89,6 +91,16 @@ std::string applyConstOverrides(ast::Module& m, const ast::Interner& names,
         char* end = nullptr;
         double d = std::strtod(value.c_str(), &end);
         ok = !value.empty() && !*end && std::isfinite(d);
+        // A value that would be an infinity in the const's type: a usage
+        // error here, not E0200 at the source's own literal.
+        const hir::FloatKind fk = type == "f16" ? hir::FloatKind::F16 : type == "bf16" ? hir::FloatKind::Bf16
+                                  : type == "f32" ? hir::FloatKind::F32 : hir::FloatKind::F64;
+        if (ok && std::fabs(d) >= hir::floatRange(fk).limit) {
+          char largest[64];
+          std::snprintf(largest, sizeof largest, "%g", hir::floatRange(fk).largest);
+          return "`--const " + kv + "`: `" + value + "` does not fit in `" + type + "` (the type of `const " + name +
+                 "`): it would be an infinity; the largest finite `" + type + "` is " + largest;
+        }
         negative = ok && std::signbit(d);
         lit.kind = ast::ExprKind::FloatLit;
         lit.payload = static_cast<uint32_t>(m.floats.size());

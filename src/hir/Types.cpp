@@ -1,3 +1,4 @@
+#include <cmath>
 #include "hir/Types.h"
 
 namespace vx::hir {
@@ -29,6 +30,15 @@ const char* floatKindName(FloatKind k) {
     case FloatKind::F64: return "f64";
   }
   return "?";
+}
+FloatRange floatRange(FloatKind k) {
+  switch (k) {
+    case FloatKind::F16: return {65520.0, 65504.0};
+    case FloatKind::Bf16: return {0x1.ffp127, 0x1.fep127};
+    case FloatKind::F32: return {0x1.ffffffp127, 0x1.fffffep127};
+    case FloatKind::F64: return {HUGE_VAL, 0x1.fffffffffffffp1023};
+  }
+  return {HUGE_VAL, HUGE_VAL};
 }
 const char* memSpaceName(MemSpace m) { return target::info(m).name; }
 const char* topologyName(Topology t) {

@@ -37,6 +37,13 @@ enum class Topology : uint8_t { Host, TensorCore };
 
 const char* intKindName(IntKind k);
 const char* floatKindName(FloatKind k);
+// A float type's range for literals and `--const` values: `limit` is the
+// least magnitude that rounds (to nearest) to infinity, `largest` the
+// largest finite value.
+struct FloatRange {
+  double limit, largest;
+};
+FloatRange floatRange(FloatKind k);
 const char* memSpaceName(MemSpace m);  // "VMEM"
 const char* topologyName(Topology t);  // "TensorCore"
 // Bytes of one element, for footprints and lowering.

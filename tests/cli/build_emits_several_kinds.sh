@@ -40,4 +40,25 @@ expect_status 2 "$VXC" build --emit=obj,wasm "$SRC"
 contains "$ERR" "invalid value \`wasm\` for \`--emit\`"
 expect_status 2 "$VXC" build --emit=obj= "$SRC"
 contains "$ERR" "expected KIND=PATH"
+
+# No artifact overwrites the source file, by its own name or another, and
+# no two artifacts share a path; nothing is written then.
+cp "$SRC" "$TMP/src.vx"
+before=$(md5sum < "$TMP/src.vx")
+for args in "--emit=mlir -o $TMP/src.vx" "-o $TMP/src.vx" "--emit=mlir=$TMP/src.vx,abi" \
+            "--emit=cpp=$TMP/../$(basename "$TMP")/src.vx"; do
+  # shellcheck disable=SC2086
+  expect_status 2 "$VXC" build "$TMP/src.vx" $args
+  contains "$ERR" "is the input file; writing it would overwrite"
+done
+ln -s src.vx "$TMP/link.vx"
+expect_status 2 "$VXC" build "$TMP/src.vx" --emit=cpp -o "$TMP/link.vx"
+contains "$ERR" "is the input file"
+[ "$(md5sum < "$TMP/src.vx")" = "$before" ] || fail "the source file was overwritten"
+cp "$SRC" "$TMP/k"
+expect_status 2 "$VXC" build "$TMP/k" --emit=exe --entry stream -o "$TMP/k"
+contains "$ERR" "is the input file"
+expect_status 2 "$VXC" build "$TMP/src.vx" --emit=mlir=$TMP/same,abi=$TMP/same
+contains "$ERR" "\`--emit=mlir\` and \`--emit=abi\` both write"
+[ ! -e "$TMP/same" ] || fail "an artifact was written before the paths were checked"
 echo ok

@@ -18,6 +18,8 @@ npy("a.npy", 128, 256, lambda i, j: ((i * 37 + j * 11) % 101) / 7.3 - 6.0)
 npy("b.npy", 256, 128, lambda i, j: ((i * 13 + j * 29) % 89) / 9.7 - 4.5)
 npy("c.npy", 128, 128, lambda i, j: 0.0)
 npy("x.npy", 64, 128, lambda i, j: ((i * 7 + j * 5) % 23) / 3.1 - 3.0)
+# Infinities and NaNs that both targets pass through unchanged.
+npy("inf.npy", 4, 4, lambda i, j: [float("inf"), -float("inf"), float("nan"), 2.5][j])
 PY
 G=$ROOT/examples/gemm_rowmajor.vx
 IN="--input a=a.npy --input b=b.npy --input c=c.npy"
@@ -26,6 +28,19 @@ IN="--input a=a.npy --input b=b.npy --input c=c.npy"
 expect_status 0 "$VXC" run "$ROOT/examples/softmax.vx" --entry softmax --input x=x.npy --compare=tpu
 contains "$OUT" "derived tolerance 0 of each output's largest magnitude (every operation is computed bit for bit"
 contains "$OUT" "compare out: max_abs = 0, max_rel = 0 (vs tpu)"
+
+# Outputs equal element for element, infinities and NaNs included, agree
+# at tolerance 0 (an infinite largest magnitude made the bound 0 x inf).
+cat > copy.vx <<'VX'
+fn copy(x: &Tensor<f32, [m, 4]>, y: &mut Tensor<f32, [m, 4]>) on Topology::TensorCore {
+  parallel i in [m] {
+    let v = transfer(block::<[1, 4]>(x, i, 0), Memory::VMEM);
+    store(&v, block_mut::<[1, 4]>(y, i, 0));
+  }
+}
+VX
+expect_status 0 "$VXC" run copy.vx --input x=inf.npy --compare=tpu
+contains "$OUT" "compare y: max_abs = 0, max_rel = 0 (vs tpu)"
 
 # A GEMM with k = 256 (two chunks of 128 through the loop and its tail).
 # shellcheck disable=SC2086

@@ -77,6 +77,11 @@ contains "$ERR" "\`2\` is not a valid \`bool\`"
 expect_status 2 "$VXC" check "$K" --const OFF=9223372036854775808
 contains "$ERR" "is not a valid \`i64\`"
 expect_status 0 "$VXC" check "$K" --const OFF=-9223372036854775807
+# A float that would be an infinity in the const's type: a usage error
+# naming the flag, not E0200 at the source's literal.
+expect_status 2 "$VXC" check "$K" --const SCALE=1e39
+contains "$ERR" "\`1e39\` does not fit in \`f32\` (the type of \`const SCALE\`): it would be an infinity"
+expect_status 0 "$VXC" check "$K" --const SCALE=-3.4e38
 expect_status 2 "$VXC" check "$K" --const BM
 contains "$ERR" "expected NAME=VALUE"
 expect_status 2 "$VXC" check "$K" --const BM=1 --const BM=2

@@ -39,6 +39,13 @@ contains "$OUT" "best: --const BM="
 expect_status 1 "$VXC" tune "$K" --target tpu --const BM=300000,400000 --arg tiles=1 --arg out=1
 contains "$OUT" "no combination ran"
 # Usage errors: stop before or at the first run.
+# The output is checked before the sweep: never the input, always writable.
+expect_status 2 "$VXC" tune "$K" --target tpu --const BM=8,16 -o "$K"
+contains "$ERR" "is the input file"
+expect_status 2 "$VXC" tune "$K" --target tpu --const BM=8,16 -o "$TMP/no/such/folder/best"
+contains "$ERR" "cannot write"
+expect_status 2 "$VXC" tune "$K" --target tpu --const BM=8,8
+contains "$ERR" "is listed twice"
 expect_status 2 "$VXC" tune "$K"
 contains "$ERR" "needs at least one"
 expect_status 2 "$VXC" tune "$K" --const BM=1,2 --const BM=3
