@@ -381,6 +381,79 @@ class Flags:
         return f"#[allow(unused_variables)]\nfn {self.name}({SIG}) on Topology::TensorCore {{\n{text}\n}}\n"
 
 
+class Nest:
+    """A token the outer loops carry, waited and refilled only inside the
+    innermost loop (which may run no trip): the copy it leaves in flight at
+    the end of one outer trip is still in flight in the next. Slots read in
+    the outer loops on conditions of their indices (`i >= 2`: past the
+    trips a checker walks exactly), before or after the inner loop, waited
+    or not; slots read and written in the inner loop by constant, outer or
+    inner indices."""
+
+    def __init__(self, rnd, name):
+        self.r = rnd
+        self.name = name
+        self.R = rnd.choice([2, 2, 3])
+        self.depth = rnd.choice([2, 2, 2, 3])
+        self.lines = []
+        self.sizes = set()
+
+    def emit(self, depth, text, tag=""):
+        self.lines.append("  " * depth + text + (f" // {tag}" if tag else ""))
+
+    def slot(self, idx):
+        r, R = self.r, self.R
+        return r.choice(["0", "1" if R > 1 else "0", f"{idx[0]} % {R}", f"{idx[-1]} % {R}", f"({idx[-1]} + 1) % {R}"])
+
+    def cond(self, var):
+        return self.r.choice([f"{var} >= 2", f"{var} == 3", f"{var} % 3 == 2", f"{var} >= 1", "flag", "true"])
+
+    def outer_read(self, d, idx):
+        r = self.r
+        self.emit(d, f"if {self.cond(idx[-1])} {{")
+        self.emit(d + 1, f"mma(acc, &slots[{self.slot(idx)}], w);", "C")
+        self.emit(d, "}")
+
+    def source(self):
+        r, R = self.r, self.R
+        self.emit(1, f"let mut slots = zeros::<f32, [{R}, 8, 8]>({VMEM});")
+        self.emit(1, "let n = tiles.len();")
+        self.emit(1, f"let mut t = transfer_async_into(tiles[0], &mut slots[{r.randrange(R)}]);", "I")
+        idx = []
+        d = 1
+        names = ["i", "h"]
+        for level in range(self.depth - 1):
+            v = names[level]
+            idx.append(v)
+            self.emit(d, f"for {v} in 0..{r.choice(['n', 'n', 'm', '3'])} {{")
+            d += 1
+            if r.random() < 0.6:
+                self.outer_read(d, idx)
+        trips = r.choice(["m", "2", "n", "m % 3", "1"])
+        inner_while = r.random() < 0.3
+        if inner_while:
+            self.emit(d, "let mut j: usize = 0;")
+            self.emit(d, f"while j < {trips} {{")
+        else:
+            self.emit(d, f"for j in 0..{trips} {{")
+        e = d + 1
+        self.emit(e, "wait(t);", "W")
+        if r.random() < 0.6:
+            self.emit(e, f"mma(acc, &slots[{self.slot(idx + ['j'])}], w);", "C")
+        self.emit(e, f"t = transfer_async_into(tiles[(j + {idx[0]}) % n], &mut slots[{self.slot(idx + ['j'])}]);", "I")
+        if inner_while:
+            self.emit(e, "j += 1;")
+        self.emit(d, "}")
+        if r.random() < 0.6:
+            self.outer_read(d, idx)
+        for level in range(self.depth - 1):
+            d -= 1
+            self.emit(d, "}")
+        self.emit(1, "wait(t);", "W")
+        text = "\n".join(self.lines)
+        return f"#[allow(unused_variables)]\nfn {self.name}({SIG}) on Topology::TensorCore {{\n{text}\n}}\n"
+
+
 def mutate(rnd, src):
     """One mistake of the kinds users make; returns (source, what)."""
     lines = src.split("\n")
@@ -436,8 +509,9 @@ def mutate(rnd, src):
 
 def program(rnd, idx):
     name = f"k{idx}"
-    kind = rnd.choice(["ring", "ring", "ring", "stream", "flags"])
-    g = Ring(rnd, name) if kind == "ring" else Stream(rnd, name) if kind == "stream" else Flags(rnd, name)
+    kind = rnd.choice(["ring", "ring", "ring", "stream", "flags", "nest"])
+    g = (Ring(rnd, name) if kind == "ring" else Stream(rnd, name) if kind == "stream" else Flags(rnd, name)
+         if kind == "flags" else Nest(rnd, name))
     src = g.source()
     what = "none"
     if rnd.random() < 0.5:
