@@ -8,8 +8,9 @@ the time from sending `didChange` to the first `publishDiagnostics` of that
 version. Then the same with a function that exhausts the checker's budget
 (bench/lsp/budget_exhausting.vx, ~20 s, W6900) at the end of the file, the
 edits made elsewhere. Then hover and completion requests. It prints p50/p95
-of each, the server's peak memory (VmHWM), and the figures of `--sync`
-(every check on the message thread, the whole file each time) for scale.
+of each, the server's peak memory (VmHWM), the memory of 100 open
+documents (`--docs`), and the figures of `--sync` (every check on the
+message thread, the whole file each time) for scale.
 
     bench/lsp.py [--vxc build/src/driver/vxc] [--lines 5000] [--edits 200]
 """
@@ -177,6 +178,32 @@ def session(vxc, text, edit_at, edits, sync=False, queries=0, slow_at=None):
     return {"first": first, "lat": lat, "hover": hover, "completion": completion, "peak": peak, "slow": slow}
 
 
+def many_documents(vxc, n):
+    """Opens `n` copies of examples/ring2.vx and returns the server's memory
+    (KiB, VmRSS) before and after all were checked: what each open document
+    costs (only the documents checked last keep a Z3 context)."""
+    text = open(os.path.join(HERE, "..", "examples", "ring2.vx")).read()
+    c = Client([vxc, "lsp"])
+    c.request("initialize", {"capabilities": {}})
+    c.notify("initialized", {})
+
+    def rss():
+        with open("/proc/%d/status" % c.p.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+    before = rss()
+    for i in range(n):
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///bench/doc%d.vx" % i, "languageId": "vx",
+                                                           "version": 1, "text": text}})
+    for i in range(n):
+        c.wait_published("file:///bench/doc%d.vx" % i, 1)
+    after = rss()
+    c.close()
+    return before, after
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--vxc", default=os.path.join(HERE, "..", "build", "src", "driver", "vxc"))
@@ -185,6 +212,7 @@ def main():
     ap.add_argument("--queries", type=int, default=100)
     ap.add_argument("--sync-edits", type=int, default=40)
     ap.add_argument("--no-slow", action="store_true", help="leave out the budget-exhausting function's runs")
+    ap.add_argument("--docs", type=int, default=100, help="open documents for the memory figure (0: none)")
     a = ap.parse_args()
     text = subprocess.run([sys.executable, os.path.join(HERE, "gen_vx.py"), str(a.lines)],
                           check=True, capture_output=True, text=True).stdout
@@ -216,6 +244,11 @@ def main():
         print("an edit in the budget-exhausting function: first publication %s (the others' diagnostics, its "
               "previous ones); then an edit elsewhere: %s; its own new result after %s" %
               (ms(r2["slow"]["in_slow"]), ms(r2["slow"]["elsewhere"]), ms(r2["slow"]["final"])))
+
+    if a.docs:
+        before, after = many_documents(a.vxc, a.docs)
+        print("%d open documents (examples/ring2.vx): memory %.1f -> %.1f MiB, %.2f MiB a document" %
+              (a.docs, before / 1024, after / 1024, (after - before) / 1024 / a.docs))
 
     if a.sync_edits:
         r3 = session(a.vxc, text, edit_at, a.sync_edits, sync=True)

@@ -395,6 +395,7 @@ struct OwnershipCache::Impl {
 
 OwnershipCache::OwnershipCache() : impl(std::make_unique<Impl>()) {}
 OwnershipCache::~OwnershipCache() = default;
+void OwnershipCache::releaseSolver() { impl->solver.reset(); }
 
 namespace {
 

@@ -34,6 +34,10 @@ class OwnershipCache {
   ~OwnershipCache();
   OwnershipCache(const OwnershipCache&) = delete;
   OwnershipCache& operator=(const OwnershipCache&) = delete;
+  // Lets go of the Z3 context (about 17 MB) and keeps the results: the
+  // next check makes a context again. The language server keeps contexts
+  // for the documents checked last only.
+  void releaseSolver();
   struct Impl;
   std::unique_ptr<Impl> impl;
 };

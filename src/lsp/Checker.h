@@ -76,6 +76,9 @@ using LegalityQueue = std::function<void(std::unique_ptr<LegalityJob>)>;
 // check was cancelled (nothing is published for it).
 bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue = {});
 
+// How many documents keep a Z3 context between checks (Checker::warm_).
+inline constexpr size_t kWarmDocuments = 4;
+
 // The worker thread of an editor session.
 class Checker {
  public:
@@ -119,6 +122,9 @@ class Checker {
   std::unique_ptr<LegalityJob> legal_;  // the next legality to run (only the latest)
   bool legalRunning_ = false;
   std::map<std::string, DocCheck> docs_;  // the first thread's own
+  // The documents checked last, latest first: only these keep their Z3
+  // contexts (kWarmDocuments); the others keep their results.
+  std::vector<std::string> warm_;
   std::unique_ptr<base::Thread> thread_, legalThread_, progressThread_;
 };
 
