@@ -110,6 +110,7 @@ struct LoopInfo {
 
 struct FnFacts {
   std::set<uint32_t> addressTaken;        // scalar locals behind a `&mut`: not tracked
+  std::set<uint32_t> mutBorrowed;         // locals any part of which is behind a `&mut` (`&mut q`, `&mut q.0`)
   std::vector<LoopInfo> loops;            // by LoopId
   // Loans: per block and statement, the reference-holding user locals that
   // are used at or after it (CFG liveness, NLL-style).

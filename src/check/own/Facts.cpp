@@ -59,6 +59,7 @@ struct Scan {
       for (const cir::Stmt& s : b.stmts) {
         if (s.kind != StmtKind::Assign || !s.dest.valid() || s.dest.proj.count != 0) continue;
         if (assigned[s.dest.local.index] == 1) defOf[s.dest.local.index] = &s;
+        if (s.rv == RvKind::Borrow && s.mut) facts.mutBorrowed.insert(s.place.local.index);
         if (s.rv == RvKind::Borrow && s.mut && s.place.proj.count == 0) {
           hir::TyKind k = kind(body.local(s.place.local).type);
           if (k == hir::TyKind::Int || k == hir::TyKind::Bool) facts.addressTaken.insert(s.place.local.index);
@@ -272,6 +273,7 @@ struct Scan {
       if (i == loop.index || body.inLoop(body.loop(cir::LoopId{i}).header, loop))
         if (body.loops[i].var.valid()) declared.insert(body.loops[i].var.index);
     std::set<Loc> assignedScalars, assignedTokens, assignedHere, movedOrAssigned, refsAssigned, usedTokens;
+    bool writesThroughRef = false;
     std::set<uint32_t> assignedLocals;
     std::map<Loc, std::set<Int128>> constants;
     std::map<Loc, std::set<Loc>> partners;
@@ -305,6 +307,11 @@ struct Scan {
         moves(s.a);
         moves(s.b);
         for (uint32_t i = 0; i < s.args.count; ++i) moves(body.arg(s, i));
+        // A write through a reference (`p.0 = ...`, `*p = ...` with
+        // `p = &mut q`) may change any part of a local lent mutably.
+        if (s.dest.valid())
+          for (uint32_t i = 0; i < s.dest.proj.count; ++i)
+            if (body.proj(s.dest, i).kind == cir::ProjKind::Deref) writesThroughRef = true;
         Loc d;
         if (s.dest.valid() && locOf(body, s.dest, d)) {
           hir::TypeId t = body.typeOf(s.dest);
@@ -342,6 +349,13 @@ struct Scan {
         if (s.rv == RvKind::Call && hasTokensT(s.type)) info.sites.push_back(s.origin.index);
       }
     }
+    if (writesThroughRef)
+      for (uint32_t local : facts.mutBorrowed) {
+        std::vector<Loc> ls;
+        locs(Loc{local, 0}, body.local(cir::LocalId{local}).type, isSca, ls);
+        assignedScalars.insert(ls.begin(), ls.end());
+        assignedLocals.insert(local);
+      }
     Changed& ch = info.changed;
     auto outside = [&](Loc l) { return !declared.count(l.local); };
     for (Loc l : assignedScalars)

@@ -92,6 +92,24 @@ void assignTo(Analysis& a, State& s, const cir::Stmt& st, const Value& v) {
   for (const Alt& alt : p)
     for (auto& [l, rv] : s.refs)
       if (within(l, alt.place.root)) rv.unknown = true;
+  // Integers written through a reference (`p.0 = p.0 + BM` with `p = &mut
+  // q`): the one location it surely writes takes the value; every location
+  // it may write, an unknown one. Kept as they were, a grid instance's
+  // offset advanced through the reference stayed where it started (E6010
+  // missed). A reference that points nowhere known may write any local
+  // lent mutably.
+  if (p.size() == 1 && a.terms.isTrue(p[0].guard) && p[0].place.whole() && v.kind == Value::Kind::Scalar &&
+      s.scalars.count(p[0].place.root)) {
+    s.scalars[p[0].place.root] = v.scalar;
+    return;
+  }
+  auto havocWithin = [&](Loc root) {
+    for (auto& [l, val] : s.scalars)
+      if (within(l, root)) val = freshValue(a, typeAt(a.types(), a.body, l), "$v");
+  };
+  for (const Alt& alt : p) havocWithin(alt.place.root);
+  if (p.empty())
+    for (uint32_t local : a.facts.mutBorrowed) havocWithin(Loc{local, 0});
 }
 
 Value evalRvalue(Analysis& a, State& s, const cir::Stmt& st) {
