@@ -67,6 +67,16 @@ ParsedArgs parseArgs(const std::string& command, const std::vector<std::string>&
         return r;
       }
     }
+    // A flag that takes one value, given twice, is a mistake the last one
+    // would hide (`--target tpu ... --target cpu`); the repeatable ones
+    // collect their values (`--const`, `--arg`, `--input`, lint levels).
+    static const char* const kRepeatable[] = {"--const", "--arg", "--input", "-D", "-W", "-A"};
+    bool repeatable = false;
+    for (const char* f : kRepeatable) repeatable = repeatable || name == f;
+    if (spec->takesValue && !repeatable && r.flags.count(name)) {
+      r.error = "option `" + name + "` is given twice (`" + r.flags[name] + "` and `" + value + "`)";
+      return r;
+    }
     r.flags[name] = value;
     r.ordered.emplace_back(name, value);
   }

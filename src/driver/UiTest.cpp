@@ -103,6 +103,7 @@ UiResult runUiCase(const UiCase& c, bool bless) {
     std::istringstream lines(c.source);
     std::string line;
     uint32_t lineNo = 0;
+    bool sawTarget = false;
     while (std::getline(lines, line)) {
       ++lineNo;
       size_t at = line.find("//@");
@@ -119,10 +120,22 @@ UiResult runUiCase(const UiCase& c, bool bless) {
       value = trim(value);
       std::string where = "line " + std::to_string(lineNo + c.lineOffset);
       if (key == "target") {
-        options.target = value;
-      } else if (key == "solver-rlimit" && !value.empty() && value.find_first_not_of("0123456789") == std::string::npos &&
-                 value.size() <= 9) {
-        options.solverRlimit = static_cast<unsigned>(std::stoul(value));
+        std::vector<std::string> names = targetNames();
+        std::string list;
+        for (const std::string& n : names) list += (list.empty() ? "`" : ", `") + n + "`";
+        if (std::find(names.begin(), names.end(), value) == names.end())
+          headerErrors.push_back(where + ": `//@ target:` takes one of " + list + ", not `" + value + "`");
+        else if (sawTarget)
+          headerErrors.push_back(where + ": a second `//@ target:` header (one target per test file)");
+        else
+          options.target = value;
+        sawTarget = true;
+      } else if (key == "solver-rlimit") {
+        if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos && value.size() <= 9)
+          options.solverRlimit = static_cast<unsigned>(std::stoul(value));
+        else
+          headerErrors.push_back(where + ": `//@ solver-rlimit:` takes a number from 0 to 999999999, not `" + value +
+                                 "`");
       } else if (key == "compile-flags") {
         std::istringstream words(value);
         std::vector<std::string> argv;

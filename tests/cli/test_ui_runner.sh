@@ -24,4 +24,14 @@ printf 'fn f() {\n  let = 3;\n}\n' > "$TMP/ui/extra.vx"
 "$VXC" test-ui --bless "$TMP/ui" >/dev/null
 expect_status 1 "$VXC" test-ui "$TMP/ui"
 contains "$OUT" "unexpected diagnostic error E0001 on line 2"
+rm "$TMP/ui/extra.vx" "$TMP/ui/extra.stderr"
+# A header that cannot mean anything fails the test, never does nothing.
+for header in "target: nope" "target:" "solver-rlimit: lots"; do
+  printf '//@ %s\nfn f() {}\n' "$header" > "$TMP/ui/header.vx"
+  expect_status 1 "$VXC" test-ui "$TMP/ui/header.vx"
+  contains "$OUT" "line 1: \`//@ ${header%%:*}:\` takes"
+done
+printf '//@ target: tpu\n//@ target: cpu\nfn f() {}\n' > "$TMP/ui/header.vx"
+expect_status 1 "$VXC" test-ui "$TMP/ui/header.vx"
+contains "$OUT" "line 2: a second \`//@ target:\` header"
 echo ok

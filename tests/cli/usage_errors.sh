@@ -27,6 +27,13 @@ contains "$ERR" "did you mean \`stream\`?"
 expect_status 2 "$VXC" build --interpret "$ROOT/examples/stream.vx"
 contains "$ERR" "\`--interpret\` builds \`--target b200\` or \`--target h100\`"
 expect_status 2 "$VXC" build --interpret --target b200 --emit=cu "$ROOT/examples/stream.vx"
+# A flag of one value given twice: the last one would silently win.
+expect_status 2 "$VXC" build "$ROOT/examples/stream.vx" --target tpu --target cpu
+contains "$ERR" "option \`--target\` is given twice (\`tpu\` and \`cpu\`)"
+expect_status 2 "$VXC" build "$ROOT/examples/stream.vx" --emit=obj -o a.o -o b.o
+contains "$ERR" "is given twice"
+# The repeatable ones collect their values.
+expect_status 0 "$VXC" check "$ROOT/examples/stream.vx" -A unused_variables -W unproved
 TMPLIB=$(mktemp -d)
 expect_status 0 "$VXC" build --interpret --target h100 --emit=lib "$ROOT/examples/rows.vx" -o "$TMPLIB/librows.so"
 [ -f "$TMPLIB/librows.so" ] && [ -f "$TMPLIB/rows.h" ] || { echo "FAIL: no interpreted library or header" >&2; exit 1; }
