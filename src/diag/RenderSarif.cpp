@@ -1,9 +1,35 @@
+#include <cctype>
+
 #include <nlohmann/json.hpp>
 
 #include "diag/ErrorDocs.h"
 #include "diag/Render.h"
 
 namespace vx::diag {
+
+namespace {
+
+// A file's path as SARIF's `uri` (RFC 3986): every byte but the unreserved
+// ones and `/` percent-encoded (a space, `#`, `%`, bytes that are not
+// UTF-8), an absolute path as a `file://` URI, a relative one as a
+// relative reference.
+std::string pathUri(const std::string& path) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out = !path.empty() && path[0] == '/' ? "file://" : "";
+  for (unsigned char c : path) {
+    bool keep = std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    if (keep && c < 0x80) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string renderSarif(const std::vector<Diagnostic>& diags, const base::SourceMap& sources,
                         const std::string& toolVersion) {
@@ -12,7 +38,7 @@ std::string renderSarif(const std::vector<Diagnostic>& diags, const base::Source
     base::LineCol b = f.lineCol(span.begin), e = f.lineCol(span.end);
     return nlohmann::json{
         {"physicalLocation",
-         {{"artifactLocation", {{"uri", f.path()}}},
+         {{"artifactLocation", {{"uri", pathUri(f.path())}}},
           {"region",
            {{"startLine", b.line},
             {"startColumn", b.col},
@@ -56,7 +82,7 @@ std::string renderSarif(const std::vector<Diagnostic>& diags, const base::Source
         replacements.push_back({{"deletedRegion", {{"byteOffset", p.span.begin}, {"byteLength", p.span.end - p.span.begin}}},
                                 {"insertedContent", {{"text", p.replacement}}}});
       fixes.push_back({{"description", {{"text", s.message}}},
-                       {"artifactChanges", {{{"artifactLocation", {{"uri", f.path()}}}, {"replacements", replacements}}}}});
+                       {"artifactChanges", {{{"artifactLocation", {{"uri", pathUri(f.path())}}}, {"replacements", replacements}}}}});
     }
     if (!fixes.empty()) r["fixes"] = fixes;
     std::string notes;

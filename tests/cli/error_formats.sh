@@ -39,6 +39,21 @@ log = json.load(sys.stdin)
 uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]]
 assert [u.rsplit("/", 1)[-1] for u in uris] == ["one.vx", "two.vx"], uris
 ' || fail "vxc fix --error-format=sarif is not one log: $OUT"
+# SARIF's `uri` is a URI: a space and `#` percent-encoded, an absolute
+# path a `file://` URI, a relative one a relative reference.
+mkdir -p "$TMP/sp ace"
+printf 'fn f() -> u32 { y }\n' > "$TMP/sp ace/a#1.vx"
+expect_status 1 "$VXC" check --error-format=sarif "$TMP/sp ace/a#1.vx"
+printf '%s' "$OUT" | /usr/bin/python3 -c '
+import json, sys
+uri = json.load(sys.stdin)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+assert uri.startswith("file:///") and uri.endswith("/sp%20ace/a%231.vx"), uri
+' || fail "not a file URI: $OUT"
+(cd "$TMP" && "$VXC" check --error-format=sarif "sp ace/a#1.vx") | /usr/bin/python3 -c '
+import json, sys
+uri = json.load(sys.stdin)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+assert uri == "sp%20ace/a%231.vx", uri
+' || fail "not a relative reference"
 cp "$ROOT/tests/examples/bad/dropped.vx" "$TMP/dropped.vx"
 expect_status 0 "$VXC" fix --dry-run --error-format=sarif "$TMP/dropped.vx"
 printf '%s' "$OUT" | /usr/bin/python3 -c 'import json, sys; json.load(sys.stdin)' ||
