@@ -87,10 +87,10 @@ bool conflict(uint32_t b1, uint32_t e1, uint32_t b2, uint32_t e2) {
 std::string applyEdits(const std::string& text, const std::vector<Edit>& edits);
 std::vector<Edit> collectEdits(const Checked& c, const std::string& path, const std::string& text,
                                const CheckOptions& opts, const std::vector<std::pair<std::string, unsigned>>& before,
-                               bool verify);
+                               bool verify, std::set<std::string>* unsafe = nullptr);
 
 std::vector<Edit> editsOf(const Checked& c, const std::string& path, const std::string& text,
-                          const CheckOptions& opts) {
+                          const CheckOptions& opts, std::set<std::string>& unsafe) {
   std::vector<std::pair<std::string, unsigned>> before = diagnosticCounts(c.sink);
   // First all of them at once, checked once: when together they remove one
   // diagnostic of its code per fix and add none, each is safe enough (a
@@ -111,12 +111,12 @@ std::vector<Edit> editsOf(const Checked& c, const std::string& path, const std::
       fine = fine && (now.count(code) ? now[code] : 0) + n <= was[code];
     if (fine) return all;
   }
-  return collectEdits(c, path, text, opts, before, true);
+  return collectEdits(c, path, text, opts, before, true, &unsafe);
 }
 
 std::vector<Edit> collectEdits(const Checked& c, const std::string& path, const std::string& text,
                                const CheckOptions& opts, const std::vector<std::pair<std::string, unsigned>>& before,
-                               bool verify) {
+                               bool verify, std::set<std::string>* unsafe) {
   std::vector<Edit> kept;
   std::set<std::tuple<uint32_t, uint32_t, std::string>> seen;
   for (const diag::Diagnostic& d : c.sink.diagnostics())
@@ -124,7 +124,11 @@ std::vector<Edit> collectEdits(const Checked& c, const std::string& path, const 
       if (s.applicability != diag::Applicability::MachineApplicable) continue;
       bool here = true;
       for (const diag::SuggestionPart& p : s.parts()) here = here && p.span.file == c.id;
-      if (!here || (verify && !fixIsSafe(path, text, fixEdits(s), d.code(), before, opts))) continue;
+      if (!here) continue;
+      if (verify && !fixIsSafe(path, text, fixEdits(s), d.code(), before, opts)) {
+        if (unsafe) unsafe->insert(d.code());
+        continue;
+      }
       std::vector<diag::SuggestionPart> parts = s.parts();
       bool ok = true, dup = true;
       for (const diag::SuggestionPart& p : parts) {
@@ -315,8 +319,9 @@ int cmdFix(const std::vector<std::string>& args) {
     std::string text = original;
     std::map<std::string, unsigned> applied;
     std::string refused;
+    std::set<std::string> unsafe;  // codes whose fix, alone, would add an error
     for (int round = 0; round < 8; ++round) {
-      std::vector<Edit> edits = editsOf(*last, path, text, opts);
+      std::vector<Edit> edits = editsOf(*last, path, text, opts, unsafe);
       if (edits.empty()) break;
       std::string next = applyEdits(text, edits);
       if (next == text) break;
@@ -354,6 +359,17 @@ int cmdFix(const std::vector<std::string>& args) {
     }
     if (!refused.empty())
       std::fprintf(stderr, "note: the fixes for %s were not applied: they would add an error\n", refused.c_str());
+    // A fix left out because, alone, it would add an error (making `y`
+    // `mut` uncovers a token dropped): said, not silently skipped.
+    for (const auto& [code, n] : applied) unsafe.erase(code);
+    if (!unsafe.empty()) {
+      std::string codes;
+      for (const std::string& c : unsafe) codes += (codes.empty() ? "" : ", ") + c;
+      std::fprintf(stderr,
+                   "note: the suggested fix for %s was not applied: applied alone it would add an error; apply it by "
+                   "hand and fix what it uncovers\n",
+                   codes.c_str());
+    }
     emit(last->sink, last->sources);
     errors = errors || last->sink.hasErrors();
   }

@@ -24,3 +24,16 @@ for rel in $FILES; do
 done
 [ "$fixed" -gt 0 ] || fail "no file had a fix applied: the test checks nothing"
 echo "fix_never_adds_an_error: $(echo "$FILES" | wc -l) files, $fixed fixed, no diagnostic added"
+# A machine-applicable fix left out because, applied alone, it would add an
+# error is said to be left out, not skipped silently (`mut y` uncovers the
+# dropped token's E6003 once E0205 no longer stops the checker).
+cat > "$TMP/unsafe.vx" <<'VX'
+fn two(tiles: &Vec<Tensor<f32, [128, 128]>>) on Topology::TensorCore {
+  let a = transfer_async(tiles[0], Memory::VMEM);
+  let y = 2;
+  y = 3;
+}
+VX
+"$VXC" fix "$TMP/unsafe.vx" >/dev/null 2>"$TMP/unsafe.err"
+grep -q "note: the suggested fix for E0205 was not applied: applied alone it would add an error" "$TMP/unsafe.err" ||
+  fail "the fix left out was not said: $(cat "$TMP/unsafe.err")"
