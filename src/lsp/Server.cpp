@@ -143,6 +143,15 @@ ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) 
       continue;
     }
     length = std::stoull(value);
+    // A length past any message a client could send (1 TiB) is treated as
+    // one that is no number: the stream resynchronises at the next
+    // `Content-Length`, instead of the rest of the session being read as
+    // the body to drop (2^63 swallowed every later message; 2^64 did not).
+    if (length > (uint64_t{1} << 40)) {
+      badLength = true;
+      error = "`Content-Length` is not a number a message could have";
+      continue;
+    }
     haveLength = true;
   }
   if (badLength) return ReadStatus::Malformed;
