@@ -23,6 +23,45 @@ struct Style {
 // A source line made printable: tabs become four spaces, invalid UTF-8 and
 // control characters become U+FFFD; one cell per display column, and the
 // display column of every byte.
+// The code point of one well-formed UTF-8 sequence.
+uint32_t decode(std::string_view u) {
+  unsigned char c = static_cast<unsigned char>(u[0]);
+  uint32_t cp = u.size() == 2 ? c & 0x1F : u.size() == 3 ? c & 0x0F : c & 0x07;
+  for (size_t k = 1; k < u.size(); ++k) cp = cp << 6 | (static_cast<unsigned char>(u[k]) & 0x3F);
+  return cp;
+}
+
+// Terminal cells a code point takes (as the unicode-width crate rustc uses
+// counts them, in ranges): 0 for combining marks, joiners and variation
+// selectors, 2 for East Asian wide and full-width characters and emoji.
+int displayWidth(uint32_t cp) {
+  static const uint32_t kZero[][2] = {
+      {0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x0610, 0x061A}, {0x064B, 0x065F},
+      {0x0E31, 0x0E31}, {0x0E34, 0x0E3A}, {0x0E47, 0x0E4E}, {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF},
+      {0x200B, 0x200F}, {0x2060, 0x2064}, {0x20D0, 0x20FF}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F},
+      {0x1F3FB, 0x1F3FF}, {0xE0000, 0xE0FFF}};
+  static const uint32_t kWide[][2] = {
+      {0x1100, 0x115F},   {0x231A, 0x231B},   {0x2329, 0x232A},   {0x23E9, 0x23EC},   {0x23F0, 0x23F0},
+      {0x23F3, 0x23F3},   {0x25FD, 0x25FE},   {0x2614, 0x2615},   {0x2648, 0x2653},   {0x267F, 0x267F},
+      {0x2693, 0x2693},   {0x26A1, 0x26A1},   {0x26AA, 0x26AB},   {0x26BD, 0x26BE},   {0x26C4, 0x26C5},
+      {0x26CE, 0x26CE},   {0x26D4, 0x26D4},   {0x26EA, 0x26EA},   {0x26F2, 0x26F3},   {0x26F5, 0x26F5},
+      {0x26FA, 0x26FA},   {0x26FD, 0x26FD},   {0x2705, 0x2705},   {0x270A, 0x270B},   {0x2728, 0x2728},
+      {0x274C, 0x274C},   {0x274E, 0x274E},   {0x2753, 0x2755},   {0x2757, 0x2757},   {0x2795, 0x2797},
+      {0x27B0, 0x27B0},   {0x27BF, 0x27BF},   {0x2B1B, 0x2B1C},   {0x2B50, 0x2B50},   {0x2B55, 0x2B55},
+      {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},   {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},
+      {0xA960, 0xA97F},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE10, 0xFE19},   {0xFE30, 0xFE6F},
+      {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x16FE0, 0x16FE4}, {0x17000, 0x18CFF}, {0x1B000, 0x1B2FF},
+      {0x1F004, 0x1F004}, {0x1F0CF, 0x1F0CF}, {0x1F18E, 0x1F18E}, {0x1F191, 0x1F19A}, {0x1F200, 0x1F202},
+      {0x1F210, 0x1F23B}, {0x1F240, 0x1F248}, {0x1F250, 0x1F251}, {0x1F260, 0x1F265}, {0x1F300, 0x1F64F},
+      {0x1F680, 0x1F6FF}, {0x1F7E0, 0x1F7EB}, {0x1F90C, 0x1F9FF}, {0x1FA70, 0x1FAFF}, {0x20000, 0x2FFFD},
+      {0x30000, 0x3FFFD}};
+  for (const auto& r : kZero)
+    if (cp >= r[0] && cp <= r[1]) return 0;
+  for (const auto& r : kWide)
+    if (cp >= r[0] && cp <= r[1]) return 2;
+  return 1;
+}
+
 struct DisplayLine {
   std::vector<std::string> cells;
   std::vector<uint32_t> colOfByte;  // plus one entry past the end
@@ -62,8 +101,20 @@ struct DisplayLine {
         for (size_t k = 1; ok && k < len; ++k)
           ok = (static_cast<unsigned char>(raw[i + k]) & 0xC0) == 0x80;
         if (!ok) len = 1;
+        int w = ok ? displayWidth(decode(raw.substr(i, len))) : 1;
+        if (w == 0 && !cells.empty()) {
+          // A combining mark (or a joiner) draws on the character before.
+          for (size_t k = 0; k < len; ++k) colOfByte.push_back(col - 1);
+          cells.back() += std::string(raw.substr(i, len));
+          i += len;
+          continue;
+        }
         for (size_t k = 0; k < len; ++k) colOfByte.push_back(col);
         cells.emplace_back(ok ? std::string(raw.substr(i, len)) : "\xEF\xBF\xBD");
+        // A wide character (CJK, most emoji) takes two cells of the
+        // terminal: the second holds nothing, so carets under later
+        // characters line up.
+        if (w == 2) cells.emplace_back("");
         i += len;
         continue;
       }
