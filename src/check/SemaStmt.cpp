@@ -319,6 +319,17 @@ hir::StmtId checkParallel(Sema& s, const ast::Stmt& st, hir::Stmt& hs) {
                     .help("write `parallel (i, j) in [e0, e1] { ... }`: the indices are immutable `usize` names"));
     ok = false;
   }
+  // `parallel (i, i) in ...`: one name for two indices (Rust's E0416).
+  for (size_t i = 0; i < binds.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (binds[i]->kind == ast::PatKind::Bind && binds[j]->kind == ast::PatKind::Bind &&
+          s.name(binds[i]->name) == s.name(binds[j]->name) && s.name(binds[i]->name) != "_") {
+        s.sink.emit(diag::DuplicateBinding(std::string(s.name(binds[i]->name)), "grid index list")
+                        .primary(s.span(binds[i]->range), "used again")
+                        .secondary(s.span(binds[j]->range), "first bound here"));
+        ok = false;
+        break;
+      }
   s.scopes.emplace_back();
   s.gridFirstLocal = static_cast<uint32_t>(s.prog.locals.size());
   std::vector<uint32_t> vars;
