@@ -319,7 +319,7 @@ hir::StmtId checkParallel(Sema& s, const ast::Stmt& st, hir::Stmt& hs) {
                     .help("write `parallel (i, j) in [e0, e1] { ... }`: the indices are immutable `usize` names"));
     ok = false;
   }
-  // `parallel (i, i) in ...`: one name for two indices (Rust's E0416).
+  // `parallel (i, i) in ...`: one name for two indices (Rust refuses it too).
   for (size_t i = 0; i < binds.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       if (binds[i]->kind == ast::PatKind::Bind && binds[j]->kind == ast::PatKind::Bind &&
