@@ -352,6 +352,14 @@ std::vector<Candidate> holding(Analysis& a, const std::vector<Candidate>& cands,
 }
 
 
+// Houdini's rounds before it gives up and keeps no candidate. A round drops
+// every candidate its model shows failing, but a chain of token locations
+// (`t0 = t1; t1 = t2; ...`) lets one more fail per round: "t15 holds no copy
+// of the loop's call" fails once t16's is dropped, and so on. Six rounds
+// left a shift of 17 tokens with no invariant (a false E6002); the chain is
+// at most as long as the token locations the loop carries.
+int maxRounds(const LoopInfo& info) { return 6 + static_cast<int>(std::min(info.carried, kMaxUnroll + 1)); }
+
 Term conjunction(TermStore& t, const std::vector<Candidate>& cs, const State& s, Term iter) {
   std::vector<Term> parts;
   for (const Candidate& c : cs) {
@@ -547,7 +555,7 @@ State gatherLoop(Analysis& a, const LoopCtx& C, const State& before, Term iter) 
     std::vector<Candidate> kept = holding(a, candidates(a, C, before), before, lo);
     keepFeasible(a, kept, before, widened, lo, iter);
     for (int round = 0;; ++round) {
-      if (round == 6) kept.clear();
+      if (round == maxRounds(*C.info)) kept.clear();
       State assumed = widened;
       assumed.pc = t.mkAnd({assumed.pc, conjunction(t, kept, widened, iter), t.mkLe(lo, iter)});
       r = walkBody(a, C, assumed, iter);
@@ -631,7 +639,7 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
     keepFeasible(a, kept, heads[1], widened, at(1), wIter);
     State assumed, afterOne;
     for (int round = 0;; ++round) {
-      if (round == 6) kept.clear();
+      if (round == maxRounds(*C.info)) kept.clear();
       assumed = widened;
       assumed.pc = t.mkAnd({assumed.pc, conjunction(t, kept, widened, wIter), t.mkLe(at(1), wIter)});
       BodyResult r = walkBody(a, C, assumed, wIter);
