@@ -358,6 +358,13 @@ int buildOne(FrontOptions fo, const ParsedArgs& a, const std::string& emit, cons
 
 }  // namespace
 
+// An artifact's default file name, after FILE's stem: `k.o`, `libk.so`,
+// `k` (exe), `k.abi.json`, `k.cpp`, `k.mlir`, ...
+static std::string artifactName(const std::string& kind, const std::string& base) {
+  return kind == "obj" ? base + ".o" : kind == "lib" ? "lib" + base + ".so" : kind == "exe" ? base
+         : kind == "abi" ? base + ".abi.json" : base + "." + kind;
+}
+
 int cmdBuild(const std::vector<std::string>& args) {
   ParsedArgs a = parseArgs("build", args,
                            withFrontFlags({{"--emit", true, {}},
@@ -414,8 +421,7 @@ int cmdBuild(const std::vector<std::string>& args) {
     // input's own name too (a source file called `k` built as `exe`).
     const std::string& kind = emits[0].first;
     std::string stem = fs::path(fo.file).stem().string();
-    std::string dflt = kind == "obj" ? stem + ".o" : kind == "lib" ? "lib" + stem + ".so" : kind == "exe" ? stem
-                       : kind == "abi" || kind == "mlir" ? "" : stem + "." + kind;
+    std::string dflt = kind == "abi" || kind == "mlir" ? "" : artifactName(kind, stem);  // those two: stdout
     if (namesInput(fo.file, out.empty() ? dflt : out)) return overwrites(out.empty() ? dflt : out);
     return buildOne(fo, a, emits[0].first, out, targetCpu, a.has("--emit"));
   }
@@ -435,9 +441,7 @@ int cmdBuild(const std::vector<std::string>& args) {
     if (out.empty()) {
       fs::path sp(stem);
       std::string base = sp.filename().string();
-      std::string name = kind == "obj" ? base + ".o" : kind == "lib" ? "lib" + base + ".so" : kind == "exe" ? base
-                         : kind == "abi" ? base + ".abi.json" : base + "." + kind;
-      out = (sp.parent_path() / name).string();
+      out = (sp.parent_path() / artifactName(kind, base)).string();
     }
     if (namesInput(fo.file, out)) return overwrites(out);
     for (size_t j = 0; j < outs.size(); ++j)
