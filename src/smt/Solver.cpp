@@ -75,6 +75,36 @@ struct Solver::Impl {
     sideAsserted.clear();
     rlimitSeen = 0;
   }
+  /* A model in which every over-approximated `x / d` and `x % d` has its
+   * exact value, where the solver finds one within kCheapRlimit: the
+   * verdict stands either way (the approximation is sound), but a
+   * counterexample with `-4 % -2 == -1` is no execution. The exact terms
+   * are nonlinear; the query runs in its own scope and leaves the
+   * solver's assertions as they were. */
+  // False when Z3 threw: the solver is then in no known state (dropSolver).
+  bool exactModel(const TermStore& ts, const std::vector<Term>& approximated, const z3::expr_vector& assumptions,
+                  z3::model& model, unsigned rlimitPerQuery) {
+    try {
+      z3::solver& s = *solver;
+      s.push();
+      for (Term t : approximated) {
+        const TermNode& n = ts.node(t);
+        z3::expr x = translate(ts, n.args[0]), d = translate(ts, n.args[1]), e = translate(ts, t);
+        s.add(z3::implies(d != 0, e == (n.op == TermOp::EuclidDiv ? x / d : z3::mod(x, d))));
+      }
+      z3::params cheap(ctx);
+      cheap.set("rlimit", Solver::kCheapRlimit);
+      s.set(cheap);
+      if (s.check(assumptions) == z3::sat) model = s.get_model();
+      s.pop();
+      z3::params back(ctx);
+      back.set("rlimit", rlimitPerQuery);
+      s.set(back);
+      return true;
+    } catch (const z3::exception&) {
+      return false;
+    }
+  }
   uint64_t functionRlimitUsed = 0;
   uint64_t rlimitSeen = 0;  // the solver's cumulative "rlimit count" after the last query
 
@@ -152,6 +182,14 @@ struct Solver::Impl {
               facts = facts && z3::implies(d > cc, (hi == lo + cc && lo + cc < d) || (hi == lo + cc - d && lo + cc >= d));
             }
             same.push_back(ModByVar{x.index, offset, e});
+            side.emplace(t.index, facts);
+          } else {
+            // The quotient's linear facts: 0 below one divisor, x by 1, and
+            // between 0 and x (or x and -1) for a positive divisor.
+            z3::expr d = arg(1), xv = arg(0);
+            z3::expr facts = z3::implies(d > 0 && xv >= 0 && xv < d, e == 0) && z3::implies(d == 1, e == xv) &&
+                             z3::implies(d > 0 && xv >= 0, e >= 0 && e <= xv) &&
+                             z3::implies(d > 0 && xv < 0, e < 0 && e >= xv);
             side.emplace(t.index, facts);
           }
         }
@@ -336,6 +374,7 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
     }
     // The facts of over-approximated terms hold of every value of their
     // arguments (what `x % d` is for each x and d): asserted once, unguarded.
+    std::vector<Term> approximated;  // reached from the formula
     if (!impl_->side.empty()) {
       std::vector<Term> stack{formula};
       std::unordered_set<uint32_t> seen;
@@ -344,38 +383,51 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
         stack.pop_back();
         if (!seen.insert(x.index).second) continue;
         auto it = impl_->side.find(x.index);
-        if (it != impl_->side.end() && impl_->sideAsserted.insert(x.index).second) s.add(it->second);
+        if (it != impl_->side.end()) {
+          approximated.push_back(x);
+          if (impl_->sideAsserted.insert(x.index).second) s.add(it->second);
+        }
         for (Term y : terms_.node(x).args) stack.push_back(y);
       }
     }
     z3::check_result r = s.check(assumptions);
-    // Z3 reports resources used cumulatively in the context's statistics;
-    // charge the per-query limit as an upper bound when unknown.
+    // Charge what the query used: Z3's cumulative resource count (the
+    // per-query limit, as an upper bound, when unknown).
+    auto rlimitCount = [&]() -> std::optional<uint64_t> {
+      try {
+        z3::stats st = s.statistics();
+        for (unsigned k = 0; k < st.size(); ++k)
+          if (st.key(k) == "rlimit count")
+            return static_cast<uint64_t>(st.is_uint(k) ? st.uint_value(k) : st.double_value(k));
+      } catch (const z3::exception&) {
+      }
+      return std::nullopt;
+    };
+    uint64_t used = limits_.rlimitPerQuery;
+    if (std::optional<uint64_t> now = rlimitCount()) {
+      used = *now >= impl_->rlimitSeen ? *now - impl_->rlimitSeen : *now;
+      impl_->rlimitSeen = *now;
+    }
+    impl_->functionRlimitUsed += r == z3::unknown ? limits_.rlimitPerQuery : used;
     if (r == z3::sat) {
       v = Verdict::Sat;
       z3::model zm = s.get_model();
+      bool solverKept = true;
+      if (!approximated.empty() && !show.empty()) {
+        // Not charged: it only makes the counterexample exact.
+        solverKept = impl_->exactModel(terms_, approximated, assumptions, zm, limits_.rlimitPerQuery);
+        if (std::optional<uint64_t> now = solverKept ? rlimitCount() : std::nullopt) impl_->rlimitSeen = *now;
+      }
       for (const Shown& x : show) {
         z3::expr val = zm.eval(impl_->translate(terms_, x.term), true);
         std::string text = val.to_string();
         // Z3 prints negative integers as `(- 5)`; keep that SMT-LIB form.
         m.values.emplace_back(x.name, text);
       }
+      if (!solverKept) impl_->dropSolver();
     } else if (r == z3::unsat) {
       v = Verdict::Unsat;
     }
-    // Charge what the query used: Z3's cumulative resource count.
-    uint64_t used = limits_.rlimitPerQuery;
-    try {
-      z3::stats st = s.statistics();
-      for (unsigned k = 0; k < st.size(); ++k)
-        if (st.key(k) == "rlimit count") {
-          uint64_t now = static_cast<uint64_t>(st.is_uint(k) ? st.uint_value(k) : st.double_value(k));
-          used = now >= impl_->rlimitSeen ? now - impl_->rlimitSeen : now;
-          impl_->rlimitSeen = now;
-        }
-    } catch (const z3::exception&) {
-    }
-    impl_->functionRlimitUsed += r == z3::unknown ? limits_.rlimitPerQuery : used;
   } catch (const z3::exception&) {
     v = Verdict::Unknown;
     impl_->dropSolver();  // its state is unknown now

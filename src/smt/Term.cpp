@@ -248,7 +248,14 @@ Term TermStore::mkTruncRem(Term a, Term b) {
   if (isConst(a) && isConst(b) && node(b).value != 0 && foldable(node(a).value) && foldable(node(b).value))
     return intConst(node(a).value % node(b).value);
   // a % b = a - b * trunc(a / b); the sign follows a.
-  return mkSub(a, mkMul(b, mkTruncDiv(a, b)));
+  if (isConst(b)) return mkSub(a, mkMul(b, mkTruncDiv(a, b)));
+  // By a run-time divisor, b * trunc(a / b) is a product of two unknowns;
+  // the same value is |a| mod |b| with a's sign (a % -b == a % b), through
+  // the Euclidean remainder, whose range the solver knows (Solver.cpp): a
+  // counterexample then never has `1 % 2 == -1`.
+  Term absB = mkIte(mkLe(intConst(0), b), b, mkNeg(b));
+  Term nonneg = mkLe(intConst(0), a);
+  return mkIte(nonneg, mkEuclidMod(a, absB), mkNeg(mkEuclidMod(mkNeg(a), absB)));
 }
 
 Term TermStore::mkEuclidDiv(Term a, Term b) {

@@ -13,7 +13,13 @@ using smt::Shown;
 
 std::string modelValue(const smt::Model& m, const std::string& name) {
   for (const auto& [n, v] : m.values)
-    if (n == name) return v;
+    if (n == name) {
+      // In the source's terms: Z3 writes a negative integer `(- 5)`.
+      if (v.size() > 4 && v.compare(0, 3, "(- ") == 0 && v.back() == ')' &&
+          v.find_first_not_of("0123456789", 3) == v.size() - 1)
+        return "-" + v.substr(3, v.size() - 4);
+      return v;
+    }
   return {};
 }
 
