@@ -159,7 +159,7 @@ awk -v sa="$sa" -v ss="$ss" -v ea="$ea" -v es="$es" -v bea="$bea" -v bes="$bes" 
   if (x512 != "" && b512 != "") {
     printf "%-34s %12.1f %8.2fx\n", "examples/gemm.vx vs the next line", flops / g / 1000, flops / g / 1000 / b512
     printf "%-34s %12.1f %8.2fx\n", "  the same, --target-cpu=native", flops / gn / 1000, flops / gn / 1000 / b512
-    printf "%-34s %12.1f %8.2fx\n", "OpenBLAS sgemm (core " x512 ", forced)", b512, 1
+    printf "%-34s %12.1f %8.2fx\n", "OpenBLAS (core " x512 ", forced)", b512, 1
   }
   if (g2 != "" && b2 != "") {
     printf "%-34s %12.1f %8.2fx\n", "examples/gemm.vx, VX_CPU_ISA=avx2", flops / g2 / 1000, flops / g2 / 1000 / b2

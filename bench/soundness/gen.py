@@ -55,9 +55,34 @@ fn wait_then_compute(t: {TOK}, x: &{PIN}, acc: &mut {PIN}, w: &{PIN}) on Topolog
 # Generic user functions are not Vx (E0207): one issue_slot per ring size.
 
 
+def held_helpers(r):
+    """Helpers given a reference to a tuple holding a ring of `r` slots and a
+    tile (the Held template): they read a slot, the tile, or fill the ring."""
+    pair = f"(Pinned<Tensor<f32, [{r}, 8, 8]>, {VMEM}>, {PIN})"
+    return f"""
+fn read_held{r}(q: &{pair}, s: usize, acc: &mut {PIN}, w: &{PIN}) on Topology::TensorCore {{
+  mma(acc, &q.0[s], w);
+}}
+
+fn read_other{r}(q: &{pair}, acc: &mut {PIN}, w: &{PIN}) on Topology::TensorCore {{
+  mma(acc, &q.1, w);
+}}
+
+fn pass_held{r}(q: &{pair}, s: usize, acc: &mut {PIN}, w: &{PIN}) on Topology::TensorCore {{
+  read_held{r}(q, s, acc, w);
+}}
+
+fn fill_held{r}(q: &mut {pair}) on Topology::TensorCore {{
+  fill(&mut q.0, 0.5);
+}}
+"""
+
+
 def slot_helpers(sizes):
     out = []
-    for r in sorted(sizes):
+    for r in sorted(x for x in sizes if isinstance(x, str)):
+        out.append(held_helpers(int(r[1:])))
+    for r in sorted(x for x in sizes if isinstance(x, int)):
         out.append(f"""
 fn issue_slot{r}(src: &Vec<{TILE}>, k: usize, ring: &mut Pinned<Tensor<f32, [{r}, 8, 8]>, {VMEM}>, s: usize) -> {TOK} on Topology::TensorCore {{
   transfer_async_into(src[k], &mut ring[s])
@@ -454,12 +479,115 @@ class Nest:
         return f"#[allow(unused_variables)]\nfn {self.name}({SIG}) on Topology::TensorCore {{\n{text}\n}}\n"
 
 
+class Held:
+    """A ring and a tile held in a tuple (`p.0`, `p.1`), reached directly,
+    through references to the whole tuple (`r.0[s]`, `(*r).0[s]`, made
+    afresh at each use), and through helpers given `&p` or `&mut p` that
+    touch one component: copies into the ring's slots in flight while the
+    other slots, the tile, or the whole tuple are read and written."""
+
+    def __init__(self, rnd, name):
+        self.r = rnd
+        self.name = name
+        self.R = rnd.choice([1, 2, 2, 3])
+        self.loop = rnd.choice(["for", "while"])
+        self.lines = []
+        self.sizes = {f"h{self.R}"}
+
+    def emit(self, depth, text, tag=""):
+        self.lines.append("  " * depth + text + (f" // {tag}" if tag else ""))
+
+    def ring(self, idx, mut):
+        """The ring's slot `idx` as a place, in one of the forms."""
+        form = self.r.choice(["direct", "ref", "deref"])
+        if form == "direct":
+            return "", f"p.0[{idx}]"
+        b = "&mut p" if mut else "&p"
+        return f"let r = {b}; ", (f"r.0[{idx}]" if form == "ref" else f"(*r).0[{idx}]")
+
+    def read(self, d, idx):
+        r, R = self.r, self.R
+        kind = r.choice(["place", "place", "helper", "pass"])
+        if kind == "helper":
+            self.emit(d, f"read_held{R}(&p, {idx}, acc, w);", "C")
+        elif kind == "pass":
+            self.emit(d, f"pass_held{R}(&p, {idx}, acc, w);", "C")
+        else:
+            pre, place = self.ring(idx, False)
+            self.emit(d, f"{{ {pre}mma(acc, &{place}, w); }}", "C")
+
+    def issue(self, d, src, idx, first=False):
+        pre, place = self.ring(idx, True)
+        if first:
+            self.emit(d, f"let mut t = transfer_async_into({src}, &mut p.0[{idx}]);", "I")
+        else:
+            self.emit(d, f"{{ {pre}t = transfer_async_into({src}, &mut {place}); }}", "I")
+
+    def other(self, d):
+        """The tile or the whole ring, touched while a copy is in flight."""
+        r, R = self.r, self.R
+        what = r.choice(["tile", "tile_ref", "other_helper", "fill_tile", "fill_ring"])
+        if what == "tile":
+            self.emit(d, "mma(acc, &p.1, w);")
+        elif what == "tile_ref":
+            self.emit(d, "{ let r = &mut p; fill(&mut r.1, 1.0); }")
+        elif what == "other_helper":
+            self.emit(d, f"read_other{R}(&p, acc, w);")
+        elif what == "fill_tile":
+            self.emit(d, "{ let r = &mut p; fill(&mut (*r).1, 2.0); }")
+        else:
+            # Every slot, the one in flight too: a race unless waited.
+            self.emit(d, f"if {r.choice(['flag', 'i == m', 'false'])} {{ fill_held{R}(&mut p); }}")
+
+    def source(self):
+        r, R = self.r, self.R
+        self.emit(1, f"let mut p = (zeros::<f32, [{R}, 8, 8]>({VMEM}), zeros::<f32, [8, 8]>({VMEM}));")
+        self.emit(1, "let n = tiles.len();")
+        self.issue(1, "tiles[0]", "0", first=True)
+        if self.loop == "for":
+            self.emit(1, "for i in 0..n {")
+        else:
+            self.emit(1, "let mut i: usize = 0;")
+            self.emit(1, "while i < n {")
+        self.emit(2, "wait(t);", "W")
+        if r.random() < 0.5:
+            self.read(2, f"i % {R}")
+        self.issue(2, "tiles[(i + 1) % n]", f"(i + 1) % {R}")
+        for _ in range(r.randint(0, 2)):
+            if r.random() < 0.5:
+                self.read(2, f"i % {R}")
+            else:
+                self.other(2)
+        if self.loop == "while":
+            self.emit(2, "i += 1;")
+        self.emit(1, "}")
+        self.emit(1, "wait(t);", "W")
+        self.read(1, "0")
+        text = "\n".join(self.lines)
+        return f"#[allow(unused_variables)]\nfn {self.name}({SIG}) on Topology::TensorCore {{\n{text}\n}}\n"
+
+
+def slot_at(line):
+    """(start, end) of the ring slot's index in a line: `slots[...]`, a
+    held ring's `.0[...]`, or a helper's slot argument (`read_held2(&p, X,
+    ...)`); None when the line names no slot."""
+    for mark in ("slots[", ".0["):
+        if mark in line:
+            i = line.index(mark) + len(mark)
+            return i, line.index("]", i)
+    for mark in ("read_held", "pass_held"):
+        if mark in line:
+            i = line.index("(&p, ") + len("(&p, ")
+            return i, line.index(", acc", i)
+    return None
+
+
 def mutate(rnd, src):
     """One mistake of the kinds users make; returns (source, what)."""
     lines = src.split("\n")
     waits = [k for k, l in enumerate(lines) if l.endswith("// W") and not l.strip().startswith("let ")]
-    computes = [k for k, l in enumerate(lines) if l.endswith("// C") and "slots[" in l]
-    issues = [k for k, l in enumerate(lines) if l.endswith("// I") and "slots[" in l]
+    computes = [k for k, l in enumerate(lines) if l.endswith("// C") and slot_at(l) is not None]
+    issues = [k for k, l in enumerate(lines) if l.endswith("// I") and slot_at(l) is not None]
     # Copies started again in the loop or on an early exit (`t1 = ...`,
     # `p = (...)`): left out, the token keeps a copy already waited, which
     # the next wait waits again (on every path: through `break`, `continue`
@@ -498,8 +626,7 @@ def mutate(rnd, src):
         k = rnd.choice(issues if what == "shift_slot" else computes)
         line = lines[k]
         # The slot index one further along the ring (still in bounds).
-        i = line.index("slots[") + len("slots[")
-        j = line.index("]", i)
+        i, j = slot_at(line)
         ring = line[line.index("zeros::<f32, [") + 14:] if False else None
         lines[k] = line[:i] + "(" + line[i:j] + " + 1) % RING" + line[j:]
     text = "\n".join(lines)
@@ -509,9 +636,9 @@ def mutate(rnd, src):
 
 def program(rnd, idx):
     name = f"k{idx}"
-    kind = rnd.choice(["ring", "ring", "ring", "stream", "flags", "nest"])
+    kind = rnd.choice(["ring", "ring", "ring", "stream", "flags", "nest", "held"])
     g = (Ring(rnd, name) if kind == "ring" else Stream(rnd, name) if kind == "stream" else Flags(rnd, name)
-         if kind == "flags" else Nest(rnd, name))
+         if kind == "flags" else Nest(rnd, name) if kind == "nest" else Held(rnd, name))
     src = g.source()
     what = "none"
     if rnd.random() < 0.5:

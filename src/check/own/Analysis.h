@@ -43,6 +43,7 @@ struct ParamPlace {
   std::string text;
   Term row, col;   // a block of it (relative to what the argument points to), or invalid
   uint64_t rows = 0, cols = 0;
+  uint32_t inner = 0;  // components of the tuple it points to (Place::inner)
 };
 // The parameter place of `place` (a place of parameter `root`).
 ParamPlace paramPlace(ParamLoc root, const Place& place, Term guard);

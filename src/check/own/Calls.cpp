@@ -51,7 +51,9 @@ void addReached(Analysis& a, State& s, const std::vector<Alt>& from, hir::TypeId
   if (tt.kind(r) == hir::TyKind::Ref) {
     for (const Alt& at : from) {
       if (!at.place.whole()) continue;  // a reference kept in a buffer's slot: not one the state holds
-      auto it = s.refs.find(at.place.root);
+      // A reference inside what a reference parameter points to (`&q.0`
+      // of `q: &(&A, &B)`): not one the state holds, so anywhere.
+      auto it = at.place.inner == 0 ? s.refs.find(at.place.root) : s.refs.end();
       RefVal rv;
       if (it != s.refs.end())
         rv = it->second;
@@ -69,9 +71,15 @@ void addReached(Analysis& a, State& s, const std::vector<Alt>& from, hir::TypeId
     std::vector<Alt> fields;
     for (const Alt& at : from) {
       Loc c;
-      if (!at.place.whole() || !childLoc(at.place.root, i, c)) continue;
       Alt f = at;
-      f.place.root = c;
+      if (!at.place.whole()) continue;
+      if (at.place.inner != 0) {
+        if (!childPath(at.place.inner, i, f.place.inner)) continue;
+      } else if (childLoc(at.place.root, i, c)) {
+        f.place.root = c;
+      } else {
+        continue;
+      }
       fields.push_back(f);
     }
     addReached(a, s, fields, tt.elem(r, i), out, depth + 1);

@@ -448,7 +448,8 @@ void mergeCopies(Analysis& a, State& s) {
         if (x.place.blocked()) m2.blocks.emplace_back(g, std::make_pair(x.place.row, x.place.col));
       };
       for (Merged& m2 : into)
-        if (m2.place.root == x.place.root && m2.place.index.valid() == x.place.index.valid() &&
+        if (m2.place.root == x.place.root && m2.place.inner == x.place.inner &&
+            m2.place.index.valid() == x.place.index.valid() &&
             m2.place.sub.valid() == x.place.sub.valid() &&
             m2.place.blocked() == x.place.blocked() && m2.place.rows == x.place.rows &&
             m2.place.cols == x.place.cols && m2.place.text == x.place.text) {

@@ -46,6 +46,15 @@ bool childLoc(Loc l, uint32_t i, Loc& out);
 constexpr unsigned kLocDepth = 4;  // the tuple levels a location's path holds
 // Is `inner` `outer` or inside it?
 bool within(Loc inner, Loc outer);
+// The same for component paths alone (Place::inner), and the path of
+// component `i` inside `path`; false when nested too deeply.
+inline bool innerWithin(uint32_t inner, uint32_t outer) { return within(Loc{0, inner}, Loc{0, outer}); }
+inline bool childPath(uint32_t path, uint32_t i, uint32_t& out) {
+  Loc c;
+  if (!childLoc(Loc{0, path}, i, c)) return false;
+  out = c.path;
+  return true;
+}
 
 // A place a copy or an access touches: a root (a buffer location, or a
 // location holding a reference received from the caller), whole or one
@@ -67,6 +76,11 @@ struct Place {
   Term sub;
   Term row, col;     // invalid: no block
   uint64_t rows = 0, cols = 0;
+  // Components of a tuple the root refers to without holding it (a
+  // reference parameter's pointee: `q.0` of `q: &(A, B)`), packed as a
+  // Loc's path; 0: all of it. A tuple the state holds has a location per
+  // component instead (childLoc).
+  uint32_t inner = 0;
   std::string text;  // as the user wrote it
   bool whole() const { return !index.valid() && !row.valid(); }
   bool blocked() const { return row.valid(); }

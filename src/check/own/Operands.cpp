@@ -248,7 +248,9 @@ Value startCopy(Analysis& a, State& s, Transfer tr) {
         Term constantSub = x.place.sub.valid() && t.isConst(x.place.sub) ? x.place.sub : Term{};
         bool have = false;
         for (SitePlace& y : into) {
-          if (y.place.root != x.place.root || y.indexed != indexed || y.blocked != blocked) continue;
+          if (y.place.root != x.place.root || y.place.inner != x.place.inner || y.indexed != indexed ||
+              y.blocked != blocked)
+            continue;
           if (blocked && (y.place.rows != x.place.rows || y.place.cols != x.place.cols)) continue;
           have = true;
           if (!(y.place.index == constant)) y.place.index = Term{};  // the slot varies

@@ -188,9 +188,19 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
         // assignment to it (tracked) or through a reference (which makes
         // it unknown: assignTo). Otherwise a reference stored in a buffer:
         // anywhere.
+        // Through a reference inside what a reference parameter points to
+        // (`*q.0`): somewhere the parameter reaches, as its whole place
+        // stands for (the caller's argument reaches every place the
+        // references it holds point to: Calls.cpp, addReached).
+        for (Alt& alt : alts)
+          if (alt.place.inner != 0 && a.paramOf.count(alt.place.root)) {
+            alt.place.inner = 0;
+            alt.place.clearSlot();
+            alt.place.clearBlock();
+          }
         bool tracked = isRef(a, ty) && !alts.empty();
         for (const Alt& alt : alts) {
-          auto it = alt.place.whole() ? s.refs.find(alt.place.root) : s.refs.end();
+          auto it = alt.place.whole() && alt.place.inner == 0 ? s.refs.find(alt.place.root) : s.refs.end();
           tracked = tracked && it != s.refs.end() && !it->second.unknown;
         }
         if (!tracked) {
@@ -206,7 +216,29 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
         alts = std::move(next);
         break;
       }
-      case cir::ProjKind::Field: break;  // a component of an element: the element stands for it
+      case cir::ProjKind::Field: {
+        // A component of a tuple location reached through a reference
+        // (`(*r).0` with `r = &p`): that component's own location, as
+        // `p.0` names it. A component of an element (a slot, a block) or of
+        // a place the state does not split: the element stands for it,
+        // and a tuple's place overlaps its components' (alias).
+        for (Alt& alt : alts) {
+          Loc c;
+          if (!alt.place.whole() || alt.place.sub.valid()) continue;
+          hir::TypeId at = a.types().resolve(typeAt(a.types(), a.body, alt.place.root));
+          if (alt.place.inner == 0 && a.types().kind(at) == hir::TyKind::Tuple && childLoc(alt.place.root, x.field, c)) {
+            alt.place.root = c;
+          } else if (a.paramOf.count(alt.place.root) && childPath(alt.place.inner, x.field, alt.place.inner)) {
+            // A component of what a reference parameter points to: the
+            // caller's argument gives its location (Summaries.cpp).
+          } else {
+            continue;
+          }
+          std::string text = sourceText(a, x.span);
+          if (!text.empty()) alt.place.text = text;
+        }
+        break;
+      }
       case cir::ProjKind::Block: {
         Term r = scalarAt(a, s, Loc{x.index.index, 0}, a.body.local(x.index).type);
         Term c = scalarAt(a, s, Loc{x.index2.index, 0}, a.body.local(x.index2).type);
@@ -234,7 +266,12 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
 }
 
 Term alias(TermStore& t, const Place& x, const Place& y) {
-  if (x.root != y.root) return t.fls();
+  // A tuple and a component of it (`p` whole, through a reference or at a
+  // call, and `p.0`): the tuple's place holds the component's.
+  if (x.root != y.root) return within(x.root, y.root) || within(y.root, x.root) ? t.tru() : t.fls();
+  // Components of what one reference points to: apart unless one holds
+  // the other (then the larger is all of it, as far as this goes).
+  if (x.inner != y.inner) return innerWithin(x.inner, y.inner) || innerWithin(y.inner, x.inner) ? t.tru() : t.fls();
   if (x.whole() || y.whole()) return t.tru();
   std::vector<Term> parts;
   if (x.index.valid() && y.index.valid()) parts.push_back(t.mkEq(x.index, y.index));
@@ -251,12 +288,17 @@ Term blocksOverlap(TermStore& t, const Place& x, const Place& y) {
 }
 
 bool samePlace(const Place& x, const Place& y) {
-  return x.root == y.root && x.index == y.index && x.sub == y.sub && x.row == y.row && x.col == y.col && x.rows == y.rows &&
+  return x.root == y.root && x.inner == y.inner && x.index == y.index && x.sub == y.sub && x.row == y.row && x.col == y.col && x.rows == y.rows &&
          x.cols == y.cols;
 }
 
 Term placeWithin(TermStore& t, const Place& x, const Place& y) {
   if (x.root != y.root) return t.fls();
+  if (x.inner != y.inner) {
+    // Inside all of a component (or of the whole) that holds x's.
+    bool whole = !y.index.valid() && !y.sub.valid() && !y.blocked();
+    return whole && innerWithin(x.inner, y.inner) ? t.tru() : t.fls();
+  }
   std::vector<Term> parts;
   if (y.index.valid()) {
     if (!x.index.valid()) return t.fls();
@@ -411,7 +453,7 @@ void checkAssignLoans(Analysis& a, State& s, Loc l, const std::string& text, bas
     // there, where those point (`let pp = &p;` with `p = &s` reaches `s`).
     std::vector<Alt> reach = ref.alts;
     for (size_t i = 0; i < reach.size() && reach.size() < 64; ++i) {
-      if (!reach[i].place.whole()) continue;
+      if (!reach[i].place.whole() || reach[i].place.inner != 0) continue;
       auto inner = s.refs.find(reach[i].place.root);
       if (inner == s.refs.end() || inner->second.unknown) continue;
       for (const Alt& x : inner->second.alts)

@@ -89,7 +89,7 @@ bool isRefType(const hir::TypeTable& tt, hir::TypeId t) { return tt.kind(t) == h
 }  // namespace
 
 ParamPlace paramPlace(ParamLoc root, const Place& place, Term guard) {
-  ParamPlace p{root, place.index, guard, place.text, place.row, place.col, place.rows, place.cols};
+  ParamPlace p{root, place.index, guard, place.text, place.row, place.col, place.rows, place.cols, place.inner};
   return p;
 }
 
@@ -370,8 +370,26 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
   };
   auto instantiate = [&](const ParamPlace& pp) {
     std::vector<Alt> out;
-    Term idx = sub(pp.index);
     for (Alt alt : placesOfParam(pp.root)) {
+      Term idx = sub(pp.index);
+      // The components the callee reached inside what the argument points
+      // to (Place::inner): the caller's location of each, or, where the
+      // caller cannot tell them apart, the larger place it has, with no
+      // slot of a component taken for a slot of that place.
+      for (uint32_t path = pp.inner; path != 0; path >>= 8) {
+        uint32_t field = (path & 0xff) - 1;
+        Loc c;
+        bool whole = alt.place.whole() && !alt.place.sub.valid();
+        hir::TypeId at = a.types().resolve(typeAt(a.types(), a.body, alt.place.root));
+        if (whole && alt.place.inner == 0 && a.types().kind(at) == hir::TyKind::Tuple &&
+            childLoc(alt.place.root, field, c)) {
+          alt.place.root = c;
+        } else if (!(whole && a.paramOf.count(alt.place.root) && childPath(alt.place.inner, field, alt.place.inner))) {
+          idx = Term{};
+          break;
+        }
+        alt.place.text += "." + std::to_string(field);
+      }
       if (alt.place.whole() && idx.valid()) {
         alt.place.index = idx;
         alt.place.text = alt.place.text + "[..]";
