@@ -505,12 +505,34 @@ void lowerFor(Lowering& l, mlir::scf::ForOp f) {
   if (lb.isConst) l.emit(Op::Li, {R(iv), I(lb.c)});
   else if (lb.param >= 0) l.emit(Op::LdParam, {R(iv), Prm(lb.param)});
   else l.emit(Op::Mov, {R(iv), XR(lb.vreg)});
+  // An unsigned range whose bounds may be at or past 2^63 (`(y as usize)..1`
+  // with y < 0: a negative register) compares unsigned: the induction
+  // variable and the bound with their top bits flipped. Compared signed,
+  // such a range ran trips it does not have, or skipped those it has.
+  auto sure = [](const Val& b) { return b.nonneg || (b.isConst && b.c >= 0); };
+  bool unsignedOrder = !f->hasAttr(dialect::kSignedRangeAttr) && !(sure(lb) && sure(ub));
   MOp bound = l.x(ub);  // loaded once, before the loop
+  int flipped = -1;     // the induction variable, flipped, before each comparison
+  if (unsignedOrder) {
+    int fb = l.fresh();
+    if (ub.isConst) l.emit(Op::Li, {R(fb), I(ub.c ^ INT64_MIN)});
+    else l.emit(Op::Xor, {R(fb), R(l.reg(ub)), XI(INT64_MIN)});
+    bound = XR(fb);
+    flipped = l.fresh();
+  }
+  auto ivForCompare = [&]() {
+    if (flipped < 0) return iv;
+    l.emit(Op::Xor, {R(flipped), R(iv), XI(INT64_MIN)});
+    return flipped;
+  };
   MOp by = l.x(step);
   bool counts = step.isConst && step.c == 1 && (lb.nonneg || (lb.isConst && lb.c >= 0));
   int id = startLoop(l, counts ? iv : -1);
   int top = l.newLabel(), exit = l.newLabel();
-  if (!(lb.isConst && ub.isConst && lb.c < ub.c)) l.emit(Op::Bge, {R(iv), bound, Lbl(exit)});
+  // Whether the body surely runs (constant bounds in their order).
+  bool runs = lb.isConst && ub.isConst &&
+              (unsignedOrder ? static_cast<uint64_t>(lb.c) < static_cast<uint64_t>(ub.c) : lb.c < ub.c);
+  if (!runs) l.emit(Op::Bge, {R(ivForCompare()), bound, Lbl(exit)});
   std::vector<std::pair<mlir::Value, Val>> saved = hoist(l, f, *f.getBody());
   if (l.failed) return;
   l.setLoc(at);
@@ -520,19 +542,19 @@ void lowerFor(Lowering& l, mlir::scf::ForOp f) {
   ivVal.kind = Val::Kind::Int;
   ivVal.vreg = iv;
   ivVal.nonneg = lb.nonneg || (lb.isConst && lb.c >= 0);
-  ivVal.belowMax = step.isConst && step.c == 1;  // below its bound, itself at most INT64_MAX
+  ivVal.belowMax = step.isConst && step.c == 1 && !unsignedOrder;  // below its bound, itself at most INT64_MAX
   l.define(f.getInductionVar(), ivVal);
   for (size_t i = 0; i < args.size(); ++i) l.define(f.getRegionIterArgs()[i], args[i]);
   bool sureBefore = l.weightsSure;
   l.lowerBlock(*f.getBody());
   if (l.failed) return;
   // The body may not run, unless its bounds say it does.
-  if (!(lb.isConst && ub.isConst && lb.c < ub.c)) l.weightsSure = sureBefore;
+  if (!runs) l.weightsSure = sureBefore;
   l.setLoc(at);
   l.moves(args, yields(l, *f.getBody()), at, id);
   l.emit(Op::Add, {R(iv), R(iv), by});
   countTrip(l, id);
-  l.emit(Op::Blt, {R(iv), bound, Lbl(top)});
+  l.emit(Op::Blt, {R(ivForCompare()), bound, Lbl(top)});
   l.loopStack.pop_back();
   for (mlir::Operation& op : f.getBody()->without_terminator()) l.hoisted.erase(&op);
   for (auto& [v, x] : saved) l.define(v, x);

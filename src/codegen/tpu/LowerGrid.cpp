@@ -19,6 +19,14 @@ void checkFits(Lowering& l, const Val& lo, int64_t size, const Val& limit) {
     if (lo.c < 0 || size > limit.c || lo.c > limit.c - size) l.emit(Op::Jmp, {Lbl(trap)});
     return;
   }
+  // An offset at or past 2^63 is a negative register: out of bounds too.
+  if (!lo.nonneg) {
+    if (lo.isConst) {
+      if (lo.c < 0) l.emit(Op::Jmp, {Lbl(trap)});
+    } else {
+      l.emit(Op::Blt, {R(l.reg(lo)), XI(0), Lbl(trap)});
+    }
+  }
   int room = l.fresh();
   if (limit.isConst) l.emit(Op::Li, {R(room), I(limit.c - size)});
   else l.emit(Op::Sub, {R(room), R(l.reg(limit)), XI(size)});
@@ -135,7 +143,13 @@ void lowerParallel(Lowering& l, ParallelOp p) {
   std::vector<Val> ext;
   for (mlir::Value v : p.getExtents()) ext.push_back(l.lookup(v));
   if (l.failed) return;
-  // The number of instances; a product past 2^63 traps like `*` of usize.
+  // An extent at or past 2^63 (a negative register) traps, as every
+  // unsigned value there does; so does a product past 2^63, like `*`.
+  for (const Val& e : ext) {
+    if (e.nonneg || (e.isConst && e.c >= 0)) continue;
+    if (e.isConst) l.emit(Op::Jmp, {Lbl(l.trap(TrapKind::IntegerOverflow))});
+    else l.emit(Op::Blt, {R(l.reg(e)), XI(0), Lbl(l.trap(TrapKind::IntegerOverflow))});
+  }
   Val total = ext[0];
   for (size_t d = 1; d < ext.size(); ++d) {
     const Val& e = ext[d];
