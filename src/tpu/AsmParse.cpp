@@ -437,7 +437,7 @@ Operand Assembler::operand(Cursor& c, Op op, unsigned i) {
       const char* e = w.data() + w.size();
       if (!w.empty() && *b == '+') ++b;
       auto res = std::from_chars(b, e, f, std::chars_format::general);
-      if (w.empty() || res.ec != std::errc() || res.ptr != e || !std::isfinite(f)) throw bad();
+      if (w.empty() || res.ec != std::errc() || res.ptr != e) throw bad();
       return Operand::makeFloat(f);
     }
     case OperandKind::Mem:

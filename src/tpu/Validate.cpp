@@ -130,8 +130,7 @@ void Validator::operand(size_t idx, const Instr& in, unsigned i) {
       break;
     case OperandKind::Imm:
       break;
-    case OperandKind::Float:
-      if (!std::isfinite(o.fval)) instrErr(idx, in, which + ": float immediates must be finite");
+    case OperandKind::Float:  // any float, infinities and NaN included (IEEE arithmetic)
       break;
     case OperandKind::Mem:
     case OperandKind::Tile:
