@@ -413,6 +413,22 @@ Verdict Solver::check(Term formula, Model* model, const std::vector<Shown>& show
       v = Verdict::Sat;
       z3::model zm = s.get_model();
       bool solverKept = true;
+      // The values shown may rest on approximated terms the formula does
+      // not reach (`z = x / y`, shown, where the race is on `y` alone).
+      for (const Shown& x : show) impl_->translate(terms_, x.term);  // records their approximations
+      if (!impl_->side.empty() && !show.empty()) {
+        std::vector<Term> stack;
+        for (const Shown& x : show) stack.push_back(x.term);
+        std::unordered_set<uint32_t> seen;
+        for (Term x : approximated) seen.insert(x.index);
+        while (!stack.empty()) {
+          Term x = stack.back();
+          stack.pop_back();
+          if (!seen.insert(x.index).second) continue;
+          if (impl_->side.count(x.index)) approximated.push_back(x);
+          for (Term y : terms_.node(x).args) stack.push_back(y);
+        }
+      }
       if (!approximated.empty() && !show.empty()) {
         // Not charged: it only makes the counterexample exact.
         solverKept = impl_->exactModel(terms_, approximated, assumptions, zm, limits_.rlimitPerQuery);

@@ -264,15 +264,23 @@ Term scalarOp(Analysis& a, State& s, const cir::Stmt& st, Term x, Term y) {
   auto nonZero = [&](Term d) {
     if (t.linear(d)) s.pc = t.mkAnd(s.pc, t.mkNot(t.mkEq(d, t.intConst(0))));
   };
+  // MIN / -1 and MIN % -1 overflow (and trap), whatever the divisor's form:
+  // a linear fact even where the quotient is not (a run-time divisor).
+  auto noMinByMinusOne = [&] {
+    if (uns || !t.linear(x) || !t.linear(y)) return;
+    s.pc = t.mkAnd(s.pc, t.mkNot(t.mkAnd(t.mkEq(x, t.intConst(r.lo)), t.mkEq(y, t.intConst(-1)))));
+  };
   switch (st.op) {
     case ast::Op::Add: return inRange(t.mkAdd(x, y));
     case ast::Op::Sub: return inRange(t.mkSub(x, y));
     case ast::Op::Mul: return inRange(t.mkMul(x, y));
     case ast::Op::Div:
       nonZero(y);
+      noMinByMinusOne();
       return inRange(uns ? t.mkEuclidDiv(x, y) : t.mkTruncDiv(x, y));
     case ast::Op::Rem:
       nonZero(y);
+      noMinByMinusOne();
       return uns ? t.mkEuclidMod(x, y) : t.mkTruncRem(x, y);
     case ast::Op::Eq: return t.mkEq(x, y);
     case ast::Op::Ne: return t.mkNot(t.mkEq(x, y));
