@@ -364,7 +364,36 @@ hir::StmtId checkStmt(Sema& s, ast::StmtId id) {
       hs.a = checkExpr(s, st.a, annotated);
       TypeId t = annotated.valid() ? annotated : s.prog.expr(hs.a).type;
       if (tt.containsError(s.prog.expr(hs.a).type)) t = tt.error();
+      // `let (t, t) = ...`: one name bound twice (Rust refuses it too); the
+      // second would hide the first, which is then only dropped.
+      base::Span shadowedFirst;
+      {
+        std::vector<const ast::Pat*> binds, stack{&s.m->pat(st.pat)};
+        while (!stack.empty()) {
+          const ast::Pat* p = stack.back();
+          stack.pop_back();
+          if (p->kind == ast::PatKind::Bind) {
+            binds.push_back(p);
+            continue;
+          }
+          for (uint32_t i = p->list.count; i-- > 0;) stack.push_back(&s.m->pat(ast::PatId{s.m->listAt(p->list, i)}));
+        }
+        for (size_t i = 0; i < binds.size() && !shadowedFirst.valid(); ++i)
+          for (size_t j = 0; j < i; ++j)
+            if (s.name(binds[i]->name) == s.name(binds[j]->name) && s.name(binds[i]->name) != "_") {
+              s.sink.emit(diag::DuplicateBinding(std::string(s.name(binds[i]->name)), "pattern")
+                              .primary(s.span(binds[i]->range), "used again")
+                              .secondary(s.span(binds[j]->range), "first bound here"));
+              shadowedFirst = s.span(binds[j]->range);
+              break;
+            }
+      }
+      size_t localsBefore = s.prog.locals.size();
       hs.pat = bindPattern(s, st.pat, t, hs.a);
+      // The first binding is not also "never read" (one mistake, one error).
+      for (size_t i = localsBefore; shadowedFirst.valid() && i < s.prog.locals.size(); ++i)
+        if (s.prog.locals[i].span.file == shadowedFirst.file && s.prog.locals[i].span.begin == shadowedFirst.begin)
+          ++s.prog.locals[i].uses;
       return s.prog.add(hs);
     }
     case ast::StmtKind::Assign: return checkAssign(s, st, hs);
