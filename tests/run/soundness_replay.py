@@ -66,7 +66,10 @@ def counterexample_args(diag, params):
         msg = child.get("message", "")
         if "counterexample:" not in msg:
             continue
-        for name, value in re.findall(r"\(\s*([A-Za-z_][\w.]*(?:\(\))?)\s+([^\s()]+)\s*\)", msg):
+        # A value is `5` or, negative, SMT-LIB's `(- 5)`.
+        pairs = re.findall(r"\(\s*([A-Za-z_][\w.]*(?:\(\))?)\s+(?:\(-\s+(\d+)\)|([^\s()]+))\s*\)", msg)
+        for name, negative, plain in pairs:
+            value = f"-{negative}" if negative else plain
             if name.endswith(".len()") and name[:-6] in params:
                 args += ["--arg", f"{name[:-6]}={value}"]
             elif name in params:

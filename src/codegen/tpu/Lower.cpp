@@ -8,6 +8,7 @@
 #include "codegen/tpu/LowerImpl.h"
 #include "diag/DiagKinds.h"
 #include "dialect/LowerHir.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace vx::codegen::tpu {
@@ -478,15 +479,29 @@ std::vector<std::pair<mlir::Value, Val>> hoist(Lowering& l, mlir::Operation* loo
       }
     }
   });
+  // An op that may trap (`+ - *` overflow, `/ %` by zero or MIN / -1)
+  // moves only while nothing before it in the body may trap or be seen
+  // (a `dbg`, a store, a copy, a branch): the first trip would have run it
+  // first, so a trap comes at the same point, with the same output before
+  // it, as on the other targets. Ops that cannot trap move from anywhere.
+  auto mayTrap = [](mlir::Operation& op) {
+    return mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp, mlir::arith::DivSIOp,
+                     mlir::arith::DivUIOp, mlir::arith::RemSIOp, mlir::arith::RemUIOp, mlir::arith::CeilDivSIOp,
+                     mlir::arith::CeilDivUIOp, mlir::arith::FloorDivSIOp>(op);
+  };
+  bool quiet = true;  // nothing before may trap or be seen
   for (mlir::Operation& op : body.without_terminator()) {
     llvm::StringRef ns = op.getDialect() ? op.getDialect()->getNamespace() : "";
-    if (op.getNumRegions() || !(ns == "arith" || mlir::isa<dialect::VecLenOp>(op))) continue;
-    bool invariant = true;
+    bool pure = !op.getNumRegions() && (ns == "arith" || mlir::isa<dialect::VecLenOp>(op));
+    bool invariant = pure;
     for (mlir::Value v : op.getOperands())
       invariant = invariant && (outside(v) || l.hoisted.count(v.getDefiningOp()));
-    if (!invariant) continue;
-    l.lowerOp(&op);
-    l.hoisted.insert(&op);
+    if (invariant && (quiet || !mayTrap(op))) {
+      l.lowerOp(&op);
+      l.hoisted.insert(&op);
+      continue;
+    }
+    if (!pure || mayTrap(op)) quiet = false;
   }
   return saved;
 }
