@@ -286,7 +286,10 @@ std::vector<Alt> pointsTo(Analysis& a, const State& s, const RefVal& r);
 Term alias(TermStore& t, const Place& x, const Place& y);
 // Checks an access to `places` against the copies in flight (E6004-E6006)
 // and live borrows (E6008). `via`: the reference local it goes through.
-void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via);
+// `assignment`: the write is an assignment (`m.0 = 2` through `m = &mut s`),
+// reported as one where it meets a borrow.
+void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via,
+            bool assignment = false);
 // An operand an operation reads through (`&x + &y`: the places `&x` points
 // to), checked as a builtin's Read argument; nothing for other operands.
 void readThrough(Analysis& a, State& s, const cir::Operand& o, const Value& v);

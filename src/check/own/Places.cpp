@@ -408,7 +408,7 @@ bool liveHere(const Analysis& a, uint32_t local) {
   return std::binary_search(live.begin(), live.end(), local);
 }
 
-void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, Loc via) {
+void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, Loc via, bool assignment = false) {
   TermStore& t = a.terms;
   for (const auto& [r, ref] : s.refs) {
     // Its own loan, or another held in the same tuple: two references one
@@ -424,6 +424,7 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
       if (t.isFalse(al)) continue;
       Finding f;
       f.rule = Rule::Conflict;
+      f.assigned = assignment;
       f.at = at;
       f.subject = alt.place.text;
       f.other = other.place.text;
@@ -484,13 +485,14 @@ void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow
   for (const Alt& alt : places) checkLoan(a, s, alt, how, at, via);
 }
 
-void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via) {
+void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via,
+            bool assignment) {
   recordForCaller(a, s, places, how, at);
   recordForGrid(a, s, places, how, at);
   if (!a.reporting()) return;
   for (const Alt& alt : places) {
     hazards(a, s, alt, how, at);
-    checkLoan(a, s, alt, how, at, via);
+    checkLoan(a, s, alt, how, at, via, assignment);
   }
 }
 

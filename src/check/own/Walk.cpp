@@ -86,7 +86,7 @@ void assignTo(Analysis& a, State& s, const cir::Stmt& st, const Value& v) {
   hir::TypeId rootType;
   if (!a.body.local(st.dest.local).temp && rootLoc(a, st.dest, via, rootType) && !isRef(a, rootType)) via = kNoVia;
   std::vector<Alt> p = placesOf(a, s, st.dest);
-  if (!p.empty()) access(a, s, p, AccessHow::Write, st.dest.span, via);
+  if (!p.empty()) access(a, s, p, AccessHow::Write, st.dest.span, via, /*assignment=*/true);
   // References written through a reference (`*r = &mut x`, where it
   // lowers): the locations it may write no longer say where they point.
   for (const Alt& alt : p)
