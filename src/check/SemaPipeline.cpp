@@ -245,8 +245,12 @@ bool isTransferLet(Sema& s, const ast::Stmt& st) {
   const ast::Expr& callee = s.m->expr(init.lhs);
   if (callee.kind != ast::ExprKind::Path) return false;
   const ast::Path& path = s.m->path(ast::PathId{callee.payload});
-  return path.segments.count == 1 && !path.hasGenerics &&
-         s.name(ast::NameId{s.m->listAt(path.segments, 0)}) == "transfer";
+  if (path.segments.count != 1 || path.hasGenerics || s.name(ast::NameId{s.m->listAt(path.segments, 0)}) != "transfer")
+    return false;
+  // The builtin, not a function of the file that shadows it (whose call is
+  // the user's, and not a copy the form may pipeline).
+  auto found = s.fnByName.find("transfer");
+  return found != s.fnByName.end() && s.prog.fns[found->second.index].builtin == hir::Builtin::Transfer;
 }
 
 }  // namespace
@@ -301,10 +305,19 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
   uint32_t nLoads = 0;
   while (nLoads < body.stmts.count && isTransferLet(s, s.m->stmt(ast::StmtId{s.m->listAt(body.stmts, nLoads)})))
     ++nLoads;
-  if (nLoads == 0)
-    misuse("a pipelined loop's body starts with the copies it pipelines", formAt, "no copy to pipeline",
-           "begin the body with `let x = transfer(src, Memory::VMEM);` (one or more), each source computed from `" +
-               var + "`");
+  if (nLoads == 0) {
+    diag::Diagnostic d = diag::PipelineMisuse("a pipelined loop's body starts with the copies it pipelines");
+    d.primary(formAt, "no copy to pipeline");
+    // `transfer` taken by a function of the file: its calls are the user's.
+    auto found = s.fnByName.find("transfer");
+    if (found != s.fnByName.end() && s.prog.fns[found->second.index].builtin != hir::Builtin::Transfer)
+      d.secondary(s.prog.fns[found->second.index].nameSpan,
+                  "this `transfer` shadows the builtin: its calls are not copies the form can pipeline");
+    d.help("begin the body with `let x = transfer(src, Memory::VMEM);` (one or more), each source computed from `" +
+           var + "`");
+    s.sink.emit(std::move(d));
+    ok = false;
+  }
 
   // The hidden bounds, then the loop's scope: its variable and the copies'
   // names (each a ring local whose uses are its slot of the trip).
