@@ -168,6 +168,11 @@ struct Analysis {
   Term assumptions;                 // ranges of the variables of the walk
   Term trapFacts;                   // what holds of executions that did not trap (indices in bounds)
   std::map<Loc, Term> lens;         // root location -> its length (Vec)
+  // Integers read through a shared reference parameter (`*n`, `p.0` of
+  // `p: &(usize, usize)`), by the parameter and the component path: what
+  // it points to cannot change while the function runs (no `&mut` to it
+  // exists then: E6008 at the caller), so every read has one value.
+  std::map<std::pair<Loc, uint32_t>, Term> sharedReads;
   std::map<Loc, ParamLoc> paramOf;  // parameter location (a reference) -> the parameter
   std::map<ParamLoc, TransferId> paramCopy;  // token parameter -> its copy
   std::vector<smt::Shown> inputs;   // parameters' values and lengths, for counterexamples
@@ -262,6 +267,8 @@ std::string sourceText(const Analysis& a, base::Span s);
 Term constValue(Analysis& a, hir::ExprId e);
 hir::TypeId operandType(const Analysis& a, const cir::Operand& o);
 // A new unknown value of type `t`, named for counterexamples.
+// `base`, or `base` with primes: a name no other shown value has.
+std::string uniqueName(Analysis& a, const std::string& base);
 Term freshValue(Analysis& a, hir::TypeId t, const std::string& name);
 Term lenOf(Analysis& a, Loc root);
 // The value of a scalar location, made up (and kept) the first time.

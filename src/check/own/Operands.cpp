@@ -475,6 +475,19 @@ Value evalOperand(Analysis& a, State& s, const cir::Operand& o, OperandUse use) 
       bool tracked = !(root.path == 0 && a.facts.addressTaken.count(root.local));
       if (tracked && isScalar(a, rt) && isScalar(a, type)) return Value::ofScalar(scalarAt(a, s, root, type));
       if (isRef(a, rt) && isRef(a, type)) return peekValue(a, s, root, type);
+      auto ref = s.refs.find(root);
+      if (isScalar(a, type) && a.paramOf.count(root) && ref != s.refs.end() && !ref->second.mut &&
+          !ref->second.unknown) {
+        auto key = std::make_pair(root, places[0].place.inner);
+        auto it = a.sharedReads.find(key);
+        if (it == a.sharedReads.end()) {
+          std::string text = sourceText(a, o.span);
+          Term x = freshValue(a, type, "$v");
+          it = a.sharedReads.emplace(key, x).first;
+          if (!text.empty()) a.inputs.push_back(smt::Shown{uniqueName(a, text), x});
+        }
+        return Value::ofScalar(it->second);
+      }
     }
     if (isScalar(a, type)) return Value::ofScalar(freshValue(a, type, "$v"));
     Value v;

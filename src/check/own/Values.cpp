@@ -37,12 +37,6 @@ bool intRange(const Analysis& a, hir::TypeId t, IntRange& r) {
 
 bool isBoolTy(const Analysis& a, hir::TypeId t) { return a.types().kind(a.types().resolve(t)) == TyKind::Bool; }
 
-std::string uniqueName(Analysis& a, const std::string& base) {
-  std::string n = base;
-  while (a.usedNames.count(n)) n += "'";
-  a.usedNames.insert(n);
-  return n;
-}
 
 // Rust's `x as T` for integer x of type `from`.
 Term castInt(Analysis& a, Term x, const IntRange& from, const IntRange& to) {
@@ -111,6 +105,13 @@ Term pureValue(Analysis& a, hir::ExprId id, int depth) {
 }
 
 }  // namespace
+
+std::string uniqueName(Analysis& a, const std::string& base) {
+  std::string n = base;
+  while (a.usedNames.count(n)) n += "'";
+  a.usedNames.insert(n);
+  return n;
+}
 
 namespace {
 
