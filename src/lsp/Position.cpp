@@ -26,10 +26,13 @@ void charAt(std::string_view s, size_t p, uint32_t& bytes, uint32_t& units) {
 
 }  // namespace
 
+// Lines end at `\n`, `\r\n` and a lone `\r`, as the LSP counts them (a
+// client that sends a lone `\r` counts a line after it).
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   starts_.push_back(0);
   for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts_.push_back(static_cast<uint32_t>(i + 1));
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')))
+      starts_.push_back(static_cast<uint32_t>(i + 1));
 }
 
 Position LineIndex::position(uint32_t offset) const {
@@ -50,9 +53,9 @@ uint32_t LineIndex::offset(Position pos) const {
   if (pos.line >= starts_.size()) return static_cast<uint32_t>(text_.size());
   size_t p = starts_[pos.line];
   bool last = pos.line + 1 == starts_.size();
-  size_t end = last ? text_.size() : starts_[pos.line + 1] - 1;  // at the `\n`
-  // A line ends before its `\r\n` as well as before its `\n`.
-  if (!last && end > p && text_[end - 1] == '\r') --end;
+  size_t end = last ? text_.size() : starts_[pos.line + 1] - 1;  // at the `\n` or lone `\r`
+  // A line ends before its `\r\n` as well as before its `\n` or `\r`.
+  if (!last && text_[end] == '\n' && end > p && text_[end - 1] == '\r') --end;
   uint32_t units = 0;
   while (p < end && units < pos.character) {
     uint32_t b, u;
@@ -64,11 +67,12 @@ uint32_t LineIndex::offset(Position pos) const {
   return static_cast<uint32_t>(p);
 }
 
-void applyChange(std::string& text, Position start, Position end, std::string_view replacement) {
+bool applyChange(std::string& text, Position start, Position end, std::string_view replacement) {
   LineIndex index(text);
   uint32_t a = index.offset(start), b = index.offset(end);
-  if (b < a) std::swap(a, b);
+  if (b < a) return false;  // a range that ends before it starts: no edit
   text.replace(a, b - a, replacement);
+  return true;
 }
 
 }  // namespace vx::lsp

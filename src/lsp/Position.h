@@ -36,7 +36,8 @@ class LineIndex {
 };
 
 // Replaces the range [start, end) of `text` (positions as in LineIndex) by
-// `replacement`: one incremental change of `textDocument/didChange`.
-void applyChange(std::string& text, Position start, Position end, std::string_view replacement);
+// `replacement`: one incremental change of `textDocument/didChange`. False,
+// with `text` as it was, when the range ends before it starts.
+bool applyChange(std::string& text, Position start, Position end, std::string_view replacement);
 
 }  // namespace vx::lsp

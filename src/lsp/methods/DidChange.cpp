@@ -31,13 +31,21 @@ void didChange(State& s, const json& params) {
   std::string text = it->second.text;
   for (const json& c : changes) {
     std::string replacement = c["text"].get<std::string>();
-    if (c.contains("range"))
-      applyChange(text, positionField(c["range"], "start"), positionField(c["range"], "end"), replacement);
-    else
+    if (c.contains("range")) {
+      // A reversed range is a bad change: the document stays as it was.
+      if (!applyChange(text, positionField(c["range"], "start"), positionField(c["range"], "end"), replacement))
+        throw BadParams{"a change's range ends before it starts"};
+    } else
       text = std::move(replacement);
   }
   it->second.text = std::move(text);
-  if (td.contains("version") && td["version"].is_number_integer()) it->second.version = td["version"].get<int64_t>();
+  if (td.contains("version") && td["version"].is_number_integer()) {
+    int64_t version = td["version"].get<int64_t>();
+    if (version <= it->second.version)
+      logLine(s, "`" + uri + "`: version " + std::to_string(version) + " after " + std::to_string(it->second.version) +
+                     " (versions increase with each change); applied");
+    it->second.version = version;
+  }
   documentChanged(s, uri);
 }
 

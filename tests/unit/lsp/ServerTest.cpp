@@ -168,6 +168,36 @@ TEST_CASE("positions count UTF-16 code units; edits apply in order") {
   CHECK(t == "let alpha = 1;let b = 2;\n");
 }
 
+TEST_CASE("a lone carriage return ends a line, as the protocol counts lines") {
+  // Lines: "a", "b" (after a lone `\r`), "c" (after `\r\n`), "d" (after `\n`).
+  std::string text = "a\rb\r\nc\nd";
+  LineIndex index(text);
+  CHECK(index.position(2) == Position{1, 0});
+  CHECK(index.position(5) == Position{2, 0});
+  CHECK(index.position(7) == Position{3, 0});
+  CHECK(index.offset(Position{1, 0}) == 2);
+  CHECK(index.offset(Position{1, 9}) == 3);   // past the line: before its `\r\n`
+  CHECK(index.offset(Position{0, 9}) == 1);   // before the lone `\r`
+  CHECK(index.offset(Position{3, 1}) == text.size());
+  // The editor turns the lone `\r` into `\n`: the server's text follows.
+  std::string t = text;
+  REQUIRE(applyChange(t, Position{0, 1}, Position{1, 0}, "\n"));
+  CHECK(t == "a\nb\r\nc\nd");
+}
+
+TEST_CASE("a change whose range ends before it starts is refused, and the text kept") {
+  std::string t = "let a = 1;\nlet b = 2;\n";
+  CHECK_FALSE(applyChange(t, Position{1, 4}, Position{0, 4}, "x"));
+  CHECK(t == "let a = 1;\nlet b = 2;\n");
+  Session s = serve(kInit + notify("textDocument/didOpen", open("fn f() -> bool {\n  true\n}\n")) +
+                    notify("textDocument/didChange",
+                           json{{"textDocument", {{"uri", kUri}, {"version", 2}}},
+                                {"contentChanges", json::array({json{{"range", range(1, 0, 0, 0)}, {"text", ""}}})}}) +
+                    kBye);
+  CHECK(s.codes(kUri).empty());  // `fn f` kept: the change was not applied
+  CHECK(s.log.find("ends before it starts") != std::string::npos);
+}
+
 TEST_CASE("diagnostic ranges are in UTF-16 units after non-ASCII text") {
   std::string text =
       "fn f() -> bool {\n"
