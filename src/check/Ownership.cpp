@@ -298,7 +298,7 @@ bool sameSummary(const Summary& x, const Summary& y) {
   for (size_t i = 0; i < x.accesses.size(); ++i) {
     const SummaryAccess &p = x.accesses[i], &q = y.accesses[i];
     if (!(p.place.guard == q.place.guard) || !(p.place.index == q.place.index) || !(p.place.row == q.place.row) ||
-        !(p.place.col == q.place.col) || p.how != q.how ||
+        !(p.place.col == q.place.col) || p.how != q.how || p.place.inner != q.place.inner ||
         !(p.place.root == q.place.root))
       return false;
   }

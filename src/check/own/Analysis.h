@@ -154,6 +154,14 @@ struct Analysis {
   const hir::Function& fn;
   uint32_t fnIndex;
   Summary summary;                  // this function's, being built (callers see it once finished)
+  // Its accesses by all but their guard and line (recordForCaller): one
+  // access the function reaches along several call paths (`f` calls `g` and
+  // `h`, both call `k`), or one place several lines touch alike, is one
+  // entry under the disjunction of their conditions, named by the first
+  // line; one per path grew as the Fibonacci numbers down a chain of such
+  // calls.
+  std::unordered_map<std::string, size_t> accessIndex;
+  std::vector<bool> accessDirect;  // per entry of summary.accesses: named by a statement of its own
   std::set<uint32_t> cycle;         // the functions of its recursive cycle (none: not recursive)
   const cir::Body& body;
   FnFacts facts;
@@ -313,7 +321,10 @@ void checkTupleBorrows(Analysis& a, State& s, const Value& tuple, base::Span at)
 // are checked as writes by `access`.
 void checkAssignLoans(Analysis& a, State& s, Loc l, const std::string& text, base::Span at);
 // Records an access to a parameter's place in the summary being built.
-void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at);
+// `direct`: made by the function's own statement at `at` (not a callee's,
+// reached through a call): the line an entry merging both is named by.
+void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
+                     bool direct = true);
 constexpr Loc kNoVia{UINT32_MAX, 0};
 
 // ---- operands and values (Operands.cpp) ----

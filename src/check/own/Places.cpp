@@ -503,7 +503,8 @@ void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, Ac
   for (const Alt& alt : places) hazards(a, s, alt, how, at, via);
 }
 
-void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at) {
+void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
+                     bool direct) {
   if (!a.reporting()) return;
   TermStore& t = a.terms;
   for (const Alt& alt : places) {
@@ -514,7 +515,26 @@ void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, Acce
     acc.how = how;
     acc.at = at;
     for (const auto& [param, k] : a.paramCopy) acc.tokenLive.emplace_back(param, lookup(s.inflight, k, t.fls()));
+    const ParamPlace& pp = acc.place;
+    std::string key;
+    for (uint64_t v : {uint64_t{pp.root.param}, uint64_t{pp.root.path}, uint64_t{pp.inner}, uint64_t{pp.index.index},
+                       uint64_t{pp.row.index}, uint64_t{pp.col.index}, pp.rows, pp.cols, uint64_t(how)})
+      key += std::to_string(v) + ",";
+    for (const auto& [param, live] : acc.tokenLive)
+      key += std::to_string(param.param) + "." + std::to_string(param.path) + "=" + std::to_string(live.index) + ",";
+    auto [it, fresh] = a.accessIndex.emplace(std::move(key), a.summary.accesses.size());
+    if (!fresh) {
+      SummaryAccess& same = a.summary.accesses[it->second];
+      same.place.guard = t.mkOr(same.place.guard, acc.place.guard);
+      if (direct && !a.accessDirect[it->second]) {
+        same.at = at;
+        same.place.text = acc.place.text;
+        a.accessDirect[it->second] = true;
+      }
+      continue;
+    }
     a.summary.accesses.push_back(std::move(acc));
+    a.accessDirect.push_back(direct);
   }
 }
 

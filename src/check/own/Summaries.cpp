@@ -97,6 +97,8 @@ void beginSummary(Analysis& a, State& entry) {
   Summary& sum = a.summary;
   size_t n = a.body.params.size();
   sum = Summary{};
+  a.accessIndex.clear();
+  a.accessDirect.clear();
   sum.paramValues.assign(n, Term{});
   sum.paramLens.assign(n, Term{});
   for (size_t i = 0; i < n; ++i) {
@@ -126,10 +128,25 @@ void finishSummary(Analysis& a) {
     if (t.largerThan(sum.returns, kMaxReturnNodes)) sum.returns = t.tru();
   }
   // Which token parameters the callee waited, on the paths that return.
+  // Grown past kMaxReturnNodes (a recursive cycle or a chain of calls
+  // handing the token on, each adding its callee's condition: quadratic in
+  // the chain's length, 2.6 GB for a cycle of 400 functions), the copy is
+  // taken to be still in flight after the call, which only makes the caller
+  // see more copies in flight.
   for (const auto& [param, k] : a.paramCopy) {
     std::vector<Term> done;
     for (const State& x : a.exits) done.push_back(t.mkAnd(x.pc, t.mkNot(lookup(x.inflight, k, t.fls()))));
-    sum.completes.emplace_back(param, t.mkOr(done));
+    Term completes = t.mkOr(done);
+    if (t.largerThan(completes, kMaxReturnNodes)) completes = t.fls();
+    sum.completes.emplace_back(param, completes);
+  }
+  // The same for the conditions of the accesses the caller sees: one grown
+  // past the bound is taken to hold always (the access happens, its token
+  // parameters' copies still in flight), which only adds conflicts.
+  for (SummaryAccess& acc : sum.accesses) {
+    if (t.largerThan(acc.place.guard, kMaxReturnNodes)) acc.place.guard = t.tru();
+    for (auto& [param, live] : acc.tokenLive)
+      if (t.largerThan(live, kMaxReturnNodes)) live = t.tru();
   }
   // A returned integer or bool: its value at whichever exit returns.
   if (isScalar(a, a.fn.ret) && !a.exits.empty()) {
@@ -439,7 +456,7 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
       base::Span argSpan =
           acc.place.root.param < call.args.count ? a.body.arg(call, acc.place.root.param).span : call.span;
       accessThroughCall(a, s, ps, acc.how, argSpan, stillLive, acc.at, label);
-      recordForCaller(a, s, ps, acc.how, acc.at);  // the access itself, however deep
+      recordForCaller(a, s, ps, acc.how, acc.at, /*direct=*/false);  // the access itself, however deep
       recordForGrid(a, s, ps, acc.how, call.span);  // a grid's instance: the call makes it
     }
   }
