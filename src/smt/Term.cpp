@@ -355,21 +355,28 @@ Term TermStore::substitute(Term t, const std::vector<Term>& from, const std::vec
 }
 
 bool TermStore::linear(Term t) const {
-  std::vector<Term> stack{t};
-  std::unordered_set<uint32_t> seen;
+  // Memoised per node (terms are immutable): a chain of N assignments
+  // (`k = (k * 3 + 1) % 1000;` N times) asked this of a term N deep at
+  // every step, quadratic in the chain.
+  if (linearMemo_.size() < nodes_.size()) linearMemo_.resize(nodes_.size() + nodes_.size() / 2, 0);
+  if (linearMemo_[t.index] != 0) return linearMemo_[t.index] == 1;
+  std::vector<std::pair<Term, bool>> stack{{t, false}};
   while (!stack.empty()) {
-    Term x = stack.back();
+    auto [x, ready] = stack.back();
     stack.pop_back();
-    if (!seen.insert(x.index).second) continue;
+    if (linearMemo_[x.index] != 0) continue;
     const TermNode& n = node(x);
+    if (!ready) {
+      stack.push_back({x, true});
+      for (Term y : n.args)
+        if (linearMemo_[y.index] == 0) stack.push_back({y, false});
+      continue;
+    }
+    bool own = true;
     switch (n.op) {
-      case TermOp::Mul:
-        if (!isConst(n.args[0]) && !isConst(n.args[1])) return false;
-        break;
+      case TermOp::Mul: own = isConst(n.args[0]) || isConst(n.args[1]); break;
       case TermOp::EuclidDiv:
-      case TermOp::EuclidMod:
-        if (!isConst(n.args[1])) return false;
-        break;
+      case TermOp::EuclidMod: own = isConst(n.args[1]); break;
       case TermOp::True:
       case TermOp::False:
       case TermOp::IntConst:
@@ -387,9 +394,10 @@ bool TermStore::linear(Term t) const {
       case TermOp::Sub:
       case TermOp::Neg: break;
     }
-    for (Term a : n.args) stack.push_back(a);
+    for (Term y : n.args) own = own && linearMemo_[y.index] == 1;
+    linearMemo_[x.index] = own ? 1 : 2;
   }
-  return true;
+  return linearMemo_[t.index] == 1;
 }
 
 bool TermStore::largerThan(Term t, size_t limit) const {

@@ -139,6 +139,7 @@ class TermStore {
   // variables(): visited stamps, one per node.
   mutable std::vector<uint32_t> visitMark_;
   mutable uint32_t visitEpoch_ = 0;
+  mutable std::vector<uint8_t> linearMemo_;  // per node: 0 not known yet, 1 linear, 2 not (linear)
   // substitute()'s memo, stamped the same way.
   std::vector<uint32_t> subMark_;
   std::vector<Term> subValue_;
