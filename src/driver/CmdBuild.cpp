@@ -53,7 +53,7 @@ const char* kBuildHelp =
     "                                  interpreter (`vxc run --interpret`'s): a lib or exe without nvcc\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
     "  --color=auto|always|never       colours in human output\n"
-    "  --solver-rlimit=N               Z3 resource limit per query of the checker (default 2000000)\n"
+    "  --solver-rlimit=N               Z3 resource limit per query of the checker, 1 to 999999999 (default 2000000)\n"
     "  --const NAME=VALUE              set `const NAME` (integer, float or bool) for this build; repeatable\n"
     "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
     "                                  `-D warnings` makes every warning an error\n";
@@ -252,8 +252,10 @@ int frontOptions(const ParsedArgs& a, const std::string& command, FrontOptions& 
   if (a.positional.size() != 1) return usageError("`vxc " + command + "` needs exactly one file");
   if (a.has("--solver-rlimit")) {
     std::string v = a.get("--solver-rlimit", "");
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9)
-      return usageError("`--solver-rlimit` takes a number, e.g. `--solver-rlimit=2000000`");
+    // Z3 reads 0 as no limit at all: a query would then run to the clock.
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9 || std::stoul(v) == 0)
+      return usageError("`--solver-rlimit` takes a whole number from 1 to 999999999 (Z3's resources per query; "
+                        "the default is 2000000), not `" + v + "`");
     fo.solverRlimit = static_cast<unsigned>(std::stoul(v));
   }
   fo.file = a.positional[0];

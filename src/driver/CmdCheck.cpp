@@ -23,7 +23,7 @@ const char* kCheckHelp =
     "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
     "                                  `-D warnings` makes every warning an error\n"
     "  --explain-proof                 print every solver query (SMT-LIB) and its verdict\n"
-    "  --solver-rlimit=N               Z3 resource limit per query (default 2000000)\n"
+    "  --solver-rlimit=N               Z3 resource limit per query, 1 to 999999999 (default 2000000)\n"
     "  --const NAME=VALUE              set `const NAME` (integer, float or bool) for this build; repeatable\n"
     "  --stats                         print phase times and solver statistics to stderr\n";
 }  // namespace
@@ -71,8 +71,10 @@ int cmdCheck(const std::vector<std::string>& args) {
   if (a.has("--explain-proof")) opts.proofLog = &proofLog;
   if (a.has("--solver-rlimit")) {
     std::string v = a.get("--solver-rlimit", "");
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9)
-      return usageError("`--solver-rlimit` takes a number, e.g. `--solver-rlimit=2000000`");
+    // Z3 reads 0 as no limit at all: a query would then run to the clock.
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9 || std::stoul(v) == 0)
+      return usageError("`--solver-rlimit` takes a whole number from 1 to 999999999 (Z3's resources per query; "
+                        "the default is 2000000), not `" + v + "`");
     opts.solverRlimit = static_cast<unsigned>(std::stoul(v));
   }
   std::string fmt = a.get("--error-format", "human");

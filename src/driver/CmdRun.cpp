@@ -62,7 +62,7 @@ const char* kRunHelp =
     "  --repeat N                      run N times, report the fastest (default 1)\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
     "  --color=auto|always|never       colours in human output\n"
-    "  --solver-rlimit=N               Z3 resource limit per query of the checker (default 2000000)\n"
+    "  --solver-rlimit=N               Z3 resource limit per query of the checker, 1 to 999999999 (default 2000000)\n"
     "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
     "                                  `-D warnings` makes every warning an error\n"
     "\n"

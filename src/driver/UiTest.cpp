@@ -131,10 +131,11 @@ UiResult runUiCase(const UiCase& c, bool bless) {
           options.target = value;
         sawTarget = true;
       } else if (key == "solver-rlimit") {
-        if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos && value.size() <= 9)
+        if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos && value.size() <= 9 &&
+            std::stoul(value) != 0)
           options.solverRlimit = static_cast<unsigned>(std::stoul(value));
         else
-          headerErrors.push_back(where + ": `//@ solver-rlimit:` takes a number from 0 to 999999999, not `" + value +
+          headerErrors.push_back(where + ": `//@ solver-rlimit:` takes a number from 1 to 999999999, not `" + value +
                                  "`");
       } else if (key == "compile-flags") {
         std::istringstream words(value);

@@ -39,3 +39,10 @@ expect_status 0 "$VXC" build --interpret --target h100 --emit=lib "$ROOT/example
 [ -f "$TMPLIB/librows.so" ] && [ -f "$TMPLIB/rows.h" ] || { echo "FAIL: no interpreted library or header" >&2; exit 1; }
 rm -rf "$TMPLIB"
 echo ok
+# `--solver-rlimit` says its range: 0 would be no limit at all in Z3.
+for v in 0 1000000000 lots; do
+  expect_status 2 "$VXC" check --solver-rlimit=$v "$ROOT/examples/stream.vx"
+  contains "$ERR" "takes a whole number from 1 to 999999999"
+  expect_status 2 "$VXC" build --solver-rlimit=$v "$ROOT/examples/stream.vx" --emit=mlir -o /dev/null
+  contains "$ERR" "takes a whole number from 1 to 999999999"
+done
