@@ -156,12 +156,16 @@ void enterParams(Analysis& a, State& s) {
 // Does a component of `t`, `level` tuples down already, sit deeper than a
 // location's path holds (own/Model.h, childLoc: 4 levels) and hold what the
 // state tracks (a token, a buffer, a reference)?
-bool nestsTooDeep(const Analysis& a, hir::TypeId t, unsigned level) {
+// `wide`: set when what is too deep is a component past the 255th.
+bool nestsTooDeep(const Analysis& a, hir::TypeId t, unsigned level, bool* wide = nullptr) {
   const hir::TypeTable& tt = a.types();
   hir::TypeId x = tt.resolve(t);
   if (tt.kind(x) == hir::TyKind::Tuple) {
     for (uint32_t i = 0; i < tt.count(x); ++i)  // past component 254, a path has no index for it
-      if (nestsTooDeep(a, tt.elem(x, i), i >= 255 ? kLocDepth + 1 : level + 1)) return true;
+      if (nestsTooDeep(a, tt.elem(x, i), i >= 255 ? kLocDepth + 1 : level + 1, wide)) {
+        if (wide && i >= 255 && level < kLocDepth) *wide = true;
+        return true;
+      }
     return false;
   }
   return level > kLocDepth && (tt.kind(x) == hir::TyKind::Token || tt.kind(x) == hir::TyKind::Ref || isMoveOnly(a, x));
@@ -232,7 +236,7 @@ void analyse(const hir::Program& prog, const base::SourceMap& sources, diag::Sin
   a.cycle = cycle;
   a.facts = computeFacts(prog, body);
   for (const cir::Local& l : body.locals)
-    if (nestsTooDeep(a, l.type, 0)) {
+    if (nestsTooDeep(a, l.type, 0, &a.tooWide)) {
       a.exhausted = true;
       a.tooDeep = l.span;
       break;

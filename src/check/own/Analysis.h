@@ -221,6 +221,7 @@ struct Analysis {
   // (Model.h, childLoc) around a token, a buffer or a reference: the state
   // cannot follow it, so nothing in the function is decided (W6900).
   base::Span tooDeep;
+  bool tooWide = false;  // the tuple there has more than 255 components (not deeper than kLocDepth)
   const std::atomic<bool>* cancel = nullptr;  // OwnershipOptions::cancel
   // Token states after each statement (Observe.cpp), when asked for.
   struct Observed {

@@ -215,7 +215,10 @@ void bindValue(Analysis& a, State& s, Loc l, hir::TypeId type, const Value& v) {
       Loc c;
       if (!childLoc(l, i, c)) {
         a.exhausted = true;  // nested deeper than the state tracks: not decided
-        if (!a.tooDeep.valid()) a.tooDeep = a.body.locals[l.local].span;
+        if (!a.tooDeep.valid()) {
+          a.tooDeep = a.body.locals[l.local].span;
+          a.tooWide = i >= 255;
+        }
         continue;
       }
       Value e = v.kind == Value::Kind::Tuple && i < v.elems.size() ? v.elems[i] : Value{};

@@ -117,7 +117,10 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
     Loc c;
     if (!childLoc(l, x.field, c)) {
       a.exhausted = true;  // nested deeper than the state tracks: not decided
-      if (!a.tooDeep.valid()) a.tooDeep = a.body.local(p.local).span;
+      if (!a.tooDeep.valid()) {
+        a.tooDeep = a.body.local(p.local).span;
+        a.tooWide = x.field >= 255;
+      }
       return {};
     }
     l = c;

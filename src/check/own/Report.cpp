@@ -146,6 +146,15 @@ diag::Diagnostic unproved(Analysis& a) {
 
 void report(Analysis& a, diag::Sink& sink) {
   TermStore& t = a.terms;
+  if (a.exhausted && a.tooDeep.valid() && a.tooWide) {
+    sink.emit(unproved(a)
+                  .primary(a.fn.nameSpan, "not decided")
+                  .secondary(a.tooDeep, "its type has a tuple of more than 255 components")
+                  .note("the checker follows the first 255 components of a tuple; nothing in this function was decided")
+                  .help("split the tuple into tuples of at most 255 components; or allow it with "
+                        "`#[allow(unproved)]`, and its tokens are checked at run time on the cpu target"));
+    return;
+  }
   if (a.exhausted && a.tooDeep.valid()) {
     sink.emit(unproved(a)
                   .primary(a.fn.nameSpan, "not decided")
@@ -159,8 +168,10 @@ void report(Analysis& a, diag::Sink& sink) {
   if (a.exhausted) {
     sink.emit(unproved(a)
                   .primary(a.fn.nameSpan, "the checker's budget ran out in this function")
-                  .note("its loops nest too deeply or its facts did not settle; nothing in it was decided")
-                  .help("split the function, or simplify the loop nest; or allow it with `#[allow(unproved)]`, "
+                  .note("one of its budgets (statements walked, formula size, solver resources, the clock) ran out "
+                        "before its facts settled: deep loop nests and long chains of calls or of assignments cost "
+                        "the most; nothing in it was decided")
+                  .help("split the function, or simplify its loops and calls; or allow it with `#[allow(unproved)]`, "
                         "and its tokens are checked at run time on the cpu target"));
     return;
   }
