@@ -142,7 +142,15 @@ ReadStatus readMessage(std::istream& in, std::string& body, std::string& error) 
       error = "`Content-Length` is not a number";
       continue;
     }
-    length = std::stoull(value);
+    uint64_t given = std::stoull(value);
+    // Two lengths that disagree: the message cannot be delimited (the
+    // last one won, and the next message was read as this one's tail).
+    if (haveLength && given != length) {
+      badLength = true;
+      error = "two `Content-Length` headers that disagree (" + std::to_string(length) + " and " + value + ")";
+      continue;
+    }
+    length = given;
     // A length past any message a client could send (1 TiB) is treated as
     // one that is no number: the stream resynchronises at the next
     // `Content-Length`, instead of the rest of the session being read as

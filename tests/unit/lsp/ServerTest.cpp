@@ -313,6 +313,16 @@ TEST_CASE("a bad header line beside a valid Content-Length is ignored, and the m
   CHECK(s.codes(kUri) == std::vector<std::string>{"W0001", "E6003"});
 }
 
+TEST_CASE("two Content-Length headers that disagree cost their own message only") {
+  std::string body = json{{"jsonrpc", "2.0"}, {"id", 5}, {"method", "shutdown"}}.dump();
+  std::string input = kInit + "Content-Length: 17\r\nContent-Length: 3\r\n\r\n{\"jsonrpc\":\"2.0\"}" +
+                      "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body + notify("exit");
+  Session s = serve(input);
+  CHECK(s.status == 0);
+  CHECK(s.reply(5).contains("result"));  // the next request is answered
+  CHECK(s.log.find("two `Content-Length` headers that disagree (17 and 3)") != std::string::npos);
+}
+
 TEST_CASE("a Content-Length that is no number costs its own message only, not the ones after it") {
   // Its body, which cannot be delimited, runs on into the next message's
   // first header line (`{}Content-Length: ...`): the next message starts
