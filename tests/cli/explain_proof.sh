@@ -6,5 +6,5 @@ contains "$OUT" "(declare-const |i| Int)"
 expect_status 0 "$VXC" check --explain-proof "$ROOT/tests/examples/ok/ring2.vx"
 contains "$OUT" "(check-sat) ; unsat"
 expect_status 2 "$VXC" check --solver-rlimit=abc "$ROOT/tests/examples/ok/ring2.vx"
-contains "$ERR" "takes a number"
+contains "$ERR" "takes a whole number from 1 to 999999999"
 echo ok
