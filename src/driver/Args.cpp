@@ -83,6 +83,14 @@ ParsedArgs parseArgs(const std::string& command, const std::vector<std::string>&
   return r;
 }
 
+bool parseSolverRlimit(const std::string& value, unsigned& out) {
+  if (value.empty() || value.size() > 9 || value.find_first_not_of("0123456789") != std::string::npos) return false;
+  auto v = static_cast<unsigned>(std::stoul(value));
+  if (v == 0) return false;
+  out = v;
+  return true;
+}
+
 int usageError(const std::string& message) {
   std::fprintf(stderr, "error: %s\n", message.c_str());
   return 2;

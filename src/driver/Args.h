@@ -35,4 +35,9 @@ std::vector<std::string> targetNames();
 // Prints `error: ...` and returns exit status 2.
 int usageError(const std::string& message);
 
+// `--solver-rlimit`'s value (and `//@ solver-rlimit:`'s): a whole number
+// from 1 to 999999999 (Z3 reads 0 as no limit at all: a query would then
+// run to the clock). False for anything else.
+bool parseSolverRlimit(const std::string& value, unsigned& out);
+
 }  // namespace vx::driver

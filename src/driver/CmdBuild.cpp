@@ -252,11 +252,9 @@ int frontOptions(const ParsedArgs& a, const std::string& command, FrontOptions& 
   if (a.positional.size() != 1) return usageError("`vxc " + command + "` needs exactly one file");
   if (a.has("--solver-rlimit")) {
     std::string v = a.get("--solver-rlimit", "");
-    // Z3 reads 0 as no limit at all: a query would then run to the clock.
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9 || std::stoul(v) == 0)
+    if (!parseSolverRlimit(v, fo.solverRlimit))
       return usageError("`--solver-rlimit` takes a whole number from 1 to 999999999 (Z3's resources per query; "
                         "the default is 2000000), not `" + v + "`");
-    fo.solverRlimit = static_cast<unsigned>(std::stoul(v));
   }
   fo.file = a.positional[0];
   for (const auto& [flag, value] : a.ordered)

@@ -71,11 +71,9 @@ int cmdCheck(const std::vector<std::string>& args) {
   if (a.has("--explain-proof")) opts.proofLog = &proofLog;
   if (a.has("--solver-rlimit")) {
     std::string v = a.get("--solver-rlimit", "");
-    // Z3 reads 0 as no limit at all: a query would then run to the clock.
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9 || std::stoul(v) == 0)
+    if (!parseSolverRlimit(v, opts.solverRlimit))
       return usageError("`--solver-rlimit` takes a whole number from 1 to 999999999 (Z3's resources per query; "
                         "the default is 2000000), not `" + v + "`");
-    opts.solverRlimit = static_cast<unsigned>(std::stoul(v));
   }
   std::string fmt = a.get("--error-format", "human");
   Format format = fmt == "json" ? Format::Json : fmt == "sarif" ? Format::Sarif : Format::Human;

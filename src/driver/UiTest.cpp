@@ -9,6 +9,7 @@
 
 #include "base/Source.h"
 #include "diag/Sink.h"
+#include "driver/Args.h"
 #include "driver/Pipeline.h"
 
 namespace vx::driver {
@@ -131,10 +132,7 @@ UiResult runUiCase(const UiCase& c, bool bless) {
           options.target = value;
         sawTarget = true;
       } else if (key == "solver-rlimit") {
-        if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos && value.size() <= 9 &&
-            std::stoul(value) != 0)
-          options.solverRlimit = static_cast<unsigned>(std::stoul(value));
-        else
+        if (!parseSolverRlimit(value, options.solverRlimit))
           headerErrors.push_back(where + ": `//@ solver-rlimit:` takes a number from 1 to 999999999, not `" + value +
                                  "`");
       } else if (key == "compile-flags") {
