@@ -51,6 +51,24 @@ fn wait_then_compute(t: {TOK}, x: &{PIN}, acc: &mut {PIN}, w: &{PIN}) on Topolog
   wait(t);
   mma(acc, x, w);
 }}
+
+fn keep(y: {PIN}) -> {PIN} on Topology::TensorCore {{
+  y
+}}
+
+fn fill_reading(p: &{PIN}, mut q: {PIN}, src: &Vec<{TILE}>, k: usize, acc: &mut {PIN}, w: &{PIN}) -> {PIN} on Topology::TensorCore {{
+  let t = transfer_async_into(src[k], &mut q);
+  mma(acc, p, w);
+  wait(t);
+  q
+}}
+
+fn fill_writing(p: &mut {PIN}, mut q: {PIN}, src: &Vec<{TILE}>, k: usize) -> {PIN} on Topology::TensorCore {{
+  let t = transfer_async_into(src[k], &mut q);
+  fill(p, 0.5);
+  wait(t);
+  q
+}}
 """
 # Generic user functions are not Vx (E0207): one issue_slot per ring size.
 
@@ -536,6 +554,46 @@ class Held:
         return f"#[allow(unused_variables)]\nfn {self.name}({SIG}) on Topology::TensorCore {{\n{text}\n}}\n"
 
 
+class Nested:
+    """A buffer borrowed by a call and, among the same call's arguments,
+    moved one level down (`f(&x, keep(x), ..)`, `(x, 0).0`, `dbg(x)`; the
+    borrow direct or a reference made and dereferenced): the callee, given
+    one buffer as both its borrowed and its owned parameter, starts a copy
+    into the owned one and reads or writes the borrowed one. Or the buffer
+    moved and the one borrowed are two, which is right."""
+
+    def __init__(self, rnd, name):
+        self.r = rnd
+        self.name = name
+        self.sizes = set()
+
+    def moved(self, b):
+        return self.r.choice([b, f"keep({b})", f"({b}, 0).0", f"dbg({b})", f"keep(keep({b}))", f"(0, {b}).1"])
+
+    def borrowed(self, b, mut):
+        amp = "&mut " if mut else "&"
+        return self.r.choice([f"{amp}{b}", f"{amp}*{amp}{b}"])
+
+    def source(self):
+        r = self.r
+        lines = [f"let mut x = transfer(tiles[0], {VMEM});", f"let mut y = zeros::<f32, [8, 8]>({VMEM});"]
+        mut = r.random() < 0.4
+        same = r.random() < 0.6
+        mv = r.choice(["x", "y"])
+        br = mv if same else ("y" if mv == "x" else "x")
+        k = r.choice(["0", "1 % tiles.len()", "m % tiles.len()"])
+        if mut:
+            call = f"fill_writing({self.borrowed(br, True)}, {self.moved(mv)}, tiles, {k})"
+        else:
+            call = f"fill_reading({self.borrowed(br, False)}, {self.moved(mv)}, tiles, {k}, acc, w)"
+        lines.append(f"let z = {call};")
+        lines.append("store(&z, &mut out[0]);")
+        if br != mv:
+            lines.append(f"store(&{br}, &mut out[1 % out.len()]);")
+        body = "\n".join("  " + l for l in lines)
+        return f"#[allow(unused_variables)]\nfn {self.name}({SIG}) on Topology::TensorCore {{\n{body}\n}}\n"
+
+
 def slot_at(line):
     """(start, end) of the ring slot's index in a line: `slots[...]` or a
     held ring's `.0[...]`; None when the line names no slot."""
@@ -600,9 +658,10 @@ def mutate(rnd, src):
 
 def program(rnd, idx):
     name = f"k{idx}"
-    kind = rnd.choice(["ring", "ring", "ring", "stream", "flags", "nest", "held"])
+    kind = rnd.choice(["ring", "ring", "ring", "stream", "flags", "nest", "held", "nested"])
     g = (Ring(rnd, name) if kind == "ring" else Stream(rnd, name) if kind == "stream" else Flags(rnd, name)
-         if kind == "flags" else Nest(rnd, name) if kind == "nest" else Held(rnd, name))
+         if kind == "flags" else Nest(rnd, name) if kind == "nest" else Held(rnd, name) if kind == "held"
+         else Nested(rnd, name))
     src = g.source()
     what = "none"
     if rnd.random() < 0.5:

@@ -114,7 +114,8 @@ struct FnFacts {
   std::set<uint32_t> mutBorrowed;         // locals any part of which is behind a `&mut` (`&mut q`, `&mut q.0`)
   std::vector<LoopInfo> loops;            // by LoopId
   // Loans: per block and statement, the reference-holding user locals that
-  // are used at or after it (CFG liveness, NLL-style).
+  // are used at or after it, and the temporaries used after it (CFG
+  // liveness, NLL-style).
   std::vector<std::vector<std::vector<uint32_t>>> liveRefs;
   // A temporary's borrow: the reference local an access through it goes
   // through (`&*r`, `&mut (*r)[0]`), by temporary.
@@ -266,6 +267,7 @@ bool isToken(const Analysis& a, hir::TypeId t);
 bool hasTokens(const Analysis& a, hir::TypeId t);  // a token, or a tuple with one
 bool isMoveOnly(const Analysis& a, hir::TypeId t); // a buffer: Tensor, Vec, Pinned
 bool isRef(const Analysis& a, hir::TypeId t);
+bool hasRefs(const Analysis& a, hir::TypeId t);  // a reference, or a tuple with one
 bool isScalar(const Analysis& a, hir::TypeId t);   // an integer or bool
 std::string locName(const Analysis& a, Loc l);     // `t`, `pair.0`; "" for a temporary
 std::string sourceText(const Analysis& a, base::Span s);

@@ -84,7 +84,11 @@ struct Scan {
     std::vector<bool> tracked(body.locals.size(), false);
     bool any = false;
     for (uint32_t i = 0; i < body.locals.size(); ++i) {
-      tracked[i] = !body.locals[i].temp && !body.locals[i].param && hasRef(body.locals[i].type);
+      // Temporaries too: a borrow made for a call or an operator is a loan
+      // until the call uses it, and the arguments evaluated in between
+      // (`f(&x, g(x))`, `&x * &h(&mut x)`) must not move or write what it
+      // lends (liveHere takes a temporary's liveness after the statement).
+      tracked[i] = !body.locals[i].param && hasRef(body.locals[i].type);
       any = any || tracked[i];
     }
     if (!any) return;  // no borrow held in a variable: no loans to check
@@ -148,11 +152,24 @@ struct Scan {
         Set use, def;
         effect(blk.stmts[i], use, def);
         def = norm(def);
+        // Temporaries used after statement i (its own uses are its
+        // arguments: the call's own checks compare them).
+        Set tempsAfter;
+        if (perStmt)
+          for (uint32_t l : live)
+            if (body.locals[l].temp) tempsAfter.push_back(l);
         Set after;
         std::set_difference(live.begin(), live.end(), def.begin(), def.end(), std::back_inserter(after));
         live = std::move(after);
         unite(live, norm(use));
-        if (perStmt) (*perStmt)[i] = live;  // used at or after statement i
+        if (perStmt) {
+          // Variables used at or after statement i, temporaries after it.
+          Set here;
+          for (uint32_t l : live)
+            if (!body.locals[l].temp) here.push_back(l);
+          unite(here, tempsAfter);
+          (*perStmt)[i] = std::move(here);
+        }
       }
       return live;
     };

@@ -81,11 +81,15 @@ struct Place {
   // Loc's path; 0: all of it. A tuple the state holds has a location per
   // component instead (childLoc).
   uint32_t inner = 0;
+  // `index` is a row of a 2-D tensor (`a[i]`): the dimension a block's
+  // rows count, so a block of the tensor holds it when its rows do (alias).
+  bool rowIndex = false;
   std::string text;  // as the user wrote it
   bool whole() const { return !index.valid() && !row.valid(); }
   bool blocked() const { return row.valid(); }
   void clearSlot() {
     index = sub = Term{};
+    rowIndex = false;
   }
   void clearBlock() {
     row = col = Term{};

@@ -39,6 +39,15 @@ Term boundOf(Analysis& a, hir::TypeId ty, const std::vector<Alt>& base) {
   return a.terms.intConst(static_cast<smt::Int128>(tt.get(d).value));
 }
 
+// The number of dimensions of a tensor type (0: not a tensor).
+size_t tensorRank(const hir::TypeTable& tt, hir::TypeId ty) {
+  ty = tt.resolve(ty);
+  if (tt.kind(ty) == hir::TyKind::Pinned) ty = tt.resolve(tt.get(ty).a);
+  if (tt.kind(ty) != hir::TyKind::Tensor) return 0;
+  hir::TypeId shape = tt.resolve(tt.get(ty).b);
+  return tt.kind(shape) == hir::TyKind::Shape ? tt.count(shape) : 0;
+}
+
 // E6009: rows [r, r + R) and columns [c, c + C) within the last two
 // dimensions of `tensor`. A block out of bounds traps, so after it they
 // are in bounds.
@@ -163,6 +172,7 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
       case cir::ProjKind::Index: {
         Term index = scalarAt(a, s, Loc{x.index.index, 0}, a.body.local(x.index).type);
         std::string text = sourceText(a, x.span);
+        const size_t rank = tensorRank(a.types(), ty);
         // An index out of bounds traps: nothing after it happens, so from
         // here on the index is in bounds. (Only for linear index terms: a
         // fact about `x % n` with `n` a variable would make every later
@@ -175,8 +185,18 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
         for (Alt& alt : alts) {
           if (alt.place.whole()) {
             alt.place.index = index;
+            alt.place.rowIndex = rank == 2;
           } else if (alt.place.index.valid() && !alt.place.sub.valid() && !alt.place.blocked()) {
             alt.place.sub = index;  // `c[b][h]`: a sub-slot of slot `b`
+          } else if (alt.place.blocked() && rank == 2) {
+            // A row of a block: the block of that one row. (An index out
+            // of the block traps, or reads that row of the tensor: r + i
+            // either way.)
+            alt.place.row = t.mkAdd(alt.place.row, index);
+            alt.place.rows = 1;
+          } else if (alt.place.blocked() && rank == 1 && alt.place.rows == 1) {
+            alt.place.col = t.mkAdd(alt.place.col, index);  // an element of a block's row
+            alt.place.cols = 1;
           } else {
             continue;  // deeper indices: the sub-slot stands for them
           }
@@ -276,6 +296,21 @@ Term alias(TermStore& t, const Place& x, const Place& y) {
   // the other (then the larger is all of it, as far as this goes).
   if (x.inner != y.inner) return innerWithin(x.inner, y.inner) || innerWithin(y.inner, x.inner) ? t.tru() : t.fls();
   if (x.whole() || y.whole()) return t.tru();
+  // A row (or an element) of a 2-D tensor and a block of it: the row among
+  // the block's rows (and the element's column among its columns).
+  auto rowInBlock = [&t](const Place& r, const Place& b) {
+    auto k = [&](uint64_t v) { return t.intConst(static_cast<smt::Int128>(v)); };
+    std::vector<Term> in{t.mkLe(b.row, r.index), t.mkLt(r.index, t.mkAdd(b.row, k(b.rows)))};
+    if (r.sub.valid()) {
+      in.push_back(t.mkLe(b.col, r.sub));
+      in.push_back(t.mkLt(r.sub, t.mkAdd(b.col, k(b.cols))));
+    }
+    return t.mkAnd(in);
+  };
+  auto isRow = [](const Place& r) { return r.rowIndex && r.index.valid() && !r.blocked(); };
+  auto isBlock = [](const Place& b) { return b.blocked() && !b.index.valid(); };
+  if (isRow(x) && isBlock(y)) return rowInBlock(x, y);
+  if (isRow(y) && isBlock(x)) return rowInBlock(y, x);
   std::vector<Term> parts;
   if (x.index.valid() && y.index.valid()) parts.push_back(t.mkEq(x.index, y.index));
   if (x.sub.valid() && y.sub.valid()) parts.push_back(t.mkEq(x.sub, y.sub));
@@ -419,9 +454,10 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
     // (checkTupleBorrows), once.
     if (r == via || (via != kNoVia && r.local == via.local)) continue;
     if (a.paramOf.count(r) || ref.unknown) continue;
-    if (a.body.locals[r.local].temp || a.body.locals[r.local].param) continue;
+    if (a.body.locals[r.local].param) continue;
     if (!ref.mut && !writes(how)) continue;
     if (!liveHere(a, r.local)) continue;
+    const bool temp = a.body.locals[r.local].temp;
     for (const Alt& other : ref.alts) {
       Term al = alias(t, other.place, alt.place);
       if (t.isFalse(al)) continue;
@@ -433,9 +469,12 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
       f.other = other.place.text;
       f.otherMut = ref.mut;
       f.access = how;
+      f.laterInExpression = temp;
       f.related = a.body.locals[r.local].span;
-      f.relatedLabel = std::string(ref.mut ? "mutable" : "immutable") + " borrow held in `" + locName(a, r) +
-                       "`, used later";
+      f.relatedLabel = temp ? std::string(ref.mut ? "mutable" : "immutable") + " borrow of `" + other.place.text +
+                                  "` here, used later in this expression"
+                            : std::string(ref.mut ? "mutable" : "immutable") + " borrow held in `" + locName(a, r) +
+                                  "`, used later";
       if (alt.place.index.valid() && other.place.index.valid()) {
         f.slotRead = alt.place.index;
         f.slotInFlight = other.place.index;

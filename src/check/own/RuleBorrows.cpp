@@ -8,6 +8,15 @@ namespace vx::check::own {
 diag::Diagnostic renderConflict(const ReportContext& a, const Decided& d) {
   const Finding& f = d.f;
   (void)a;
+  if (f.access == AccessHow::Move && f.laterInExpression) {  // a buffer moved while an enclosing expression borrows it
+    diag::Diagnostic out = diag::MoveOutWhileBorrowed(f.subject);
+    out.primary(f.at, "moved here");
+    if (f.related.valid()) out.secondary(f.related, f.relatedLabel);
+    if (!d.counterexample.empty() && f.slotRead.valid()) out.note("z3 counterexample: " + d.counterexample);
+    out.note("the borrow is used after the move: it would reach a buffer that now belongs to someone else");
+    out.help("move the buffer in a statement of its own, after the borrow's last use");
+    return out;
+  }
   if (f.access == AccessHow::Move) {  // a buffer moved into a call that also borrows it
     diag::Diagnostic out = diag::MoveWhileBorrowed(f.subject);
     out.primary(f.at, "moved into the call here");

@@ -115,7 +115,7 @@ std::string uniqueName(Analysis& a, const std::string& base) {
 
 namespace {
 
-enum : uint8_t { kKnown = 1, kToken = 2, kHasTokens = 4, kMoveOnly = 8, kRef = 16, kScalar = 32 };
+enum : uint8_t { kKnown = 1, kToken = 2, kHasTokens = 4, kMoveOnly = 8, kRef = 16, kScalar = 32, kHasRefs = 64 };
 
 uint8_t typeFlags(const Analysis& a, hir::TypeId t) {
   const hir::TypeTable& tt = a.types();
@@ -125,11 +125,10 @@ uint8_t typeFlags(const Analysis& a, hir::TypeId t) {
   uint8_t f = kKnown;
   if (k == TyKind::Token) f |= kToken | kHasTokens;
   if (k == TyKind::Tuple)
-    for (uint32_t i = 0; i < tt.count(x); ++i)
-      if (typeFlags(a, tt.elem(x, i)) & kHasTokens) f |= kHasTokens;
+    for (uint32_t i = 0; i < tt.count(x); ++i) f |= typeFlags(a, tt.elem(x, i)) & (kHasTokens | kHasRefs);
   // (The checker runs on well-typed programs only: no error types.)
   if (k == TyKind::Tensor || k == TyKind::Vec || k == TyKind::Pinned) f |= kMoveOnly;
-  if (k == TyKind::Ref) f |= kRef;
+  if (k == TyKind::Ref) f |= kRef | kHasRefs;
   if (k == TyKind::Int || k == TyKind::Bool) f |= kScalar;
   if (x.index >= a.typeFlags.size()) a.typeFlags.resize(x.index + 1, 0);
   a.typeFlags[x.index] = f;
@@ -142,6 +141,7 @@ bool isToken(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kToken
 bool hasTokens(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kHasTokens; }
 bool isMoveOnly(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kMoveOnly; }
 bool isRef(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kRef; }
+bool hasRefs(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kHasRefs; }
 bool isScalar(const Analysis& a, hir::TypeId t) { return typeFlags(a, t) & kScalar; }
 
 std::string locName(const Analysis& a, Loc l) {

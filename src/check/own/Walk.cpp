@@ -89,9 +89,13 @@ void assignTo(Analysis& a, State& s, const cir::Stmt& st, const Value& v) {
   if (!p.empty()) access(a, s, p, AccessHow::Write, st.dest.span, via, /*assignment=*/true);
   // References written through a reference (`*r = &mut x`, where it
   // lowers): the locations it may write no longer say where they point.
-  for (const Alt& alt : p)
-    for (auto& [l, rv] : s.refs)
-      if (within(l, alt.place.root)) rv.unknown = true;
+  // A value with no reference in it (an element, a tensor, an integer)
+  // writes none: the reference it is written through (a parameter, whose
+  // location names what it points to) keeps pointing where it did.
+  if (hasRefs(a, type))
+    for (const Alt& alt : p)
+      for (auto& [l, rv] : s.refs)
+        if (within(l, alt.place.root)) rv.unknown = true;
   // Integers written through a reference (`p.0 = p.0 + BM` with `p = &mut
   // q`): the one location it surely writes takes the value; every location
   // it may write, an unknown one. Kept as they were, a grid instance's
@@ -101,6 +105,14 @@ void assignTo(Analysis& a, State& s, const cir::Stmt& st, const Value& v) {
   if (p.size() == 1 && a.terms.isTrue(p[0].guard) && p[0].place.whole() && v.kind == Value::Kind::Scalar &&
       s.scalars.count(p[0].place.root)) {
     s.scalars[p[0].place.root] = v.scalar;
+    return;
+  }
+  // A reference written through a reference to it (`*r = &y` with
+  // `r = &mut q`), the one location it surely writes: `q` points where the
+  // value does (every location it may write was made unknown above).
+  if (p.size() == 1 && a.terms.isTrue(p[0].guard) && p[0].place.whole() && p[0].place.inner == 0 &&
+      v.kind == Value::Kind::Ref && s.refs.count(p[0].place.root) && isRef(a, type)) {
+    s.refs[p[0].place.root] = v.ref;
     return;
   }
   auto havocWithin = [&](Loc root) {
