@@ -1,5 +1,6 @@
 // `vxc run`: builds the entry's harness (CmdBuild.cpp's path), fills inputs
 // from the seed, runs, prints one checksum line per output and the wall time.
+#include <cctype>
 #include <unistd.h>
 
 #include <algorithm>
@@ -70,8 +71,10 @@ const char* kRunHelp =
     "by the generated code, the runtime headers and the compiler command; VXC_NO_CACHE=1\n"
     "turns that off.\n";
 
+// Decimal digits only: strtoull alone skips blanks and takes a sign, so
+// `" -1"` would wrap to 2^64 - 1.
 bool parseU64(const std::string& s, uint64_t& out) {
-  if (s.empty() || s[0] == '-' || s[0] == '+') return false;
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return false;
   char* end = nullptr;
   errno = 0;
   unsigned long long v = std::strtoull(s.c_str(), &end, 10);
@@ -81,15 +84,17 @@ bool parseU64(const std::string& s, uint64_t& out) {
 }
 
 bool parseI64(const std::string& s, int64_t lo, int64_t hi) {
-  if (s.empty()) return false;
+  size_t sign = !s.empty() && s[0] == '-' ? 1 : 0;
+  if (s.size() <= sign || !std::isdigit(static_cast<unsigned char>(s[sign]))) return false;
   char* end = nullptr;
   errno = 0;
   long long v = std::strtoll(s.c_str(), &end, 10);
   return !*end && !errno && v >= lo && v <= hi;
 }
 
-// The buffers the run-time extents given by `--arg` size: each at most the
-// 2^31 elements `vxc run` allocates. Empty when fine.
+// The buffers the run-time extents size (given by `--arg`, or the harness's
+// default, cpu::kDefaultExtent), a Vec's tensors all together: each at most
+// the 2^31 elements `vxc run` allocates. Empty when fine.
 std::string checkExtentSizes(const cpu::Entry& entry, const std::vector<std::string>& kvs) {
   std::map<std::string, uint64_t> given;
   for (const std::string& kv : kvs) {
@@ -100,24 +105,23 @@ std::string checkExtentSizes(const cpu::Entry& entry, const std::vector<std::str
   for (const cpu::Param& p : entry.params) {
     if (p.kind == cpu::Param::Kind::Scalar || p.extents.empty()) continue;
     uint64_t total = 1;
-    bool overflow = false, known = true;
+    bool overflow = false;
     std::string named;
-    for (size_t d = 0; d < p.shape.size(); ++d) {
-      uint64_t n = 0;
-      if (d < p.extents.size() && !p.extents[d].empty()) {
-        auto it = given.find(p.extents[d]);
-        if (it == given.end()) {
-          known = false;
-          break;
-        }
-        n = it->second;
-        named += (named.empty() ? "" : ", ") + p.extents[d] + " = " + std::to_string(n);
-      } else {
-        n = static_cast<uint64_t>(p.shape[d]);
-      }
+    auto times = [&](const std::string& name, uint64_t dflt) {
+      auto it = given.find(name);
+      uint64_t n = it == given.end() ? dflt : it->second;
+      named += (named.empty() ? "" : ", ") + name + " = " + std::to_string(n) + (it == given.end() ? " by default" : "");
       overflow = overflow || __builtin_mul_overflow(total, n, &total);
+    };
+    if (p.kind == cpu::Param::Kind::Vec) times(p.name, cpu::kDefaultVecLength);
+    for (size_t d = 0; d < p.shape.size(); ++d) {
+      if (d < p.extents.size() && !p.extents[d].empty()) {
+        times(p.extents[d], cpu::kDefaultExtent);
+      } else {
+        overflow = overflow || __builtin_mul_overflow(total, static_cast<uint64_t>(p.shape[d]), &total);
+      }
     }
-    if (known && (overflow || total > (uint64_t{1} << 31)))
+    if (overflow || total > (uint64_t{1} << 31))
       return "`" + p.name + "` would have " + (overflow ? std::string("more than 2^64") : std::to_string(total)) +
              " elements (" + named + "): more than `vxc run` allocates (2^31 elements)";
   }
@@ -413,7 +417,8 @@ dialect::CompareBound deriveBound(const FrontOptions& fo, const std::string& ent
     if (eq == std::string::npos) continue;
     char* end = nullptr;
     std::string v = kv.substr(eq + 1);
-    long long n = std::strtoll(v.c_str(), &end, 0);
+    // Decimal, as the run reads them (`0256` is 256, not octal).
+    long long n = std::strtoll(v.c_str(), &end, 10);
     if (!v.empty() && *end == '\0') values[kv.substr(0, eq)] = n;
   }
   dialect::CompareBound bound;

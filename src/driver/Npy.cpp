@@ -1,10 +1,12 @@
 #include "driver/Npy.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sys/stat.h>
 
 #include "vx/data.h"
@@ -13,23 +15,85 @@ namespace vx::driver {
 
 namespace {
 
-// The value of `'key': ...` in a header dict, up to the next top-level comma.
-std::string field(const std::string& dict, const std::string& key) {
-  size_t at = dict.find("'" + key + "'");
-  if (at == std::string::npos) return {};
-  at = dict.find(':', at);
-  if (at == std::string::npos) return {};
-  size_t end = at + 1;
-  int depth = 0;
-  for (; end < dict.size(); ++end) {
-    char c = dict[end];
-    if (c == '(') ++depth;
-    if (c == ')') --depth;
-    if ((c == ',' && depth == 0) || c == '}') break;
+// The header dict NumPy writes, `{'descr': '<f4', 'fortran_order': False,
+// 'shape': (2, 3), }` and blanks, parsed as the Python literal it is: each
+// key's value as its text (a later key of the same name replaces an
+// earlier one, as in Python), nothing after the closing brace but blanks.
+// False on anything else, with `why`.
+bool parseHeaderDict(const std::string& text, std::map<std::string, std::string>& out, std::string& why) {
+  size_t i = 0, n = text.size();
+  auto blanks = [&] {
+    while (i < n && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+  };
+  // A quoted string (no escapes: NumPy's keys and type strings have none).
+  auto quoted = [&](std::string& s) {
+    if (i >= n || (text[i] != '\'' && text[i] != '"')) return false;
+    char q = text[i++];
+    size_t b = i;
+    while (i < n && text[i] != q && text[i] != '\\') ++i;
+    if (i >= n || text[i] != q) return false;
+    s = text.substr(b, i - b);
+    ++i;
+    return true;
+  };
+  // A value: a string, a name (`True`), a number, or a bracketed group
+  // (`(2, 3)`, `[...]`) kept whole as text.
+  bool unclosed = false;
+  auto value = [&](std::string& v) {
+    size_t b = i;
+    std::string ignored;
+    if (i < n && (text[i] == '\'' || text[i] == '"')) {
+      if (!quoted(ignored)) return false;
+    } else if (i < n && (text[i] == '(' || text[i] == '[')) {
+      int depth = 0;
+      for (; i < n; ++i) {
+        if (text[i] == '\'' || text[i] == '"') {
+          if (!quoted(ignored)) return false;
+          --i;
+          continue;
+        }
+        if (text[i] == '(' || text[i] == '[') ++depth;
+        if ((text[i] == ')' || text[i] == ']') && --depth == 0) break;
+      }
+      if (i >= n) return unclosed = true, false;
+      ++i;
+    } else {
+      while (i < n && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_' || text[i] == '-' ||
+                       text[i] == '+' || text[i] == '.'))
+        ++i;
+      if (i == b) return false;
+    }
+    v = text.substr(b, i - b);
+    return true;
+  };
+  blanks();
+  if (i >= n || text[i] != '{') return why = "the header is no dict", false;
+  ++i;
+  for (;;) {
+    blanks();
+    if (i < n && text[i] == '}') break;
+    std::string key, v;
+    if (!quoted(key)) return why = "the header dict holds something other than quoted keys", false;
+    blanks();
+    if (i >= n || text[i] != ':') return why = "no `:` after the header key `" + key + "`", false;
+    ++i;
+    blanks();
+    if (!value(v))
+      return why = "the header key `" + key + "` has no value it can read" + (unclosed ? ": a bracket is not closed" : ""),
+             false;
+    out[key] = v;
+    blanks();
+    if (i < n && text[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < n && text[i] == '}') break;
+    return why = "the header dict is not closed", false;
   }
-  std::string v = dict.substr(at + 1, end - at - 1);
-  size_t b = v.find_first_not_of(" "), e = v.find_last_not_of(" ");
-  return b == std::string::npos ? std::string() : v.substr(b, e - b + 1);
+  ++i;
+  blanks();
+  if (i != n) return why = "text after the header dict", false;
+  return true;
 }
 
 }  // namespace
@@ -74,11 +138,19 @@ bool readNpy(const std::string& path, NpyArray& out, std::string& error) {
     return bad("format version " + std::to_string(major));
   }
   if (bytes.size() < start + headerLen) return bad("truncated header");
-  std::string dict = bytes.substr(start, headerLen);
-  std::string descr = field(dict, "descr"), order = field(dict, "fortran_order"), shape = field(dict, "shape");
-  if (descr.size() < 2) return bad("no descr");
+  std::string dict = bytes.substr(start, headerLen), why;
+  std::map<std::string, std::string> keys;
+  if (!parseHeaderDict(dict, keys, why)) return bad(why);
+  for (const auto& [key, v] : keys)
+    if (key != "descr" && key != "fortran_order" && key != "shape")
+      return bad("the header key `" + key + "` (a .npy header has descr, fortran_order and shape)");
+  for (const char* key : {"descr", "fortran_order", "shape"})
+    if (!keys.count(key)) return bad(std::string("the header has no `") + key + "`");
+  std::string descr = keys["descr"], order = keys["fortran_order"], shape = keys["shape"];
+  if (descr.size() < 2 || (descr.front() != '\'' && descr.front() != '"')) return bad("descr `" + descr + "` is no type string");
   out.descr = descr.substr(1, descr.size() - 2);
-  if (order != "False") return bad("Fortran order");
+  if (order == "True") return bad("Fortran order");
+  if (order != "False") return bad("fortran_order `" + order + "` is neither True nor False");
   size_t width = out.descr == "<f2" ? 2 : out.descr == "<f4" ? 4 : out.descr == "<f8" ? 8 : 0;
   if (!width) return bad("element type `" + out.descr + "` (f2, f4 and f8 are read)");
   // The shape: a Python tuple of non-negative integers, `(16, 256)`,
@@ -156,12 +228,33 @@ bool writeNpyF32(const std::string& path, const std::vector<uint64_t>& shape, co
 }
 
 namespace {
-// A double to the nearest float; past float's range, an infinity (the cast
-// alone is undefined there).
+// A double to the nearest float (ties to even). From FLT_MAX + half an ulp
+// (2^128 - 2^103) on, an infinity; below it, FLT_MAX (the cast alone is
+// undefined past float's range).
 float toF32(double v) {
-  if (v > 3.4028234663852886e38) return HUGE_VALF;
-  if (v < -3.4028234663852886e38) return -HUGE_VALF;
+  constexpr double kMax = 0x1.fffffep127, kRoundsUp = 0x1.ffffffp127;
+  if (v >= kRoundsUp) return HUGE_VALF;
+  if (v <= -kRoundsUp) return -HUGE_VALF;
+  if (v > kMax) return static_cast<float>(kMax);
+  if (v < -kMax) return static_cast<float>(-kMax);
   return static_cast<float>(v);
+}
+
+// A double to a float rounded to odd: truncated, and where that was
+// inexact, with the last bit set. Rounding the result again to 16 bits
+// (bf16, f16: at least 2 bits fewer) gives the nearest 16-bit value of the
+// double; rounding to the nearest float first rounds twice (a value just
+// above a 16-bit halfway point lands on it, then goes to even).
+float toF32Odd(double v) {
+  if (std::isnan(v)) return static_cast<float>(v);
+  float f = toF32(v);
+  if (std::isinf(f) || static_cast<double>(f) == v) return f;
+  if (std::fabs(static_cast<double>(f)) > std::fabs(v)) f = std::nextafter(f, 0.0f);  // toward zero
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  bits |= 1;
+  std::memcpy(&f, &bits, 4);
+  return f;
 }
 }  // namespace
 
@@ -180,7 +273,7 @@ std::string encodeElements(const std::vector<double>& values, const std::string&
   } else if (type == "bf16" || type == "f16") {
     out.reserve(values.size() * 2);
     for (double v : values) {
-      uint16_t h = type == "bf16" ? vx_bf16_from_f32(toF32(v)) : vx_f16_from_f32(toF32(v));
+      uint16_t h = type == "bf16" ? vx_bf16_from_f32(toF32Odd(v)) : vx_f16_from_f32(toF32Odd(v));
       put(&h, 2);
     }
   }

@@ -3,6 +3,9 @@
 #include "base/Text.h"
 #include "driver/Npy.h"
 
+#include <cctype>
+#include <cstdlib>
+
 namespace vx::driver {
 
 std::string shapeText(const std::vector<uint64_t>& shape) {
@@ -100,7 +103,10 @@ std::string readInput(const std::string& entry, const std::vector<BufferSpec>& s
     std::string given;
     for (const std::string& arg : args)
       if (arg.rfind(name + "=", 0) == 0) given = arg.substr(name.size() + 1);
-    if (!given.empty() && given != std::to_string(n))
+    // By value, as the harness reads it (`03` is 3); a value that is no
+    // number is the harness's usage error.
+    if (!given.empty() && std::isdigit(static_cast<unsigned char>(given[0])) &&
+        std::strtoull(given.c_str(), nullptr, 10) != n)
       return "`--input " + kv + "` holds " + std::to_string(n) + " tensors, but `--arg " + name + "=" + given +
              "` says " + given;
     if (given.empty()) args.push_back(name + "=" + std::to_string(n));

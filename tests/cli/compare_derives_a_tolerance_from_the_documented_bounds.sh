@@ -47,6 +47,10 @@ contains "$OUT" "compare y: max_abs = 0, max_rel = 0 (vs tpu)"
 expect_status 0 "$VXC" run "$G" --entry gemm $IN --compare=tpu
 contains "$OUT" "derived tolerance 1.52588e-05"
 contains "$OUT" "f32 sums of 256 products in another order: K x 2^-24 = 1.53e-05"
+# The extents in decimal, as the run reads them: `0256` is 256 (it was read
+# as octal 174 for the tolerance alone, which came out half the bound).
+expect_status 0 "$VXC" run "$G" --entry gemm --arg m=128 --arg n=128 --arg k=0256 --compare=tpu
+contains "$OUT" "f32 sums of 256 products in another order: K x 2^-24 = 1.53e-05"
 # shellcheck disable=SC2086
 expect_status 0 "$VXC" run "$G" --entry gemm $IN --compare=h100
 contains "$OUT" "tf32 operands on the tensor cores (K = 256): K x 2^-11 = 0.125"

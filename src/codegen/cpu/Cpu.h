@@ -26,6 +26,10 @@ struct Param {
   bool extent = false;          // a scalar: the hidden parameter of a run-time extent
   int64_t elements() const;     // static shapes only
 };
+// What `vxc run`'s harness takes where no `--arg` gives a value: a run-time
+// extent's, and a Vec's length.
+inline constexpr uint64_t kDefaultExtent = 128;
+inline constexpr uint64_t kDefaultVecLength = 8;
 // The C expression for a buffer parameter's element count (per tensor of a
 // Vec): a number, or a product over its extents' parameters.
 std::string countExpr(const Param& p);

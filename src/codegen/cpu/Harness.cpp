@@ -8,6 +8,7 @@ namespace vx::cpu {
 namespace {
 
 const char* kPrelude = R"(
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cinttypes>
@@ -37,7 +38,7 @@ uint64_t vxh_u64(const char* name, uint64_t dflt) {
   char* end = nullptr;
   errno = 0;
   unsigned long long x = std::strtoull(v.c_str(), &end, 10);  // decimal, as vxc run checked it: `010` is ten
-  if (v.empty() || *end || errno || v[0] == '-') vxh_usage("`--arg " + std::string(name) + "=" + v + "`: expected a non-negative integer");
+  if (v.empty() || !std::isdigit((unsigned char)v[0]) || *end || errno) vxh_usage("`--arg " + std::string(name) + "=" + v + "`: expected a non-negative integer");
   return x;
 }
 int64_t vxh_i64(const char* name) {
@@ -207,7 +208,7 @@ std::string emitHarness(const Entry& entry, const std::string& unitSource, Flavo
   // no `--arg` gives one; `vxc run` sets them from `--input` shapes).
   for (const Param& p : entry.params)
     if (p.kind == Param::Kind::Scalar && p.extent)
-      s += "  " + cScalar(p.type) + " " + cName(p) + " = (" + cScalar(p.type) + ")vxh_u64(\"" + p.name + "\", 128);\n";
+      s += "  " + cScalar(p.type) + " " + cName(p) + " = (" + cScalar(p.type) + ")vxh_u64(\"" + p.name + "\", " + std::to_string(kDefaultExtent) + ");\n";
   for (const Param& p : entry.params) {
     std::string id = cName(p);
     std::string n = countExpr(p);
@@ -227,7 +228,7 @@ std::string emitHarness(const Entry& entry, const std::string& unitSource, Flavo
         break;
       }
       case Param::Kind::Vec:
-        s += "  uint64_t " + id + "_len = vxh_u64(\"" + p.name + "\", 8);\n";
+        s += "  uint64_t " + id + "_len = vxh_u64(\"" + p.name + "\", " + std::to_string(kDefaultVecLength) + ");\n";
         s += "  std::vector<" + cElem(p.type) + "> " + id + "(" + id + "_len * " + n + "), " + id + "_in;\n";
         s += "  const bool " + id + "_given = vxh_load(\"" + p.name + "\", " + id + "_in, " + id + ".size());\n";
         fills += "    if (" + id + "_given) " + id + " = " + id + "_in;\n    else vxh_fill" +

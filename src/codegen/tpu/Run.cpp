@@ -11,8 +11,11 @@ namespace vx::codegen::tpu {
 
 namespace {
 
+// Decimal, a sign only for a negative number: strtoll alone skips blanks
+// and takes `+` (`" 3"`, `"+3"`: what the cpu harness refuses).
 bool parseInt(const std::string& s, int64_t lo, int64_t hi, int64_t& out) {
-  if (s.empty()) return false;
+  size_t sign = !s.empty() && s[0] == '-' ? 1 : 0;
+  if (s.size() <= sign || s[sign] < '0' || s[sign] > '9') return false;
   char* end = nullptr;
   errno = 0;
   long long v = std::strtoll(s.c_str(), &end, 10);
