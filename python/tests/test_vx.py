@@ -129,6 +129,27 @@ class BadCallsAreErrors(unittest.TestCase):
             vx.compile(path, consts={"Q": 4})
         with self.assertRaisesRegex(vx.VxError, "a const is set to an int, a float or a bool"):
             vx.compile(path, consts={"R": "four"})
+        # NumPy scalars are numbers too.
+        k = vx.compile(path, consts={"R": np.int64(4), "S": np.float32(2.0)})
+        out = np.zeros((4, 64), np.float32)
+        k.f(a, out)
+        np.testing.assert_array_equal(out, a * 2)
+
+    def test_integers_out_of_a_parameters_range_are_refused(self):
+        path = os.path.join(TMP, "ints.vx")
+        with open(path, "w") as f:
+            f.write("fn addi(x: i32, y: i32) -> i32 on Topology::TensorCore {\n  x + y\n}\n"
+                    "fn addu(x: u32) -> u32 on Topology::TensorCore {\n  x\n}\n"
+                    "fn adds(x: usize) -> usize on Topology::TensorCore {\n  x\n}\n")
+        # The C ABI (cpu) as `vxc run` (tpu): refused, not wrapped by ctypes.
+        for target in ("cpu", "tpu"):
+            k = vx.compile(path, target=target)
+            self.assertEqual(k.addi(2**31 - 2, 1), 2**31 - 1, target)
+            self.assertEqual(k.adds(2**63 - 1), 2**63 - 1, target)  # tpu: below 2^63
+            for call in (lambda: k.addi(2**32 + 5, 0), lambda: k.addi(-2**31 - 1, 0), lambda: k.addu(-1),
+                         lambda: k.adds(-1), lambda: k.addu(np.int64(2**32))):
+                with self.assertRaises((ValueError, vx.VxError), msg=target):
+                    call()
 
     def test_unknown_target(self):
         with self.assertRaisesRegex(vx.VxError, "unknown target 'gpu'"):

@@ -77,6 +77,10 @@ def find_vxc():
     return path
 
 
+_INT_RANGE = {"i32": (-2**31, 2**31 - 1), "i64": (-2**63, 2**63 - 1), "u32": (0, 2**32 - 1),
+              "u64": (0, 2**64 - 1), "usize": (0, 2**64 - 1)}
+
+
 def _run(args):
     p = subprocess.run(args, capture_output=True, text=True)
     if p.returncode != 0:
@@ -88,8 +92,12 @@ def _const_flags(consts):
     """{"BM": 64, "ON": True} -> ["--const", "BM=64", "--const", "ON=true"]."""
     flags = []
     for name, value in (consts or {}).items():
-        if isinstance(value, bool):
+        if isinstance(value, (bool, np.bool_)):
             value = "true" if value else "false"
+        elif isinstance(value, np.integer):
+            value = int(value)
+        elif isinstance(value, np.floating):
+            value = float(value)
         elif not isinstance(value, (int, float)):
             raise VxError("consts[%r] is %r: a const is set to an int, a float or a bool" % (name, value))
         flags += ["--const", "%s=%s" % (name, value)]
@@ -169,6 +177,13 @@ class Kernel:
             if p["kind"] == "scalar":
                 if isinstance(a, np.ndarray):
                     raise TypeError("`%s` is a scalar `%s`, not an array" % (p["name"], p["type"]))
+                # An integer out of the type's range is refused, as `vxc run`
+                # refuses it (ctypes would wrap it silently).
+                if p["type"] in _INT_RANGE and isinstance(a, (int, np.integer)) and not isinstance(a, bool):
+                    lo, hi = _INT_RANGE[p["type"]]
+                    if not lo <= int(a) <= hi:
+                        raise ValueError("`%s` is a `%s`: %d is out of its range %d..%d" % (
+                            p["name"], p["type"], int(a), lo, hi))
                 out.append(a)
                 continue
             dtype = _dtype(p)

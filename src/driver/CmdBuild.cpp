@@ -58,11 +58,25 @@ const char* kBuildHelp =
     "  -D NAME, -W NAME, -A NAME        deny, warn about or allow a lint (`unproved`, `unused_variables`);\n"
     "                                  `-D warnings` makes every warning an error\n";
 
-std::string replaceExtension(const std::string& path, const std::string& ext) {
-  fs::path p(path);
-  p.replace_extension(ext);
-  return p.string();
+}  // namespace
+
+// The C header written beside an artifact of `kind` at `out` (FILE's stem
+// `stem`): a unit's (cpp, cu) has its name with `.h`, an object's too, a
+// library's FILE's stem (`libk.so` and `k.h`). Empty for the other kinds
+// and standard output.
+static std::string headerPath(const std::string& kind, const std::string& out, const std::string& stem) {
+  if (out == "-" || out.empty()) return {};
+  if (kind == "cpp" || kind == "cu") {
+    fs::path p(out);
+    p.replace_extension(".h");
+    return p.string();
+  }
+  if (kind == "obj") return (fs::path(out).parent_path() / (fs::path(out).stem().string() + ".h")).string();
+  if (kind == "lib") return (fs::path(out).parent_path() / (stem + ".h")).string();
+  return {};
 }
+
+namespace {
 
 // `--emit=cpp|cu`: the unit at `unitPath` and its header beside it; the
 // unit includes its header by the name the header is written under.
@@ -74,7 +88,7 @@ int writeSource(const CpuProgram& prog, const std::string& unitPath) {
     if (size_t at = unit.find(from); at != std::string::npos) unit.replace(at, from.size(), prog.header);
     return writeFile("-", unit, error) ? 0 : usageError(error);
   }
-  std::string hPath = replaceExtension(unitPath, ".h"), error;
+  std::string hPath = headerPath("cpp", unitPath, ""), error;
   std::string unit = prog.source;
   std::string from = "#include \"" + prog.headerName + "\"", to = "#include \"" + fs::path(hPath).filename().string() + "\"";
   if (size_t at = unit.find(from); at != std::string::npos) unit.replace(at, from.size(), to);
@@ -352,8 +366,7 @@ int buildOne(FrontOptions fo, const ParsedArgs& a, const std::string& emit, cons
                                 targetCpu))
     return rc;
   // The header goes next to the artifact: what a C caller includes.
-  std::string hPath = (fs::path(out).parent_path() / (lib ? stem + ".h" : fs::path(out).stem().string() + ".h")).string();
-  return writeFile(hPath, prog.header, error) ? 0 : usageError(error);
+  return writeFile(headerPath(emit, out, stem), prog.header, error) ? 0 : usageError(error);
 }
 
 }  // namespace
@@ -411,6 +424,14 @@ int cmdBuild(const std::vector<std::string>& args) {
       if (k == kind) return usageError("`--emit` names `" + kind + "` twice");
     emits.emplace_back(kind, path);
   }
+  // The header an artifact brings would replace a file this build reads or
+  // writes.
+  auto headerOverwrites = [&](const std::string& h, const std::string& other) {
+    bool input = other == fo.file;
+    return usageError("the C header written beside the artifact would be `" + h + "`, which is " +
+                      (input ? "the input file" : "also an artifact of this build (`" + other + "`)") +
+                      " (name the artifact otherwise with `-o` or `--emit=KIND=PATH`)");
+  };
   auto overwrites = [&](const std::string& out) {
     return usageError("`" + out + "` is the input file; writing it would overwrite `" + fo.file +
                       "` (name another output with `-o` or `--emit=KIND=PATH`)");
@@ -423,6 +444,11 @@ int cmdBuild(const std::vector<std::string>& args) {
     std::string stem = fs::path(fo.file).stem().string();
     std::string dflt = kind == "abi" || kind == "mlir" ? "" : artifactName(kind, stem);  // those two: stdout
     if (namesInput(fo.file, out.empty() ? dflt : out)) return overwrites(out.empty() ? dflt : out);
+    if (std::string h = headerPath(kind, out.empty() ? dflt : out, stem); !h.empty()) {
+      if (namesInput(fo.file, h)) return headerOverwrites(h, fo.file);
+      if (namesInput(out.empty() ? dflt : out, h) || h == (out.empty() ? dflt : out))
+        return headerOverwrites(h, out.empty() ? dflt : out);
+    }
     return buildOne(fo, a, emits[0].first, out, targetCpu, a.has("--emit"));
   }
   if (a.get("-o", "") == "-")
@@ -449,6 +475,14 @@ int cmdBuild(const std::vector<std::string>& args) {
         return usageError("`--emit=" + emits[j].first + "` and `--emit=" + kind + "` both write `" + out +
                           "`; give each its own path");
     outs.push_back(out);
+  }
+  // The headers written beside them: none may be the input or an artifact.
+  for (size_t i = 0; i < emits.size(); ++i) {
+    std::string h = headerPath(emits[i].first, outs[i], fs::path(fo.file).stem().string());
+    if (h.empty()) continue;
+    if (namesInput(fo.file, h)) return headerOverwrites(h, fo.file);
+    for (const std::string& o : outs)
+      if (o == h || namesInput(o, h)) return headerOverwrites(h, o);
   }
   for (size_t i = 0; i < emits.size(); ++i) {
     // The diagnostics once: warnings of the later artifacts are the same.
@@ -493,8 +527,7 @@ int buildCuda(const FrontOptions& fo, const CpuProgram& prog, const std::string&
                                                  lib ? cpu::Artifact::SharedLibrary : cpu::Artifact::Object)),
                         fo.file, compiler))
     return rc;
-  std::string hPath = (fs::path(out).parent_path() / (lib ? stem + ".h" : fs::path(out).stem().string() + ".h")).string();
-  return writeFile(hPath, prog.header, error) ? 0 : usageError(error);
+  return writeFile(headerPath(emit, out, stem), prog.header, error) ? 0 : usageError(error);
 }
 
 bool namesInput(const std::string& input, const std::string& output) {

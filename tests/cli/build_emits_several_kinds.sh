@@ -61,4 +61,19 @@ contains "$ERR" "is the input file"
 expect_status 2 "$VXC" build "$TMP/src.vx" --emit=mlir=$TMP/same,abi=$TMP/same
 contains "$ERR" "\`--emit=mlir\` and \`--emit=abi\` both write"
 [ ! -e "$TMP/same" ] || fail "an artifact was written before the paths were checked"
+# Nor does the C header written beside an object, a library or a unit: it
+# would have replaced the object (`-o k.h`), another artifact, or a source
+# file named `k.h` (its stem's header).
+expect_status 2 "$VXC" build "$TMP/src.vx" --emit=obj -o "$TMP/k.h"
+contains "$ERR" "the C header written beside the artifact would be \`$TMP/k.h\`, which is also an artifact of this build"
+expect_status 2 "$VXC" build "$TMP/src.vx" --emit=cpp="$TMP/u.cpp",obj="$TMP/u.h"
+contains "$ERR" "which is also an artifact of this build"
+cp "$SRC" "$TMP/kern.h"
+before=$(md5sum < "$TMP/kern.h")
+expect_status 2 "$VXC" build "$TMP/kern.h" -o "$TMP/kern.o"
+contains "$ERR" "which is the input file"
+expect_status 2 "$VXC" build "$TMP/kern.h" --emit=lib -o "$TMP/libkern.so"
+contains "$ERR" "which is the input file"
+[ "$(md5sum < "$TMP/kern.h")" = "$before" ] || fail "the header overwrote the source file"
+[ ! -e "$TMP/k.h" ] && [ ! -e "$TMP/u.cpp" ] || fail "an artifact was written before the header's path was checked"
 echo ok

@@ -278,7 +278,11 @@ std::string emitHarness(const Entry& entry, const std::string& unitSource, Flavo
   // An entry without outputs: its result is what the matrix unit holds.
   if (!outputs) s += "  if (hasAcc) std::printf(\"checksum acc = 0x%016\" PRIx64 \"\\n\", accSum);\n";
   if (!entry.result.empty()) {
-    if (entry.result == "f32" || entry.result == "f64" || entry.result == "bf16" || entry.result == "f16")
+    // As many digits as tell the type's values apart: 9 for f32 (and the
+    // narrower ones), 17 for f64.
+    if (entry.result == "f64")
+      s += "  std::printf(\"result = %.17g\\n\", (double)result);\n";
+    else if (entry.result == "f32" || entry.result == "bf16" || entry.result == "f16")
       s += "  std::printf(\"result = %.9g\\n\", (double)result);\n";
     else if (entry.result == "bool")
       s += "  std::printf(\"result = %s\\n\", result ? \"true\" : \"false\");\n";
