@@ -107,6 +107,12 @@ struct TargetLegalityPass : mlir::PassWrapper<TargetLegalityPass, mlir::Operatio
       if (space) {
         std::optional<target::MemSpace> m = target::memSpaceByName(memorySpaceName(*space));
         if (m && !target::available(*m, *kind)) report(loc, "Memory::" + memorySpaceName(*space).str());
+        // b200: tensor memory is the tensor cores' accumulator's, and the
+        // CUDA layer allocates none for a program's buffers (it would put
+        // them in the shared-memory arena, which E6007 did not count them
+        // against).
+        if (m == target::MemSpace::TMEM && *kind == target::TargetKind::B200)
+          report(loc, "a buffer in Memory::TMEM (the CUDA layer places buffers in Memory::VMEM, shared memory)");
       }
       if (elem && !elem.isa<mlir::NoneType>()) {
         std::optional<target::ScalarKind> e = scalarOf(elem);

@@ -98,4 +98,8 @@ VX
 expect_status 1 "$VXC" run "$TMP/huge.vx" --target cpu --arg m=32
 contains "$ERR" "runtime trap: a grid of more than 2^64 instances at "
 contains "$ERR" "huge.vx:6:3"
+# The b200 layer says where too (it said "at a `parallel` grid").
+expect_status 1 "$VXC" run "$TMP/huge.vx" --target b200 --interpret --arg m=32
+contains "$ERR" "runtime trap: a grid of more than 2^64 instances at "
+contains "$ERR" "huge.vx:6:3"
 echo "ok"

@@ -40,8 +40,7 @@ VX_HD inline uint64_t ctaCount() {
  * every copy waited and every buffer returned (E6003, and buffers are
  * dropped at their last use), so the next starts on an empty arena. */
 template <typename F>
-VX_HD inline void parallel_for(Invocation& inv, const uint64_t* ext, unsigned n, F&& body) {
-  const char* at = "a `parallel` grid";
+VX_HD inline void parallel_for(Invocation& inv, const uint64_t* ext, unsigned n, F&& body, const char* at) {
   if (n > kMaxGridDims) trap("a grid of more than 8 indices", at);
   uint64_t total = 1;
   for (unsigned d = 0; d < n; ++d) {

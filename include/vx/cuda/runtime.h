@@ -84,10 +84,23 @@ inline constexpr uint32_t kSmemBytes = 232448 - 1024 - kStageBytes - 1024;
 /* The dynamic shared memory a kernel is launched with: room to align to 1024,
  * the staging area, the arena. */
 inline constexpr size_t kDynamicSmemBytes = 1024 + size_t{kStageBytes} + kSmemBytes;
-inline constexpr int kBarriers = 64;          // mbarriers, so copies in flight at once
-inline constexpr int kMaxBuffers = 64;        // shared-memory buffers live at once
-inline constexpr size_t kMxuFloats = 65536;   // matrix-unit weights and accumulator, each
+/* mbarriers, so copies in flight at once: as many as fit, with the tensor
+ * cores' barrier and the tensor-memory slot, in the 1 KiB kept for them
+ * (static shared memory: (kBarriers + 1) x 8 + 16 bytes). */
+inline constexpr int kBarriers = 120;
+/* Shared-memory buffers live at once: every buffer takes at least one 1 KiB
+ * granule, so E6007's count of the arena's bytes bounds them by its
+ * granules (201); the table has room for all. */
+inline constexpr int kMaxBuffers = 208;
+/* The matrix unit's weights and accumulator, each: a generated unit sizes
+ * them for its shapes (VX_MXU_FLOATS, at least 65,536 cells). */
+#ifndef VX_MXU_FLOATS
+#define VX_MXU_FLOATS 65536u
+#endif
+inline constexpr size_t kMxuFloats = VX_MXU_FLOATS;
 inline constexpr uint32_t kGranules = kSmemBytes / kGranule;
+static_assert(kMaxBuffers >= static_cast<int>(kGranules), "a buffer id for every granule of the arena");
+static_assert((kBarriers + 1) * 8 + 16 <= 1024, "the mbarriers fit the 1 KiB kept for them");
 
 }  // namespace vx::cu
 
@@ -159,7 +172,7 @@ class Arena {
         setSwizzled(*data, need, false);  // a fresh buffer is row-major
         return i;
       }
-    trap("shared memory: more than 64 buffers live at once", at);
+    trap("shared memory: more buffers live at once than the arena has ids for", at);  // not reached: kMaxBuffers >= kGranules
   }
   VX_HD void retain(int id) { ++refs_[id]; }
   VX_HD void release(int id) { --refs_[id]; }
@@ -173,7 +186,7 @@ class Arena {
         *parity = uses_[i] & 1u;
         return i;
       }
-    trap("more than 64 copies in flight at once", at);
+    trap("more than 120 copies in flight at once (the mbarriers of the block)", at);
   }
   /* The phase was waited: the next use of the barrier completes the other parity. */
   VX_HD void releaseBarrier(int b) {
@@ -567,7 +580,7 @@ class MatrixUnit {
     linear(w, at);
     sync();
     touch(w.data, K * N * sizeof(T), false, at);
-    if (K * N > kMxuFloats) trap("load_weights: the weights exceed the matrix unit's 65,536 cells", at);
+    if (K * N > kMxuFloats) trap("load_weights: the weights exceed the matrix unit's scratch (VX_MXU_FLOATS cells)", at);
     // Latching copies W: later writes of the buffer do not change it.
     for (uint64_t i = lane(); i < K * N; i += lanes()) s_.weights[i] = static_cast<float>(w.data[i]);
     wk_ = K;
@@ -612,7 +625,7 @@ class MatrixUnit {
       if (rows_ != R || cols_ != N) trap("matmul_acc: the result's shape is not the accumulator's", at);
       return;
     }
-    if (R * N > kMxuFloats) trap("matmul_acc: the accumulator exceeds the matrix unit's 65,536 cells", at);
+    if (R * N > kMxuFloats) trap("matmul_acc: the accumulator exceeds the matrix unit's scratch (VX_MXU_FLOATS cells)", at);
     sync();
     for (uint64_t i = lane(); i < R * N; i += lanes()) s_.acc[i] = 0.0f;
     rows_ = R;
