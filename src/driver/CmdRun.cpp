@@ -443,7 +443,13 @@ int compareOutputs(const std::string& entry, const std::vector<BufferSpec>& spec
     std::string error;
     if (!readNpy(mine + "/" + p.name + ".npy", x, error) || !readNpy(theirs + "/" + p.name + ".npy", y, error))
       return internalError(error);
-    if (x.shape != y.shape) return internalError("`" + p.name + "` has different shapes on the two targets");
+    // The program itself differs between the targets (`#[cfg]` items,
+    // constants set per target): a usage error, not the compiler's.
+    if (x.shape != y.shape)
+      return usageError("cannot compare: `" + p.name + "` is " + shapeText(x.shape) + " on this target and " +
+                        shapeText(y.shape) + " on `" + other +
+                        "`: the program differs between them (its `#[cfg]` items or constants); set the "
+                        "constants that differ with `--const NAME=VALUE` to compare one program");
     double maxAbs = 0, maxRel = 0, scale = 0;
     for (size_t i = 0; i < x.values.size(); ++i) {
       const double a = x.values[i], b = y.values[i];

@@ -47,6 +47,13 @@ contains "$OUT" "compare y: max_abs = 0, max_rel = 0 (vs tpu)"
 expect_status 0 "$VXC" run "$G" --entry gemm $IN --compare=tpu
 contains "$OUT" "derived tolerance 1.52588e-05"
 contains "$OUT" "f32 sums of 256 products in another order: K x 2^-24 = 1.53e-05"
+# A program whose `#[cfg]` constants differ per target (ring2.vx: T = 64 on
+# b200, 128 elsewhere) computes other shapes there: a usage error naming
+# both shapes (it was an internal compiler error), and with the constant
+# set, one program to compare.
+expect_status 2 "$VXC" run "$ROOT/examples/ring2.vx" --target b200 --interpret --compare=cpu --arg tiles=2
+contains "$ERR" "cannot compare: \`out\` is (64, 64) on this target and (128, 128) on \`cpu\`"
+expect_status 0 "$VXC" run "$ROOT/examples/ring2.vx" --target b200 --interpret --compare=cpu --arg tiles=2 --const T=64 --tolerance 1e-3
 # The extents in decimal, as the run reads them: `0256` is 256 (it was read
 # as octal 174 for the tolerance alone, which came out half the bound).
 expect_status 0 "$VXC" run "$G" --entry gemm --arg m=128 --arg n=128 --arg k=0256 --compare=tpu
