@@ -6,17 +6,25 @@
 // `--repeat` wall-clock runs on cpu and the GPUs. The rejected combinations
 // follow with the checker's first error, and the winner is printed (and with
 // `-o FILE` written) as the `--const` line that `vxc build` takes.
+// Every combination's outputs (`vxc run --output`) are compared with the
+// others': a tile larger than the problem can make a loop or the grid empty,
+// compute nothing and be the fastest. The combinations agreeing with the
+// most others (within --tolerance) are ranked; the rest are rejected, with
+// how far their outputs are from the ranked ones'.
 #include <fstream>
 #include <filesystem>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 #include "codegen/cpu/Toolchain.h"
 #include "driver/Args.h"
 #include "driver/Commands.h"
+#include "driver/Npy.h"
 
 namespace vx::driver {
 
@@ -42,6 +50,9 @@ const char* kTuneHelp =
     "  --seed N                        input seed (default 0)\n"
     "  --repeat N                      timed runs per combination on cpu and GPUs (default 5)\n"
     "  --max-combinations N            refuse larger sweeps (default 256)\n"
+    "  --tolerance REL                 outputs agree within REL of their largest magnitude\n"
+    "                                  (default 1e-2); combinations whose outputs disagree with\n"
+    "                                  most others' are rejected, not ranked\n"
     "  -o FILE                         also write the winner's `--const` line to FILE\n"
     "  --solver-rlimit=N, -D/-W/-A NAME  as for `vxc check`\n";
 
@@ -50,6 +61,8 @@ struct Combination {
   bool ran = false;
   double time = 0;     // cycles (tpu) or microseconds
   std::string reason;  // why it did not run
+  std::string outDir;  // its `--output` folder
+  std::map<std::string, NpyArray> outputs;
   std::string line() const {
     std::string s;
     for (const auto& [n, v] : values) s += (s.empty() ? "" : " ") + std::string("--const ") + n + "=" + v;
@@ -95,6 +108,32 @@ bool readValue(const std::string& out, const std::string& key, double& v) {
   return false;
 }
 
+// The largest difference between two combinations' outputs (of the same
+// names and shapes) relative to their largest magnitude (0: equal;
+// infinity: a non-finite value on one side only).
+double outputsApart(const Combination& x, const Combination& y) {
+  if (x.outputs.size() != y.outputs.size()) return INFINITY;
+  double worst = 0;
+  for (const auto& [name, a] : x.outputs) {
+    auto it = y.outputs.find(name);
+    if (it == y.outputs.end() || it->second.shape != a.shape) return INFINITY;
+    const NpyArray& b = it->second;
+    double scale = 0, diff = 0;
+    for (size_t i = 0; i < a.values.size(); ++i) {
+      double u = a.values[i], v = b.values[i];
+      if (u == v || (std::isnan(u) && std::isnan(v))) continue;
+      if (!std::isfinite(u) || !std::isfinite(v)) return INFINITY;
+      diff = std::max(diff, std::fabs(u - v));
+    }
+    for (size_t i = 0; i < a.values.size(); ++i) {
+      if (std::isfinite(a.values[i])) scale = std::max(scale, std::fabs(a.values[i]));
+      if (std::isfinite(b.values[i])) scale = std::max(scale, std::fabs(b.values[i]));
+    }
+    if (diff > 0) worst = std::max(worst, scale > 0 ? diff / scale : INFINITY);
+  }
+  return worst;
+}
+
 std::string pad(std::string s, size_t w) {
   if (s.size() < w) s += std::string(w - s.size(), ' ');
   return s;
@@ -114,6 +153,7 @@ int cmdTune(const std::vector<std::string>& args) {
                             {"--repeat", true, {}},
                             {"--interpret", false, {}},
                             {"--max-combinations", true, {}},
+                            {"--tolerance", true, {}},
                             {"-o", true, {}},
                             {"--solver-rlimit", true, {}},
                             {"-D", true, {}},
@@ -151,6 +191,15 @@ int cmdTune(const std::vector<std::string>& args) {
   if (!number("--repeat", 5, repeat)) return usageError("`--repeat` takes a positive number, e.g. `--repeat 5`");
   if (!number("--max-combinations", 256, maxCombinations))
     return usageError("`--max-combinations` takes a number from 1 to 999999999");
+
+  double tolerance = 1e-2;
+  if (a.has("--tolerance")) {
+    std::string v = a.get("--tolerance", "");
+    char* end = nullptr;
+    tolerance = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end || !(tolerance >= 0) || !std::isfinite(tolerance))
+      return usageError("`--tolerance` must be a non-negative number (a relative difference, e.g. 1e-2)");
+  }
 
   // The sweep: the product of the `--const` lists, the first name slowest.
   std::vector<std::pair<std::string, std::vector<std::string>>> axes;
@@ -207,27 +256,86 @@ int cmdTune(const std::vector<std::string>& args) {
   const std::string unit = simulated ? "cycles" : "time_us";
   std::fprintf(stderr, "tuning %s for %s: %zu combination%s\n", file.c_str(), target.c_str(), total,
                total == 1 ? "" : "s");
+  TempDir outs;
+  if (outs.path.empty()) return internalError("cannot create a temporary folder");
+  size_t refused = 0;
+  std::string firstRefusal;
   for (size_t i = 0; i < combos.size(); ++i) {
     Combination& c = combos[i];
     std::vector<std::string> argv = common;
     for (const auto& [name, v] : c.values) argv.insert(argv.end(), {"--const", name + "=" + v});
+    c.outDir = outs.path + "/" + std::to_string(i);
+    argv.insert(argv.end(), {"--output", c.outDir});
     cpu::ProcessResult p = cpu::runProcess(argv, /*separate=*/true);
     if (p.status == 2) {
-      // A usage error is the same for every combination (an unknown name, a
-      // bad value, a missing entry): report it once and stop.
-      std::fprintf(stderr, "%s", p.stderrText.c_str());
-      return usageError("`vxc run` refused `" + c.line() + "`; nothing was tuned");
-    }
-    if (p.status != 0) {
+      // A usage error: most are the same for every combination (an unknown
+      // name, a bad value), but an input's shape or an extent's size can
+      // depend on the constants. Rejected, and reported in full when no
+      // combination ran.
+      if (refused++ == 0) firstRefusal = p.stderrText;
+      c.reason = "`vxc run` refused it: " + firstError(p.stderrText);
+    } else if (p.status != 0) {
       c.reason = firstError(p.stderrText);
     } else if (!readValue(p.stdoutText, unit, c.time)) {
       c.reason = "the run printed no `" + unit + "`";
     } else {
       c.ran = true;
+      std::error_code ec;
+      for (const auto& f : std::filesystem::directory_iterator(c.outDir, ec)) {
+        if (f.path().extension() != ".npy") continue;
+        NpyArray arr;
+        std::string error;
+        if (!readNpy(f.path().string(), arr, error)) return internalError(error);
+        c.outputs[f.path().stem().string()] = std::move(arr);
+      }
     }
     std::fprintf(stderr, "  [%zu/%zu] %s: %s\n", i + 1, total, c.line().c_str(),
                  c.ran ? (std::to_string(static_cast<long long>(c.time)) + " " + (simulated ? "cycles" : "us")).c_str()
                        : "rejected");
+  }
+
+  if (refused == combos.size()) {
+    std::fprintf(stderr, "%s", firstRefusal.c_str());
+    return usageError("`vxc run` refused every combination; nothing was tuned");
+  }
+  // Outputs: among the combinations whose outputs have the same names and
+  // shapes (a constant may change them: then they compute something else),
+  // the ones that agree with the most others are right (the first of them
+  // in the sweep's order on a tie), and the rest are rejected.
+  {
+    auto signature = [](const Combination& c) {
+      std::string sig;
+      for (const auto& [name, arr] : c.outputs) {
+        sig += name + "(";
+        for (uint64_t d : arr.shape) sig += std::to_string(d) + ",";
+        sig += ")";
+      }
+      return sig;
+    };
+    std::map<std::string, std::vector<Combination*>> groups;
+    for (Combination& c : combos)
+      if (c.ran && !c.outputs.empty()) groups[signature(c)].push_back(&c);
+    char tol[32];
+    std::snprintf(tol, sizeof tol, "%g", tolerance);
+    for (auto& [sig, done] : groups) {
+      size_t bestAgree = 0;
+      const Combination* ref = nullptr;
+      for (const Combination* c : done) {
+        size_t agree = 0;
+        for (const Combination* d : done) agree += outputsApart(*c, *d) <= tolerance;
+        if (agree > bestAgree) bestAgree = agree, ref = c;
+      }
+      for (Combination* c : done) {
+        double apart = outputsApart(*c, *ref);
+        if (apart <= tolerance) continue;
+        c->ran = false;
+        char rel[32];
+        std::snprintf(rel, sizeof rel, "%.3g", apart);
+        c->reason = "its outputs differ from those of `" + ref->line() + "`, which the most combinations agree with (" +
+                    (std::isinf(apart) ? std::string("non-finite values") : std::string(rel) + " of their largest magnitude") +
+                    ", more than --tolerance " + tol + ")";
+      }
+    }
   }
 
   std::vector<const Combination*> ran, rejected;

@@ -16,7 +16,9 @@ fn k(tiles: &Vec<Tensor<f32, [BM, 128]>>, out: &mut Vec<Tensor<f32, [BM, 128]>>)
 VX
 K=$TMP/k.vx
 # tpu: cycles grow with the tile; 300000 rows is over the 128 MiB of VMEM.
-expect_status 0 "$VXC" tune "$K" --target tpu --const BM=128,300000,32,64 --const SCALE=1.0,3.0 \
+# (BM is the outputs' shape too: combinations of other shapes compute other
+# things, and are not compared.)
+expect_status 0 "$VXC" tune "$K" --target tpu --const BM=128,300000,32,64 --const SCALE=1.0,1.001 \
   --arg tiles=2 --arg out=2 -o "$TMP/best.txt"
 table=$(printf '%s\n' "$OUT" | sed -n '2,7p' | awk '{print $1}' | tr '\n' ' ')
 [ "$table" = "32 32 64 64 128 128 " ] || fail "rows not sorted by cycles: $table; output: $OUT"
@@ -26,6 +28,17 @@ contains "$OUT" "--const BM=300000 --const SCALE=1.0: error[E6007]: on-chip foot
 contains "$OUT" "best: --const BM=32 --const SCALE=1.0"
 [ "$(cat "$TMP/best.txt")" = "--const BM=32 --const SCALE=1.0" ] || fail "-o wrote: $(cat "$TMP/best.txt")"
 contains "$ERR" "8 combinations"
+# Combinations of one shape compute one thing: one whose outputs disagree
+# with most others' (a tile that leaves a loop empty computes nothing and is
+# the fastest) is rejected, not ranked.
+expect_status 0 "$VXC" tune "$K" --target tpu --const SCALE=1.0,3.0,1.001 --arg tiles=2 --arg out=2
+contains "$OUT" "--const SCALE=3.0: its outputs differ from those of \`--const SCALE=1.0\`, which the most combinations agree with (0.667 of their largest magnitude, more than --tolerance 0.01)"
+table=$(printf '%s\n' "$OUT" | sed -n '2,3p' | awk '{print $1}' | sort | tr '\n' ' ')
+[ "$table" = "1.0 1.001 " ] || fail "the ranked combinations: $table; output: $OUT"
+expect_status 0 "$VXC" tune "$K" --target tpu --const SCALE=1.0,3.0 --arg tiles=2 --arg out=2 --tolerance 1
+contains "$OUT" "best: --const SCALE="
+expect_status 2 "$VXC" tune "$K" --target tpu --const SCALE=1.0,3.0 --tolerance -1
+contains "$ERR" "\`--tolerance\` must be a non-negative number"
 # The winner's line is what `vxc build` and `vxc run` take.
 # shellcheck disable=SC2046
 expect_status 0 "$VXC" build "$K" --target tpu -o "$TMP/k.vxdma" $(cat "$TMP/best.txt")
@@ -35,6 +48,18 @@ expect_status 0 "$VXC" run "$K" --target tpu --arg tiles=2 --arg out=2 $(cat "$T
 expect_status 0 "$VXC" tune "$K" --const BM=8,16 --arg tiles=4 --arg out=4 --repeat 2
 printf '%s\n' "$OUT" | head -1 | grep -q '^BM  *time_us$' || fail "no cpu table header: $OUT"
 contains "$OUT" "best: --const BM="
+# A usage error of one combination (an input whose shape fits another
+# tile) rejects that combination; the sweep goes on.
+python3 - "$TMP/t8.npy" <<'PY'
+import struct, sys
+head = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 8, 128), }"
+head += " " * ((64 - (10 + len(head) + 1) % 64) % 64) + "\n"
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode() + b"\0" * (4 * 2 * 8 * 128))
+PY
+expect_status 0 "$VXC" tune "$K" --const BM=8,16 --input "tiles=$TMP/t8.npy" --arg out=2 --repeat 1
+contains "$OUT" "--const BM=16: \`vxc run\` refused it: error: \`--input tiles=$TMP/t8.npy\`"
+contains "$OUT" "best: --const BM=8"
 # Nothing accepted: exit 1.
 expect_status 1 "$VXC" tune "$K" --target tpu --const BM=300000,400000 --arg tiles=1 --arg out=1
 contains "$OUT" "no combination ran"
