@@ -27,6 +27,11 @@ struct Prelude {
 std::unique_ptr<hir::Program> checkTypes(base::SourceMap& sources, const Prelude& prelude, const ast::Module& user,
                                          const ast::Interner& names, diag::Sink& sink, target::TargetKind target);
 
+// Whether an item is part of the program for `target` by its `#[cfg]`
+// attributes (SemaCfg.cpp): false when one predicate is false; true
+// otherwise, a malformed one included (the checker reports it).
+bool itemConfigured(const ast::Item& item, const ast::Interner& names, target::TargetKind target);
+
 // The embedded prelude's text (stdlib/prelude.vx).
 const char* preludeSource();
 

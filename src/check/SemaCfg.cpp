@@ -4,6 +4,7 @@
 // predicates are Rust's: `target = "name"`, `not(p)`, `any(p, ...)` (false
 // when empty) and `all(p, ...)` (true when empty).
 #include "base/Text.h"
+#include "check/Check.h"
 #include "check/Sema.h"
 #include "diag/DiagKinds.h"
 
@@ -74,7 +75,35 @@ std::optional<bool> evalCfg(Sema& s, const ast::Meta& mt) {
   return isAny ? any : all;
 }
 
+// The predicate's value, silently (nothing for a malformed one).
+std::optional<bool> cfgValue(const ast::Meta& mt, const ast::Interner& names, target::TargetKind target) {
+  std::string n(names.str(mt.name));
+  if (n == "target") {
+    std::optional<target::TargetKind> t = target::targetByName(mt.value);
+    if (mt.kind != ast::Meta::Kind::Value || !t) return std::nullopt;
+    return *t == target;
+  }
+  if ((n != "not" && n != "any" && n != "all") || mt.kind != ast::Meta::Kind::List) return std::nullopt;
+  if (n == "not" && mt.args.size() != 1) return std::nullopt;
+  bool any = false, all = true;
+  for (const ast::Meta& a : mt.args) {
+    std::optional<bool> v = cfgValue(a, names, target);
+    if (!v) return std::nullopt;
+    any = any || *v;
+    all = all && *v;
+  }
+  return n == "not" ? !all : n == "any" ? any : all;
+}
+
 }  // namespace
+
+bool itemConfigured(const ast::Item& item, const ast::Interner& names, target::TargetKind target) {
+  for (const ast::Attr& at : item.attrs) {
+    if (names.str(at.level) != "cfg" || at.args.size() != 1) continue;
+    if (std::optional<bool> v = cfgValue(at.args[0], names, target); v && !*v) return false;
+  }
+  return true;
+}
 
 bool itemActive(Sema& s, const ast::Item& it) {
   bool active = true;

@@ -1,5 +1,7 @@
 #include "driver/Consts.h"
 
+#include "check/Check.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -35,8 +37,8 @@ ast::ExprId add(ast::Module& m, ast::Expr e) {
 
 }  // namespace
 
-std::string applyConstOverrides(ast::Module& m, const ast::Interner& names,
-                                const std::vector<std::string>& overrides) {
+std::string applyConstOverrides(ast::Module& m, const ast::Interner& names, const std::vector<std::string>& overrides,
+                                target::TargetKind target) {
   std::set<std::string> seen;
   for (const std::string& kv : overrides) {
     size_t eq = kv.find('=');
@@ -48,11 +50,19 @@ std::string applyConstOverrides(ast::Module& m, const ast::Interner& names,
     // and the checker keeps the one of the target being built.
     std::vector<ast::Item*> items;
     std::vector<std::string> consts;
+    bool configuredOut = false;
     for (ast::Item& it : m.items) {
       std::string n(names.str(it.name));
+      if (!check::itemConfigured(it, names, target)) {
+        configuredOut = configuredOut || n == name;
+        continue;
+      }
       if (it.kind == ast::ItemKind::Const) consts.push_back(n);
       if (n == name) items.push_back(&it);
     }
+    if (items.empty() && configuredOut)
+      return "`--const " + kv + "`: `const " + name + "` is not part of the program for target `" +
+             target::info(target).name + "` (its `#[cfg]` leaves it out)";
     if (items.empty()) {
       std::string close = base::closestMatch(name, consts), list;
       for (const std::string& c : consts) list += (list.empty() ? "`" : ", `") + c + "`";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ast/Ast.h"
+#include "target/Target.h"
 
 namespace vx::driver {
 
@@ -16,7 +17,9 @@ namespace vx::driver {
 // malformed or given twice, no `const` of that name (with a did-you-mean), a
 // name that is a function, a type --const cannot set, a value that is not
 // one of the const's type.
-std::string applyConstOverrides(ast::Module& m, const ast::Interner& names,
-                                const std::vector<std::string>& overrides);
+// Items `#[cfg]` leaves out for `target` are not set: a variant of the
+// const for another target may have another type.
+std::string applyConstOverrides(ast::Module& m, const ast::Interner& names, const std::vector<std::string>& overrides,
+                                target::TargetKind target);
 
 }  // namespace vx::driver

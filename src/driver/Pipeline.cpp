@@ -56,11 +56,11 @@ CheckOutput checkPhases(base::SourceMap& sources, base::FileId file, diag::Sink&
   out.parseSeconds = seconds(start);
   if (options.emit == Emit::Ast) out.emitted = ast::printModule(module, names);
   if (sink.errorCount() > before) return out;  // no later phase sees a broken file
+  target::TargetKind target = target::targetByName(options.target).value_or(target::TargetKind::Cpu);
   if (!options.consts.empty()) {
-    out.usageError = applyConstOverrides(module, names, options.consts);
+    out.usageError = applyConstOverrides(module, names, options.consts, target);
     if (!out.usageError.empty()) return out;
   }
-  target::TargetKind target = target::targetByName(options.target).value_or(target::TargetKind::Cpu);
   start = Clock::now();
   std::unique_ptr<hir::Program> prog = check::checkTypes(sources, prelude(), module, names, sink, target);
   out.typeSeconds = seconds(start);

@@ -44,4 +44,26 @@ expect_status 0 "$VXC" run "$K" --entry which --const BM=8
 contains "$OUT" "result = 8"
 # A function that is not built for the target is not there to run.
 expect_status 2 "$VXC" run "$K" --entry nothere
+# `--const` sets the variant the target keeps: another target's may have
+# another type (the value was checked against every variant), and a const
+# no variant of which is kept is a usage error saying so.
+cat > "$TMP/types.vx" <<'VX'
+#[cfg(target = "tpu")]
+const S: f32 = 0.5;
+#[cfg(not(target = "tpu"))]
+const S: usize = 2;
+#[cfg(target = "b200")]
+const ONLY_B200: usize = 1;
+fn k(x: &Tensor<f32, [8, 8]>, out: &mut Tensor<f32, [8, 8]>) on Topology::TensorCore {
+  let v = transfer(x, Memory::VMEM);
+  store(&v, out);
+}
+VX
+expect_status 0 "$VXC" check "$TMP/types.vx" --target tpu --const S=1.5
+expect_status 0 "$VXC" check "$TMP/types.vx" --const S=3
+expect_status 2 "$VXC" check "$TMP/types.vx" --const S=1.5
+contains "$ERR" "is not a valid \`usize\`"
+expect_status 2 "$VXC" check "$TMP/types.vx" --const ONLY_B200=2
+contains "$ERR" "\`const ONLY_B200\` is not part of the program for target \`cpu\` (its \`#[cfg]\` leaves it out)"
+expect_status 0 "$VXC" check "$TMP/types.vx" --target b200 --const ONLY_B200=2
 echo ok
