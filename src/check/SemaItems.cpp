@@ -360,6 +360,7 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
     s.scopes.emplace_back();
     for (hir::LocalId p : f.params) s.scopes.back().bindings.emplace_back(s.prog.local(p).name, p);
     uint32_t firstExpr = static_cast<uint32_t>(s.prog.exprs.size());
+    const size_t errorsBefore = s.sink.errorCount();
     uint32_t firstLocal = static_cast<uint32_t>(s.prog.locals.size());
     TypeId ret = f.ret;
     hir::BlockId body = checkBlock(s, it.body, ret);
@@ -390,6 +391,21 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
                         .secondary(f.nameSpan, "declared to return `" + tt.print(ret) + "`")
                         .help("end the body with an expression of type `" + tt.print(ret) +
                               "` (no `;`), or `return` one"));
+    }
+    // A generic left open (`cast(&x)` with nothing to say its element
+    // type): the first such call, as Rust's E0282; what uses its result
+    // follows from it.
+    // (After another error of the function, an open variable is its
+    // consequence: a turbofish argument that was no type leaves it open.)
+    for (uint32_t i = firstExpr; i < s.prog.exprs.size() && s.sink.errorCount() == errorsBefore; ++i) {
+      const hir::Expr& x = s.prog.exprs[i];
+      if (x.kind != hir::ExprKind::Call || !tt.containsOpenVar(x.type)) continue;
+      const std::string callee = x.fn.valid() ? s.prog.fns[x.fn.index].name : std::string("the function");
+      s.sink.emit(diag::TypeAnnotationsNeeded(callee)
+                      .primary(x.span, "cannot infer its type `" + tt.print(x.type) + "`")
+                      .help("name the generic arguments (`" + callee + "::<...>(...)`, e.g. `cast::<bf16>(&x)`), "
+                            "or give the `let` a type"));
+      break;
     }
     // Settle inference: unsuffixed literals default to i32 / f64.
     for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i)

@@ -58,6 +58,9 @@ std::string elemName(mlir::Type t) {
   if (t.isF64()) return "f64";
   if (t.isF16()) return "f16";
   if (t.isBF16()) return "bf16";
+  // VIR's integers are signless: `u32` and `i32` are one type there.
+  if (auto i = t.dyn_cast<mlir::IntegerType>(); i && i.isSignless() && i.getWidth() > 1)
+    return "i" + std::to_string(i.getWidth()) + "/u" + std::to_string(i.getWidth());
   std::string s;
   llvm::raw_string_ostream os(s);
   os << t;

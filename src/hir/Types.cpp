@@ -327,6 +327,25 @@ bool TypeTable::containsError(TypeId t) const {
   }
 }
 
+bool TypeTable::containsOpenVar(TypeId t) const {
+  t = resolve(t);
+  const TyData& d = get(t);
+  switch (d.kind) {
+    case TyKind::Var: return true;
+    case TyKind::Tensor:
+    case TyKind::Pinned:
+    case TyKind::Token: return containsOpenVar(d.a) || containsOpenVar(d.b);
+    case TyKind::Vec:
+    case TyKind::Ref: return containsOpenVar(d.a);
+    case TyKind::Tuple:
+    case TyKind::Shape:
+      for (uint32_t i = 0; i < d.listCount; ++i)
+        if (containsOpenVar(elem(t, i))) return true;
+      return false;
+    default: return false;
+  }
+}
+
 bool TypeTable::isInteger(TypeId t) const {
   TyKind k = kind(resolve(t));
   return k == TyKind::Int || k == TyKind::IntVar;

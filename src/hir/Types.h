@@ -116,6 +116,9 @@ class TypeTable {
   // Structural helpers.
   bool isError(TypeId t) const { return kind(resolve(t)) == TyKind::Error; }
   bool containsError(TypeId t) const;
+  // An unbound type variable (not an integer or float literal's) inside t:
+  // a generic inference left open.
+  bool containsOpenVar(TypeId t) const;
   bool isInteger(TypeId t) const;
   bool isFloat(TypeId t) const;
   bool isNumeric(TypeId t) const { return isInteger(t) || isFloat(t); }
