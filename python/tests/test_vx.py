@@ -27,6 +27,14 @@ def example(name):
 T64 = {"T": 64}
 
 
+def source(name, text):
+    """A Vx file of the test's own, written to TMP: its path."""
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def inputs(n, seed):
     rng = np.random.default_rng(seed)
     # Multiples of 1/8 in [-1, 1]: products and sums are exact in f32.
@@ -114,11 +122,9 @@ class BadCallsAreErrors(unittest.TestCase):
             vx.compile(bad)
 
     def test_consts_set_const_items_for_the_build(self):
-        path = os.path.join(TMP, "consts.vx")
-        with open(path, "w") as f:
-            f.write("const R: usize = 8;\nconst S: f32 = 0.5;\n"
-                    "fn f(a: &Tensor<f32, [R, 64]>, out: &mut Tensor<f32, [R, 64]>) on Topology::TensorCore {\n"
-                    "  let v = transfer(a, Memory::VMEM);\n  let y = scale(v, S);\n  store(&y, out);\n}\n")
+        path = source("consts.vx", "const R: usize = 8;\nconst S: f32 = 0.5;\n"
+                      "fn f(a: &Tensor<f32, [R, 64]>, out: &mut Tensor<f32, [R, 64]>) on Topology::TensorCore {\n"
+                      "  let v = transfer(a, Memory::VMEM);\n  let y = scale(v, S);\n  store(&y, out);\n}\n")
         a = np.arange(4 * 64, dtype=np.float32).reshape(4, 64)
         for target in ("cpu", "tpu"):
             k = vx.compile(path, target=target, consts={"R": 4, "S": 2.0})
@@ -136,11 +142,9 @@ class BadCallsAreErrors(unittest.TestCase):
         np.testing.assert_array_equal(out, a * 2)
 
     def test_integers_out_of_a_parameters_range_are_refused(self):
-        path = os.path.join(TMP, "ints.vx")
-        with open(path, "w") as f:
-            f.write("fn addi(x: i32, y: i32) -> i32 on Topology::TensorCore {\n  x + y\n}\n"
-                    "fn addu(x: u32) -> u32 on Topology::TensorCore {\n  x\n}\n"
-                    "fn adds(x: usize) -> usize on Topology::TensorCore {\n  x\n}\n")
+        path = source("ints.vx", "fn addi(x: i32, y: i32) -> i32 on Topology::TensorCore {\n  x + y\n}\n"
+                      "fn addu(x: u32) -> u32 on Topology::TensorCore {\n  x\n}\n"
+                      "fn adds(x: usize) -> usize on Topology::TensorCore {\n  x\n}\n")
         # The C ABI (cpu) as `vxc run` (tpu): refused, not wrapped by ctypes.
         for target in ("cpu", "tpu"):
             k = vx.compile(path, target=target)

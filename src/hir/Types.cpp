@@ -308,39 +308,20 @@ std::string TypeTable::print(TypeId t, const std::vector<std::pair<TypeId, std::
   return "?";
 }
 
-bool TypeTable::containsError(TypeId t) const {
+bool TypeTable::containsKind(TypeId t, TyKind k) const {
   t = resolve(t);
   const TyData& d = get(t);
+  if (d.kind == k) return true;
   switch (d.kind) {
-    case TyKind::Error: return true;
     case TyKind::Tensor:
     case TyKind::Pinned:
-    case TyKind::Token: return containsError(d.a) || containsError(d.b);
+    case TyKind::Token: return containsKind(d.a, k) || containsKind(d.b, k);
     case TyKind::Vec:
-    case TyKind::Ref: return containsError(d.a);
+    case TyKind::Ref: return containsKind(d.a, k);
     case TyKind::Tuple:
     case TyKind::Shape:
       for (uint32_t i = 0; i < d.listCount; ++i)
-        if (containsError(elem(t, i))) return true;
-      return false;
-    default: return false;
-  }
-}
-
-bool TypeTable::containsOpenVar(TypeId t) const {
-  t = resolve(t);
-  const TyData& d = get(t);
-  switch (d.kind) {
-    case TyKind::Var: return true;
-    case TyKind::Tensor:
-    case TyKind::Pinned:
-    case TyKind::Token: return containsOpenVar(d.a) || containsOpenVar(d.b);
-    case TyKind::Vec:
-    case TyKind::Ref: return containsOpenVar(d.a);
-    case TyKind::Tuple:
-    case TyKind::Shape:
-      for (uint32_t i = 0; i < d.listCount; ++i)
-        if (containsOpenVar(elem(t, i))) return true;
+        if (containsKind(elem(t, i), k)) return true;
       return false;
     default: return false;
   }

@@ -115,10 +115,12 @@ class TypeTable {
 
   // Structural helpers.
   bool isError(TypeId t) const { return kind(resolve(t)) == TyKind::Error; }
-  bool containsError(TypeId t) const;
+  bool containsError(TypeId t) const { return containsKind(t, TyKind::Error); }
   // An unbound type variable (not an integer or float literal's) inside t:
   // a generic inference left open.
-  bool containsOpenVar(TypeId t) const;
+  bool containsOpenVar(TypeId t) const { return containsKind(t, TyKind::Var); }
+  // A type of kind k inside t (t itself included), through bound variables.
+  bool containsKind(TypeId t, TyKind k) const;
   bool isInteger(TypeId t) const;
   bool isFloat(TypeId t) const;
   bool isNumeric(TypeId t) const { return isInteger(t) || isFloat(t); }

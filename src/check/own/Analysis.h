@@ -318,7 +318,10 @@ void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, Ac
 // E6008 only: `places` accessed while a borrow held in a variable is live.
 void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via);
 // E6008 among the references one tuple holds (`(&mut s, &s)`), at `at`.
-void checkTupleBorrows(Analysis& a, State& s, const Value& tuple, base::Span at);
+// The reference a place goes through (`(*r).x`, `r.0[i]` through `r`): its
+// root's fields up to the first dereference; kNoVia where there is none.
+Loc derefBase(const cir::Body& body, const cir::Place& p);
+void checkTupleBorrows(Analysis& a, State& s, const cir::Stmt& st, const Value& tuple, base::Span at);
 // An assignment to location `l` (named `text`) while a live reference
 // points into it or into what holds it (E6008, "cannot assign"). Buffers
 // are checked as writes by `access`.

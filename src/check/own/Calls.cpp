@@ -96,12 +96,13 @@ struct Arg {
   base::Span at;            // where its accesses are reported: the place a borrow names
   Loc via = kNoVia;
   size_t from = 0;          // flattened (flatBorrows): the argument it is, or is in
+  bool writesRefs = false;  // a `&mut` to something holding references (`&mut &T`)
 };
 
 // An E6008 finding where argument `i`'s places may alias argument `j`'s:
 // `i` accessed as `how` (a mutable borrow, or a buffer moved in), `j` borrowed.
 void conflictBetween(Analysis& a, State& s, const std::vector<Arg>& args, size_t i, size_t j, AccessHow how,
-                     const char* label) {
+                     const char* label, bool tuple = false) {
   TermStore& t = a.terms;
   for (const Alt& m : args[i].places)
     for (const Alt& o : args[j].places) {
@@ -114,6 +115,7 @@ void conflictBetween(Analysis& a, State& s, const std::vector<Arg>& args, size_t
       f.other = o.place.text;
       f.otherMut = args[j].mut;
       f.access = how;
+      f.intoTuple = tuple;
       f.related = args[j].span;
       f.relatedLabel = label;
       if (m.place.index.valid() && o.place.index.valid()) {
@@ -128,7 +130,7 @@ void conflictBetween(Analysis& a, State& s, const std::vector<Arg>& args, size_t
 // borrow of the same data; a buffer moved into a call that also borrows it
 // (`f(&mut b, b)`, `f(b, &b)`: the callee would hold the buffer and a
 // reference to it).
-void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
+void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args, bool tuple = false) {
   for (size_t i = 0; i < args.size(); ++i)
     for (size_t j = 0; j < args.size(); ++j) {
       if (i == j || !args[j].ref || args[j].places.empty()) continue;
@@ -140,7 +142,9 @@ void checkArgBorrows(Analysis& a, State& s, const std::vector<Arg>& args) {
                         args[j].mut ? "another mutable borrow of the same data" : "immutable borrow of the same data");
       if (args[i].moved)
         conflictBetween(a, s, args, i, j, AccessHow::Move,
-                        args[j].mut ? "mutably borrowed here, in the same call" : "borrowed here, in the same call");
+                        tuple      ? (args[j].mut ? "mutably borrowed here, in the same tuple" : "borrowed here, in the same tuple")
+                        : args[j].mut ? "mutably borrowed here, in the same call" : "borrowed here, in the same call",
+                        tuple);
     }
 }
 
@@ -152,6 +156,7 @@ void tupleRefs(Analysis& a, State& s, const Value& v, size_t from, base::Span sp
     r.ref = true;
     r.places = pointsTo(a, s, v.ref);
     r.mut = v.ref.mut;
+    r.writesRefs = v.ref.mut;  // (its type is not at hand: as if it held references)
     r.span = r.at = span;
     r.from = from;
     out.push_back(std::move(r));
@@ -179,12 +184,24 @@ std::vector<Arg> flatBorrows(Analysis& a, State& s, const std::vector<Arg>& args
 
 }  // namespace
 
-void checkTupleBorrows(Analysis& a, State& s, const Value& tuple, base::Span at) {
+void checkTupleBorrows(Analysis& a, State& s, const cir::Stmt& st, const Value& tuple, base::Span at) {
   if (!a.reporting() || tuple.kind != Value::Kind::Tuple) return;
   std::vector<Arg> refs;
   for (size_t i = 0; i < tuple.elems.size(); ++i) tupleRefs(a, s, tuple.elems[i], i, at, refs);
+  // A buffer moved into the tuple that a reference in it also reaches
+  // (`(&x, x)`): whoever takes the tuple holds the buffer and a reference
+  // to it, as a call given both (checkArgBorrows).
+  for (uint32_t i = 0; i < st.args.count && i < tuple.elems.size(); ++i) {
+    const cir::Operand& o = a.body.arg(st, i);
+    if (o.kind != cir::OperandKind::Move || !isMoveOnly(a, operandType(a, o))) continue;
+    Arg m;
+    m.moved = true;
+    m.places = placesOf(a, s, o.place);
+    m.span = m.at = o.span;
+    refs.push_back(std::move(m));
+  }
   for (size_t i = 0; i < refs.size(); ++i) refs[i].from = i;  // every pair counts here
-  checkArgBorrows(a, s, refs);
+  checkArgBorrows(a, s, refs, /*tuple=*/true);
 }
 
 void readThrough(Analysis& a, State& s, const cir::Operand& o, const Value& v) {
@@ -218,6 +235,7 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
       addReached(a, s, arg.places, a.types().get(a.types().resolve(type)).a, reached, 0);
       arg.places.insert(arg.places.end(), reached.begin(), reached.end());
       arg.mut = a.types().get(a.types().resolve(type)).sub == 1;
+      arg.writesRefs = arg.mut && hasRefs(a, a.types().get(a.types().resolve(type)).a);
       arg.via = viaOf(a, o);
       // A borrow made for the call (`&slots[i]`): its place.
       if (o.kind != cir::OperandKind::Const && o.place.proj.count == 0 && a.body.local(o.place.local).temp)
@@ -245,6 +263,14 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
     if (x.ref && !args[x.from].ref)
       checkLoans(a, s, x.places, x.mut ? AccessHow::Write : AccessHow::Read, x.at, kNoVia);
   if (!builtin) {
+    // References the callee may write through a `&mut` argument (`setq(&mut
+    // q, y)` with `*q = y` inside): no longer said where they point.
+    for (const Arg& x : flat) {
+      if (!x.ref || !x.writesRefs) continue;
+      for (const Alt& p : x.places)
+        for (auto& [l, rv] : s.refs)
+          if (within(l, p.place.root)) rv.unknown = true;
+    }
     std::vector<Value> values;
     std::vector<std::vector<Alt>> places;
     std::vector<Alt> reachable;

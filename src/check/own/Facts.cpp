@@ -65,16 +65,8 @@ struct Scan {
           if (k == hir::TyKind::Int || k == hir::TyKind::Bool) facts.addressTaken.insert(s.place.local.index);
         }
         // `&*r`, `&mut (*r)[i]`: an access through it goes through `r`.
-        if (s.rv == RvKind::Borrow && body.local(s.dest.local).temp && !body.local(s.place.local).temp) {
-          // The reference the borrowed place goes through: its fields up to
-          // the first dereference.
-          Loc l{s.place.local.index, 0};
-          uint32_t i = 0;
-          for (; i < s.place.proj.count && body.proj(s.place, i).kind == cir::ProjKind::Field; ++i)
-            if (!childLoc(l, body.proj(s.place, i).field, l)) break;
-          if (i < s.place.proj.count && body.proj(s.place, i).kind == cir::ProjKind::Deref)
-            facts.viaOf[s.dest.local.index] = l;
-        }
+        if (s.rv == RvKind::Borrow && body.local(s.dest.local).temp && !body.local(s.place.local).temp)
+          if (Loc l = derefBase(body, s.place); l != kNoVia) facts.viaOf[s.dest.local.index] = l;
       }
   }
 

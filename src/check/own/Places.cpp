@@ -114,6 +114,22 @@ std::vector<Alt> pointsTo(Analysis& a, const State& s, const RefVal& r) {
   return out;
 }
 
+namespace {
+// The places as the user wrote the expression that reaches them.
+void nameAll(std::vector<Alt>& alts, const std::string& text) {
+  if (text.empty()) return;
+  for (Alt& alt : alts) alt.place.text = text;
+}
+}  // namespace
+
+Loc derefBase(const cir::Body& body, const cir::Place& p) {
+  Loc l{p.local.index, 0};
+  uint32_t i = 0;
+  for (; i < p.proj.count && body.proj(p, i).kind == cir::ProjKind::Field; ++i)
+    if (!childLoc(l, body.proj(p, i).field, l)) break;
+  return i < p.proj.count && body.proj(p, i).kind == cir::ProjKind::Deref ? l : kNoVia;
+}
+
 std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
   TermStore& t = a.terms;
   Loc l{p.local.index, 0};
@@ -137,6 +153,12 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
   }
   std::vector<Alt> alts;
   bool have = false;
+  // Through a reference the state does not track: the places are every
+  // buffer the function sees, whole, and so they stay. An index, block or
+  // field after it is of wherever the reference points (a block, a row),
+  // not of those wholes: applied to them it named another part (`q[1]`
+  // with `q` some block of `a` was row 1 of `a`).
+  bool anywhere = false;
   if (i < p.proj.count && a.body.proj(p, i).kind == cir::ProjKind::Deref && isRef(a, ty)) {
     auto it = s.refs.find(l);
     RefVal r;
@@ -144,6 +166,7 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
       r = it->second;
     else
       r.unknown = true;  // a reference nothing bound (after a loop forgot it)
+    anywhere = r.unknown;
     alts = pointsTo(a, s, r);
     ty = a.body.proj(p, i).type;
     have = true;
@@ -170,6 +193,10 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
     const cir::Proj& x = a.body.proj(p, i);
     switch (x.kind) {
       case cir::ProjKind::Index: {
+        if (anywhere) {
+          nameAll(alts, sourceText(a, x.span));
+          break;
+        }
         Term index = scalarAt(a, s, Loc{x.index.index, 0}, a.body.local(x.index).type);
         std::string text = sourceText(a, x.span);
         const size_t rank = tensorRank(a.types(), ty);
@@ -228,6 +255,7 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
         }
         if (!tracked) {
           alts = pointsTo(a, s, RefVal{{}, false, true});
+          anywhere = true;
           break;
         }
         std::vector<Alt> next;
@@ -240,6 +268,10 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
         break;
       }
       case cir::ProjKind::Field: {
+        if (anywhere) {
+          nameAll(alts, sourceText(a, x.span));
+          break;
+        }
         // A component of a tuple location reached through a reference
         // (`(*r).0` with `r = &p`): that component's own location, as
         // `p.0` names it. A component of an element (a slot, a block) or of
@@ -266,6 +298,10 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p) {
         Term r = scalarAt(a, s, Loc{x.index.index, 0}, a.body.local(x.index).type);
         Term c = scalarAt(a, s, Loc{x.index2.index, 0}, a.body.local(x.index2).type);
         blockBounds(a, s, x, ty, r, c);
+        if (anywhere) {
+          nameAll(alts, sourceText(a, x.span));
+          break;
+        }
         std::string text = sourceText(a, x.span);
         for (Alt& alt : alts) {
           // A block of a view is a block of what the view shows.
@@ -446,6 +482,30 @@ bool liveHere(const Analysis& a, uint32_t local) {
   return std::binary_search(live.begin(), live.end(), local);
 }
 
+// What a reference reaches: where it points, and through references stored
+// there, where those point (`let pp = &p;` with `p = &s` reaches `s`; the
+// temporary of `*&&x` reaches `x`), each with whether every link on the
+// way is mutable. At most 64 places.
+std::vector<std::pair<Alt, bool>> reachOf(const State& s, const RefVal& ref) {
+  std::vector<std::pair<Alt, bool>> reach;
+  for (const Alt& x : ref.alts) reach.emplace_back(x, ref.mut);
+  for (size_t i = 0; i < reach.size() && reach.size() < 64; ++i) {
+    if (!reach[i].first.place.whole() || reach[i].first.place.inner != 0) continue;
+    // The reference locations there: the place itself, or the components
+    // of a tuple (`&(&x, 0)` reaches `x`).
+    const Loc root = reach[i].first.place.root;
+    const bool outerMut = reach[i].second;
+    for (const auto& [l, inner] : s.refs) {
+      if (!within(l, root) || inner.unknown) continue;
+      const bool mut = outerMut && inner.mut;
+      for (const Alt& x : inner.alts)
+        if (std::none_of(reach.begin(), reach.end(), [&](const auto& y) { return samePlace(y.first.place, x.place); }))
+          reach.emplace_back(x, mut);
+    }
+  }
+  return reach;
+}
+
 void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, Loc via, bool assignment = false) {
   TermStore& t = a.terms;
   for (const auto& [r, ref] : s.refs) {
@@ -455,10 +515,10 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
     if (r == via || (via != kNoVia && r.local == via.local)) continue;
     if (a.paramOf.count(r) || ref.unknown) continue;
     if (a.body.locals[r.local].param) continue;
-    if (!ref.mut && !writes(how)) continue;
     if (!liveHere(a, r.local)) continue;
     const bool temp = a.body.locals[r.local].temp;
-    for (const Alt& other : ref.alts) {
+    for (const auto& [other, mut] : reachOf(s, ref)) {
+      if (!mut && !writes(how)) continue;
       Term al = alias(t, other.place, alt.place);
       if (t.isFalse(al)) continue;
       Finding f;
@@ -467,13 +527,13 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
       f.at = at;
       f.subject = alt.place.text;
       f.other = other.place.text;
-      f.otherMut = ref.mut;
+      f.otherMut = mut;
       f.access = how;
       f.laterInExpression = temp;
       f.related = a.body.locals[r.local].span;
-      f.relatedLabel = temp ? std::string(ref.mut ? "mutable" : "immutable") + " borrow of `" + other.place.text +
+      f.relatedLabel = temp ? std::string(mut ? "mutable" : "immutable") + " borrow of `" + other.place.text +
                                   "` here, used later in this expression"
-                            : std::string(ref.mut ? "mutable" : "immutable") + " borrow held in `" + locName(a, r) +
+                            : std::string(mut ? "mutable" : "immutable") + " borrow held in `" + locName(a, r) +
                                   "`, used later";
       if (alt.place.index.valid() && other.place.index.valid()) {
         f.slotRead = alt.place.index;
@@ -492,18 +552,8 @@ void checkAssignLoans(Analysis& a, State& s, Loc l, const std::string& text, bas
     if (within(r, l) || a.paramOf.count(r) || ref.unknown) continue;  // rebinding the reference itself
     if (a.body.locals[r.local].temp || a.body.locals[r.local].param) continue;
     if (!liveHere(a, r.local)) continue;
-    // What it reaches: where it points, and through references stored
-    // there, where those point (`let pp = &p;` with `p = &s` reaches `s`).
-    std::vector<Alt> reach = ref.alts;
-    for (size_t i = 0; i < reach.size() && reach.size() < 64; ++i) {
-      if (!reach[i].place.whole() || reach[i].place.inner != 0) continue;
-      auto inner = s.refs.find(reach[i].place.root);
-      if (inner == s.refs.end() || inner->second.unknown) continue;
-      for (const Alt& x : inner->second.alts)
-        if (std::none_of(reach.begin(), reach.end(), [&](const Alt& y) { return samePlace(y.place, x.place); }))
-          reach.push_back(x);
-    }
-    for (const Alt& other : reach) {
+    for (const auto& reached : reachOf(s, ref)) {
+      const Alt& other = reached.first;
       if (!within(other.place.root, l) && !within(l, other.place.root)) continue;
       Finding f;
       f.rule = Rule::Conflict;

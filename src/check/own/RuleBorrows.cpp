@@ -8,22 +8,22 @@ namespace vx::check::own {
 diag::Diagnostic renderConflict(const ReportContext& a, const Decided& d) {
   const Finding& f = d.f;
   (void)a;
-  if (f.access == AccessHow::Move && f.laterInExpression) {  // a buffer moved while an enclosing expression borrows it
-    diag::Diagnostic out = diag::MoveOutWhileBorrowed(f.subject);
-    out.primary(f.at, "moved here");
+  if (f.access == AccessHow::Move) {
+    // A buffer moved while an enclosing call or operator has yet to use its
+    // borrow (E0505), or moved into a call that also borrows it.
+    const bool later = f.laterInExpression, tuple = f.intoTuple;
+    diag::Diagnostic out = later   ? diag::MoveOutWhileBorrowed(f.subject)
+                           : tuple ? diag::MoveIntoTupleWhileBorrowed(f.subject)
+                                   : diag::MoveWhileBorrowed(f.subject);
+    out.primary(f.at, later ? "moved here" : tuple ? "moved into the tuple here" : "moved into the call here");
     if (f.related.valid()) out.secondary(f.related, f.relatedLabel);
     if (!d.counterexample.empty() && f.slotRead.valid()) out.note("z3 counterexample: " + d.counterexample);
-    out.note("the borrow is used after the move: it would reach a buffer that now belongs to someone else");
-    out.help("move the buffer in a statement of its own, after the borrow's last use");
-    return out;
-  }
-  if (f.access == AccessHow::Move) {  // a buffer moved into a call that also borrows it
-    diag::Diagnostic out = diag::MoveWhileBorrowed(f.subject);
-    out.primary(f.at, "moved into the call here");
-    if (f.related.valid()) out.secondary(f.related, f.relatedLabel);
-    if (!d.counterexample.empty() && f.slotRead.valid()) out.note("z3 counterexample: " + d.counterexample);
-    out.note("the callee would own the buffer and hold a reference to it: what it does with one, the other sees");
-    out.help("pass a borrow in both places, or move the buffer in a call of its own");
+    out.note(later   ? "the borrow is used after the move: it would reach a buffer that now belongs to someone else"
+             : tuple ? "the tuple would own the buffer and hold a reference to it: what is done with one, the other sees"
+                     : "the callee would own the buffer and hold a reference to it: what it does with one, the other sees");
+    out.help(later   ? "move the buffer in a statement of its own, after the borrow's last use"
+             : tuple ? "put a borrow in both places, or the buffer alone"
+                     : "pass a borrow in both places, or move the buffer in a call of its own");
     return out;
   }
   if (f.assigned) {  // a variable (an integer, a reference, a token, a tuple) assigned while borrowed

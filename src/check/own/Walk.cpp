@@ -110,8 +110,12 @@ void assignTo(Analysis& a, State& s, const cir::Stmt& st, const Value& v) {
   // A reference written through a reference to it (`*r = &y` with
   // `r = &mut q`), the one location it surely writes: `q` points where the
   // value does (every location it may write was made unknown above).
+  // (Not a reference parameter's location: it stands for what the
+  // parameter points to as well, `*q = y` with `q: &mut &T` is no rebinding
+  // of `q`.)
   if (p.size() == 1 && a.terms.isTrue(p[0].guard) && p[0].place.whole() && p[0].place.inner == 0 &&
-      v.kind == Value::Kind::Ref && s.refs.count(p[0].place.root) && isRef(a, type)) {
+      v.kind == Value::Kind::Ref && s.refs.count(p[0].place.root) && !a.paramOf.count(p[0].place.root) &&
+      isRef(a, type)) {
     s.refs[p[0].place.root] = v.ref;
     return;
   }
@@ -138,8 +142,11 @@ Value evalRvalue(Analysis& a, State& s, const cir::Stmt& st) {
       v.ref.alts = placesOf(a, s, st.place);
       // A borrow kept in a variable is not an access yet: its uses are.
       // It conflicts with the borrows already held, though.
+      // (A reborrow through a reference, `&mut (*r)[..]`, is no conflict
+      // with that reference's own loan.)
       if (st.dest.valid() && !a.body.local(st.dest.local).temp)
-        checkLoans(a, s, v.ref.alts, st.mut ? AccessHow::Write : AccessHow::Read, st.place.span, kNoVia);
+        checkLoans(a, s, v.ref.alts, st.mut ? AccessHow::Write : AccessHow::Read, st.place.span,
+                   derefBase(a.body, st.place));
       return v;
     }
     case RvKind::Binary: {
@@ -164,7 +171,7 @@ Value evalRvalue(Analysis& a, State& s, const cir::Stmt& st) {
       Value v;
       v.kind = Value::Kind::Tuple;
       for (uint32_t i = 0; i < st.args.count; ++i) v.elems.push_back(evalOperand(a, s, a.body.arg(st, i)));
-      checkTupleBorrows(a, s, v, st.span);
+      checkTupleBorrows(a, s, st, v, st.span);
       return v;
     }
     case RvKind::Len: {
