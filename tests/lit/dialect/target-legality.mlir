@@ -2,7 +2,8 @@
 // element types a target does not implement (src/target/).
 // RUN: %vx-opt %s -split-input-file --target-legality=target=cpu -verify-diagnostics
 // The table is per target: b200 has TMEM, not SMEM, and its element types
-// are not the cpu's concern.
+// are not the cpu's concern; a buffer of its own in TMEM it does not build
+// (the CUDA layer would place it in shared memory, uncounted).
 // RUN: not %vx-opt %s --target-legality=target=b200 2>&1 | FileCheck %s --check-prefix=B200
 // RUN: not %vx-opt %s --target-legality=target=quantum 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: unknown target `quantum`
@@ -39,8 +40,10 @@ func.func @f16() {
   return
 }
 
-// B200-NOT: TMEM
+// B200-NOT: Memory::TMEM`
 // B200-NOT: f16
 // B200: error: [E0206] `Memory::SMEM` is not available on target `b200`
-// B200-NOT: TMEM
+// B200-NOT: Memory::TMEM`
+// B200: error: [E0206] `a buffer in Memory::TMEM (the CUDA layer places buffers in Memory::VMEM, shared memory)` is not available on target `b200`
+// B200-NOT: Memory::TMEM`
 // B200-NOT: f16
