@@ -393,7 +393,7 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
                               "` (no `;`), or `return` one"));
     }
     // A generic left open (`cast(&x)` with nothing to say its element
-    // type): the first such call, as Rust's E0282; what uses its result
+    // type): the first such call, as Rust asks for type annotations; what uses its result
     // follows from it.
     // (After another error of the function, an open variable is its
     // consequence: a turbofish argument that was no type leaves it open.)

@@ -10,7 +10,8 @@ diag::Diagnostic renderConflict(const ReportContext& a, const Decided& d) {
   (void)a;
   if (f.access == AccessHow::Move) {
     // A buffer moved while an enclosing call or operator has yet to use its
-    // borrow (E0505), or moved into a call that also borrows it.
+    // borrow (as Rust refuses a move out of a borrowed value), or moved into a
+    // call that also borrows it.
     const bool later = f.laterInExpression, tuple = f.intoTuple;
     diag::Diagnostic out = later   ? diag::MoveOutWhileBorrowed(f.subject)
                            : tuple ? diag::MoveIntoTupleWhileBorrowed(f.subject)

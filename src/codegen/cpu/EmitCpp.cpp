@@ -350,9 +350,9 @@ CppUnit emitCpp(const dialect::Vir& vir, const std::string& headerName, const st
   e.line("#include <tuple>");
   if (e.cuda()) {
     // The matrix unit's scratch (weights, accumulator: global memory per
-    // CTA) sized for this program's static shapes, at least the layer's
-    // default: the weights' K x N, and the accumulator's rows times the
-    // widest weights (a product's N is the weights loaded before it).
+    // CTA) sized for this program's static shapes, and never below the
+    // layer's 65,536 cells: the weights' K x N, and the accumulator's rows
+    // times the widest weights (a product's N is the weights loaded before it).
     uint64_t weights = 0, widest = 0, rows = 0;
     module.walk([&](mlir::Operation* op) {
       auto dims = [&](unsigned i) {
