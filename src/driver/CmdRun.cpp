@@ -450,24 +450,8 @@ int compareOutputs(const std::string& entry, const std::vector<BufferSpec>& spec
                         shapeText(y.shape) + " on `" + other +
                         "`: the program differs between them (its `#[cfg]` items or constants); set the "
                         "constants that differ with `--const NAME=VALUE` to compare one program");
-    double maxAbs = 0, maxRel = 0, scale = 0;
-    for (size_t i = 0; i < x.values.size(); ++i) {
-      const double a = x.values[i], b = y.values[i];
-      // Equal values (infinities of one sign, NaNs on both sides) agree;
-      // a non-finite value against anything else differs without bound.
-      // The scale is the largest finite magnitude: an infinity in both
-      // outputs must not make the tolerance itself infinite (or NaN at 0).
-      double d = 0;
-      if (a == b || (std::isnan(a) && std::isnan(b)))
-        d = 0;
-      else if (!std::isfinite(a) || !std::isfinite(b))
-        d = INFINITY;
-      else
-        d = std::fabs(a - b);
-      maxAbs = std::max(maxAbs, d);
-      maxRel = std::max(maxRel, d / std::max(std::fabs(b), 1e-30));
-      if (std::isfinite(b)) scale = std::max(scale, std::fabs(b));
-    }
+    const ArrayGap gap = arrayGap(x.values, y.values);
+    const double maxAbs = gap.maxAbs, maxRel = gap.maxRel, scale = gap.largestY;
     std::printf("compare %s: max_abs = %.6g, max_rel = %.6g (vs %s)\n", p.name.c_str(), maxAbs, maxRel, other.c_str());
     if (tolerance >= 0 && !(maxAbs <= tolerance * scale)) {
       std::printf("compare %s: max_abs is more than the %stolerance %.6g times max|%s| = %.6g\n", p.name.c_str(),

@@ -117,19 +117,9 @@ double outputsApart(const Combination& x, const Combination& y) {
   for (const auto& [name, a] : x.outputs) {
     auto it = y.outputs.find(name);
     if (it == y.outputs.end() || it->second.shape != a.shape) return INFINITY;
-    const NpyArray& b = it->second;
-    double scale = 0, diff = 0;
-    for (size_t i = 0; i < a.values.size(); ++i) {
-      double u = a.values[i], v = b.values[i];
-      if (u == v || (std::isnan(u) && std::isnan(v))) continue;
-      if (!std::isfinite(u) || !std::isfinite(v)) return INFINITY;
-      diff = std::max(diff, std::fabs(u - v));
-    }
-    for (size_t i = 0; i < a.values.size(); ++i) {
-      if (std::isfinite(a.values[i])) scale = std::max(scale, std::fabs(a.values[i]));
-      if (std::isfinite(b.values[i])) scale = std::max(scale, std::fabs(b.values[i]));
-    }
-    if (diff > 0) worst = std::max(worst, scale > 0 ? diff / scale : INFINITY);
+    const ArrayGap gap = arrayGap(a.values, it->second.values);
+    const double scale = std::max(gap.largestX, gap.largestY);
+    if (gap.maxAbs > 0) worst = std::max(worst, scale > 0 ? gap.maxAbs / scale : INFINITY);
   }
   return worst;
 }

@@ -1,5 +1,6 @@
 #include "driver/Npy.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -257,6 +258,25 @@ float toF32Odd(double v) {
   return f;
 }
 }  // namespace
+
+ArrayGap arrayGap(const std::vector<double>& x, const std::vector<double>& y) {
+  ArrayGap g;
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+    const double a = x[i], b = y[i];
+    double d = 0;
+    if (a == b || (std::isnan(a) && std::isnan(b)))
+      d = 0;
+    else if (!std::isfinite(a) || !std::isfinite(b))
+      d = INFINITY;
+    else
+      d = std::fabs(a - b);
+    g.maxAbs = std::max(g.maxAbs, d);
+    g.maxRel = std::max(g.maxRel, d / std::max(std::fabs(b), 1e-30));
+    if (std::isfinite(a)) g.largestX = std::max(g.largestX, std::fabs(a));
+    if (std::isfinite(b)) g.largestY = std::max(g.largestY, std::fabs(b));
+  }
+  return g;
+}
 
 std::string encodeElements(const std::vector<double>& values, const std::string& type) {
   std::string out;

@@ -318,6 +318,9 @@ void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, Ac
 // E6008 only: `places` accessed while a borrow held in a variable is live.
 void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via);
 // E6008 among the references one tuple holds (`(&mut s, &s)`), at `at`.
+// The reference locations inside `places` (written with references the
+// state does not follow): they point anywhere from now on.
+void forgetRefsWithin(State& s, const std::vector<Alt>& places);
 // The reference a place goes through (`(*r).x`, `r.0[i]` through `r`): its
 // root's fields up to the first dereference; kNoVia where there is none.
 Loc derefBase(const cir::Body& body, const cir::Place& p);

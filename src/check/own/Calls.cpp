@@ -265,12 +265,8 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
   if (!builtin) {
     // References the callee may write through a `&mut` argument (`setq(&mut
     // q, y)` with `*q = y` inside): no longer said where they point.
-    for (const Arg& x : flat) {
-      if (!x.ref || !x.writesRefs) continue;
-      for (const Alt& p : x.places)
-        for (auto& [l, rv] : s.refs)
-          if (within(l, p.place.root)) rv.unknown = true;
-    }
+    for (const Arg& x : flat)
+      if (x.ref && x.writesRefs) forgetRefsWithin(s, x.places);
     std::vector<Value> values;
     std::vector<std::vector<Alt>> places;
     std::vector<Alt> reachable;

@@ -122,6 +122,12 @@ void nameAll(std::vector<Alt>& alts, const std::string& text) {
 }
 }  // namespace
 
+void forgetRefsWithin(State& s, const std::vector<Alt>& places) {
+  for (const Alt& alt : places)
+    for (auto& [l, rv] : s.refs)
+      if (within(l, alt.place.root)) rv.unknown = true;
+}
+
 Loc derefBase(const cir::Body& body, const cir::Place& p) {
   Loc l{p.local.index, 0};
   uint32_t i = 0;

@@ -92,10 +92,7 @@ void assignTo(Analysis& a, State& s, const cir::Stmt& st, const Value& v) {
   // A value with no reference in it (an element, a tensor, an integer)
   // writes none: the reference it is written through (a parameter, whose
   // location names what it points to) keeps pointing where it did.
-  if (hasRefs(a, type))
-    for (const Alt& alt : p)
-      for (auto& [l, rv] : s.refs)
-        if (within(l, alt.place.root)) rv.unknown = true;
+  if (hasRefs(a, type)) forgetRefsWithin(s, p);
   // Integers written through a reference (`p.0 = p.0 + BM` with `p = &mut
   // q`): the one location it surely writes takes the value; every location
   // it may write, an unknown one. Kept as they were, a grid instance's
