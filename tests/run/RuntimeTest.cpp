@@ -114,6 +114,28 @@ TEST_CASE("the unpacked AVX2 tiles equal the textbook loop, six rows at a time a
 #endif
 }
 
+TEST_CASE("the direct kernels read B's panel from a copy where it is read often enough, and in place otherwise") {
+  // Few rows (the panel read in place), a panel already contiguous (ldb ==
+  // its width), and K at kDirectMax (the copy's buffer full), each on a C
+  // that already holds values; run.runtime.avx2 runs the AVX2 kernel on them.
+  const size_t shapes[][4] = {{8, 32, 512, 96},  {16, 64, 40, 64},   {32, 32, 512, 32},
+                              {512, 64, 512, 80}, {130, 96, 300, 128}, {48, 16, 7, 16}};
+  for (auto& s : shapes) {
+    size_t m = s[0], n = s[1], k = s[2], ldb = s[3];
+    CAPTURE(m);
+    CAPTURE(n);
+    CAPTURE(k);
+    CAPTURE(ldb);
+    std::vector<float> a = filled(8, m * k), b = filled(9, k * ldb), c(m * n, 3.0f), bc(k * n);
+    for (size_t p = 0; p < k; ++p)
+      for (size_t j = 0; j < n; ++j) bc[p * n + j] = b[p * ldb + j];
+    vx::rt::gemm::gemm(m, n, k, a.data(), k, b.data(), ldb, c.data(), n);
+    std::vector<float> want = naive(m, n, k, a.data(), bc.data());
+    for (float& x : want) x += 3.0f;
+    CHECK(vx_checksum(c.data(), c.size()) == vx_checksum(want.data(), want.size()));
+  }
+}
+
 TEST_CASE("products larger than a direct tile equal the textbook loop (by contiguous blocks on AVX2)") {
   // Past kDirectMax on one side, with blocks left over on every side, as
   // parts of larger matrices (strides wider than the product), onto a C
