@@ -2,6 +2,8 @@
 # cpu target benchmark (docs/cpu.md): prints
 #  1. the speed-up of asynchronous copies over the --sync-baseline build of the
 #     same program: the canonical stream (copy-bound: ACC += tile), the same
+#     stream written with the pipeline form (examples/stream_pipelined.vx:
+#     128 KiB blocks, four in flight), the same
 #     stream adding through elementwise code (bench/sum_tiles.vx), the
 #     projection through narrow weights (copy and compute about balanced) and
 #     the tiled GEMM (compute-bound), on a quiet machine and with every other
@@ -41,7 +43,7 @@ BLAS_ENV=(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE)
 
 # As a user builds them (`vxc build`, default flags: portable objects), and
 # the GEMM also for this machine (`--target-cpu=native`).
-for ex in stream project gemm; do
+for ex in stream stream_pipelined project gemm; do
   "$VXC" build "examples/$ex.vx" --emit=exe -o "$TMP/$ex.async"
   "$VXC" build "examples/$ex.vx" --emit=exe --sync-baseline -o "$TMP/$ex.sync"
 done
@@ -55,23 +57,28 @@ min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
 
 T=$((GEMM / 128))
 STREAM_ARGS=(--arg "tiles=$TILES")
+PIPE_ARGS=(--arg "m=$((TILES * 128))")  # the same bytes: TILES x 128 rows of 128 floats
 GEMM_ARGS=(--arg "a=$((T * T))" --arg "b=$((T * T))" --arg "c=$((T * T))" --arg "kt=$T")
 # The checksums of the two builds must agree, or the figures mean nothing.
-for ex in stream sum project gemm; do
+for ex in stream stream_pipelined sum project gemm; do
   args=("${STREAM_ARGS[@]}")
   [ $ex = gemm ] && args=("${GEMM_ARGS[@]}")
+  [ $ex = stream_pipelined ] && args=("${PIPE_ARGS[@]}")
   a=$("$TMP/$ex.async" "${args[@]}" | grep '^checksum')
   s=$("$TMP/$ex.sync" "${args[@]}" | grep '^checksum')
   [ "$a" = "$s" ] || { echo "checksums differ for $ex: $a vs $s" >&2; exit 1; }
 done
 
 cores_before=$("$BUILD_DIR/bench/vx_bench_cpu" --parallelism | sed -n 's/^RESULT cores=//p')
-# The best async and sync times (us) of stream, sum, project and gemm, one line.
+# The best async and sync times (us) of stream, sum, project, gemm and the
+# pipelined stream, one line.
 measure() {
-  local sa="" ss="" ea="" es="" pa="" ps="" ga="" gs=""
+  local sa="" ss="" ea="" es="" pa="" ps="" ga="" gs="" la="" ls=""
   for ((r = 0; r < ROUNDS; ++r)); do
     sa=$(min "$(best_us "$TMP/stream.async" "${STREAM_ARGS[@]}")" "$sa")
     ss=$(min "$(best_us "$TMP/stream.sync" "${STREAM_ARGS[@]}")" "$ss")
+    la=$(min "$(best_us "$TMP/stream_pipelined.async" "${PIPE_ARGS[@]}")" "$la")
+    ls=$(min "$(best_us "$TMP/stream_pipelined.sync" "${PIPE_ARGS[@]}")" "$ls")
     ea=$(min "$(best_us "$TMP/sum.async" "${STREAM_ARGS[@]}")" "$ea")
     es=$(min "$(best_us "$TMP/sum.sync" "${STREAM_ARGS[@]}")" "$es")
     pa=$(min "$(best_us "$TMP/project.async" "${STREAM_ARGS[@]}")" "$pa")
@@ -79,9 +86,9 @@ measure() {
     ga=$(min "$(best_us "$TMP/gemm.async" "${GEMM_ARGS[@]}")" "$ga")
     gs=$(min "$(best_us "$TMP/gemm.sync" "${GEMM_ARGS[@]}")" "$gs")
   done
-  echo "$sa $ss $ea $es $pa $ps $ga $gs"
+  echo "$sa $ss $ea $es $pa $ps $ga $gs $la $ls"
 }
-read -r sa ss ea es pa ps ga gs <<<"$(measure)"
+read -r sa ss ea es pa ps ga gs la ls <<<"$(measure)"
 gn=""
 for ((r = 0; r < ROUNDS; ++r)); do
   gn=$(min "$(best_us "$TMP/gemm.native" "${GEMM_ARGS[@]}")" "$gn")
@@ -95,7 +102,7 @@ for ((c = 1; c < $(nproc); ++c)); do
   spinners+=($!)
 done
 trap 'kill "${spinners[@]}" 2>/dev/null; rm -rf "$TMP"' EXIT
-read -r ba bs bea bes bpa bps bga bgs <<<"$(measure)"
+read -r ba bs bea bes bpa bps bga bgs bla bls <<<"$(measure)"
 kill "${spinners[@]}" 2>/dev/null || true
 wait 2>/dev/null || true
 blas=$("${BLAS_ENV[@]}" "$BUILD_DIR/bench/vx_bench_cpu" "$GEMM" "$GEMM" "$GEMM" --runs "$((REPEAT * ROUNDS))")
@@ -133,7 +140,7 @@ cores_after=$("$BUILD_DIR/bench/vx_bench_cpu" --parallelism | sed -n 's/^RESULT 
 bg=$(sed -n 's/^RESULT blas_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
 kg=$(sed -n 's/^RESULT .*vx_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
 
-awk -v sa="$sa" -v ss="$ss" -v ea="$ea" -v es="$es" -v bea="$bea" -v bes="$bes" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v bg="$bg" -v kg="$kg" -v n="$GEMM" -v tiles="$TILES" \
+awk -v sa="$sa" -v ss="$ss" -v ea="$ea" -v es="$es" -v bea="$bea" -v bes="$bes" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v la="$la" -v ls="$ls" -v bla="$bla" -v bls="$bls" -v bg="$bg" -v kg="$kg" -v n="$GEMM" -v tiles="$TILES" \
     -v ba="$ba" -v bs="$bs" -v bpa="$bpa" -v bps="$bps" -v bga="$bga" -v bgs="$bgs" -v g2="$g2" -v b2="$b2" \
     -v gn="$gn" -v x512="$x512" -v b512="$b512" -v core="$core" -v config="$config" -v load="$(cut -d' ' -f1 /proc/loadavg)" -v cpus="$(nproc)" \
     -v c0="$cores_before" -v c1="$cores_after" 'BEGIN {
@@ -142,11 +149,13 @@ awk -v sa="$sa" -v ss="$ss" -v ea="$ea" -v es="$es" -v bea="$bea" -v bes="$bes" 
   printf "(load average %s at the end: other processes share the machine)\n\n", load
   printf "%-34s %12s %12s %9s\n", "async copies vs --sync-baseline", "async ms", "sync ms", "speed-up"
   printf "%-34s %12.2f %12.2f %8.2fx\n", "stream, " tiles " tiles 128x128 f32", sa / 1000, ss / 1000, ss / sa
+  printf "%-34s %12.2f %12.2f %8.2fx\n", "  pipelined (stream_pipelined)", la / 1000, ls / 1000, ls / la
   printf "%-34s %12.2f %12.2f %8.2fx\n", "  adding elementwise (sum_tiles)", ea / 1000, es / 1000, es / ea
   printf "%-34s %12.2f %12.2f %8.2fx\n", "project, " tiles " tiles @ [128,16]", pa / 1000, ps / 1000, ps / pa
   printf "%-34s %12.2f %12.2f %8.2fx\n", "gemm " n "^3 f32 (examples/gemm.vx)", ga / 1000, gs / 1000, gs / ga
   printf "\n%-34s %12s %12s %9s\n", "the same, every other core busy", "async ms", "sync ms", "speed-up"
   printf "%-34s %12.2f %12.2f %8.2fx\n", "stream", ba / 1000, bs / 1000, bs / ba
+  printf "%-34s %12.2f %12.2f %8.2fx\n", "  pipelined (stream_pipelined)", bla / 1000, bls / 1000, bls / bla
   printf "%-34s %12.2f %12.2f %8.2fx\n", "  adding elementwise (sum_tiles)", bea / 1000, bes / 1000, bes / bea
   printf "%-34s %12.2f %12.2f %8.2fx\n", "project", bpa / 1000, bps / 1000, bps / bpa
   printf "%-34s %12.2f %12.2f %8.2fx\n", "gemm", bga / 1000, bgs / 1000, bgs / bga
