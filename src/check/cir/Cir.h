@@ -54,6 +54,7 @@ struct Local {
   std::string name;   // as written; "" for a temporary (printed `_N`)
   hir::TypeId type;
   base::Span span;    // the binding, or the expression a temporary holds
+  base::Span written; // a temporary holding a borrow: the borrow as written (`&mut x`), where its loan is shown
   hir::LocalId hir;   // the source local; none for temporaries and the return place
   bool temp = false;
   bool param = false;

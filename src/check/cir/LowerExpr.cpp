@@ -154,6 +154,7 @@ Operand Builder::lowerOperand(hir::ExprId id) {
       // reported at the place borrowed.
       base::Span at = e.kind == ExprKind::Borrow ? prog.expr(e.a).span : e.span;
       LocalId t = newTemp(e.type, at);
+      if (e.kind == ExprKind::Borrow) body.locals[t.index].written = e.span;
       lowerInto(placeOf(t, at), id);
       o.kind = useKind(e.type);
       o.place = placeOf(t, at);

@@ -94,6 +94,7 @@ struct Arg {
   bool mut = false;
   base::Span span;          // the argument as written
   base::Span at;            // where its accesses are reported: the place a borrow names
+  base::Span loanAt;        // where its loan's conflicts are reported: the borrow as written (`&mut x`)
   Loc via = kNoVia;
   size_t from = 0;          // flattened (flatBorrows): the argument it is, or is in
   bool writesRefs = false;  // a `&mut` to something holding references (`&mut &T`)
@@ -238,8 +239,10 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
       arg.writesRefs = arg.mut && hasRefs(a, a.types().get(a.types().resolve(type)).a);
       arg.via = viaOf(a, o);
       // A borrow made for the call (`&slots[i]`): its place.
-      if (o.kind != cir::OperandKind::Const && o.place.proj.count == 0 && a.body.local(o.place.local).temp)
+      if (o.kind != cir::OperandKind::Const && o.place.proj.count == 0 && a.body.local(o.place.local).temp) {
         arg.at = a.body.local(o.place.local).span;
+        if (a.body.local(o.place.local).written.valid()) arg.loanAt = a.body.local(o.place.local).written;
+      }
     }
     args.push_back(std::move(arg));
   }
@@ -252,7 +255,8 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
     } else {
       // A user function's accesses come from its summary; the borrow
       // itself still conflicts with live borrows.
-      checkLoans(a, s, args[i].places, args[i].mut ? AccessHow::Write : AccessHow::Read, args[i].at, args[i].via);
+      checkLoans(a, s, args[i].places, args[i].mut ? AccessHow::Write : AccessHow::Read,
+                 args[i].loanAt.valid() ? args[i].loanAt : args[i].at, args[i].via);
     }
   }
   std::vector<Arg> flat = flatBorrows(a, s, args);

@@ -536,7 +536,8 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
       f.otherMut = mut;
       f.access = how;
       f.laterInExpression = temp;
-      f.related = a.body.locals[r.local].span;
+      const cir::Local& holder = a.body.locals[r.local];
+      f.related = temp && holder.written.valid() ? holder.written : holder.span;
       f.relatedLabel = temp ? std::string(mut ? "mutable" : "immutable") + " borrow of `" + other.place.text +
                                   "` here, used later in this expression"
                             : std::string(mut ? "mutable" : "immutable") + " borrow held in `" + locName(a, r) +

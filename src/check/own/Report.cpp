@@ -46,6 +46,21 @@ void labelCreations(const ReportContext& a, diag::Diagnostic& d, const Holds& ho
 
 namespace {
 
+// Two E6008 findings about one pair of borrows: a borrow made inside a call
+// argument while an earlier argument's borrow of the same data is live is
+// found where it is made, and again where the call compares its arguments
+// when the inner call returns a reference into that data (`ww(&mut x,
+// pickm(&mut x))`). They name the same two places, and each span of the
+// one overlaps a span of the other.
+bool samePairOfBorrows(const Finding& x, const Finding& y) {
+  auto overlaps = [](base::Span p, base::Span q) {
+    return p.valid() && q.valid() && p.file == q.file && p.begin < q.end && q.begin < p.end;
+  };
+  const bool names = (x.subject == y.subject && x.other == y.other) || (x.subject == y.other && x.other == y.subject);
+  return names && ((overlaps(x.at, y.at) && overlaps(x.related, y.related)) ||
+                   (overlaps(x.at, y.related) && overlaps(x.related, y.at)));
+}
+
 // The variable a place's text starts from: `slots` of `slots[i % 2]`, `c` of
 // `block_mut::<[B, B]>(c, r, 0)` (for the names of a counterexample).
 std::string rootName(const std::string& text) {
@@ -180,12 +195,14 @@ void report(Analysis& a, diag::Sink& sink) {
   std::string unknownWhat;
   std::vector<std::tuple<std::string, std::pair<uint32_t, uint32_t>, std::string>> seen;
   std::set<uint32_t> boundsOpen;  // `block` calls with a bound not proved
+  std::vector<size_t> conflictsShown;
   for (size_t i = 0; i < a.findings.size(); ++i) {
     const Finding& f = a.findings[i];
     std::string code = codeOf(f.rule);
     std::pair<uint32_t, uint32_t> key{f.at.begin, f.at.end};
     bool dup = false;
     for (const auto& [c, k, subj] : seen) dup = dup || (c == code && k == key && subj == f.subject);
+    for (size_t shown : conflictsShown) dup = dup || (f.rule == Rule::Conflict && samePairOfBorrows(a.findings[shown], f));
     if (dup) continue;
     if (f.rule == Rule::Footprint) {
       // Shapes are static: the bound is exact arithmetic, no query.
@@ -266,6 +283,7 @@ void report(Analysis& a, diag::Sink& sink) {
       continue;
     }
     seen.emplace_back(code, key, f.subject);
+    if (f.rule == Rule::Conflict) conflictsShown.push_back(i);
     // The token that holds the copy in this execution.
     for (size_t h = 0; h < f.holders.size() && f.holders.size() > 1; ++h)
       if (modelValue(m, "$holder" + std::to_string(h)) == "true") {
