@@ -247,43 +247,34 @@ void Builder::lowerLet(const hir::Stmt& st) {
     return;
   }
   const hir::Expr& init = prog.expr(st.a);
+  // `let r = &value;`, `let r = &&value;`, `let p = (&value, 1);`: the
+  // borrowed temporaries live as long as the binding's block.
+  markExtended(st.a);
   if (pat.kind == hir::PatKind::Bind) {
-    // `let r = &value;`: the borrowed temporary lives as long as `r`'s block.
-    if (init.kind == ExprKind::Borrow && !isPlaceExpr(init.a)) {
-      const hir::Expr& inner = prog.expr(init.a);
-      Local v;
-      v.type = inner.type;
-      v.span = inner.span;
-      v.temp = true;
-      LocalId held = addLocal(v);
-      scopes.back().push_back(held);
-      Stmt live;
-      live.kind = StmtKind::StorageLive;
-      live.local = held;
-      live.span = inner.span;
-      emit(live);
-      lowerInto(placeOf(held, inner.span), init.a);
-      LocalId l = bindSource(pat.local);
-      Stmt s;
-      s.kind = StmtKind::Assign;
-      s.dest = placeOf(l, prog.local(pat.local).span);
-      s.rv = RvKind::Borrow;
-      s.mut = init.mut;
-      s.place = placeOf(held, inner.span);
-      s.type = init.type;
-      s.span = init.span;
-      emit(s);
-      return;
-    }
     // The binding is a new local (a shadowed one of the same name is
     // another), so the initializer is evaluated straight into it.
     LocalId l = bindSource(pat.local);
     lowerInto(placeOf(l, prog.local(pat.local).span), st.a);
+    heldForBlock.clear();
     return;
   }
   LocalId tmp = newTemp(init.type, init.span);
   lowerInto(placeOf(tmp, init.span), st.a);
+  heldForBlock.clear();
   bindPattern(st.pat, placeOf(tmp, init.span));
+}
+
+// Rust's extending expressions: the initializer, and the operand of an
+// extending borrow or the fields of an extending tuple. The value an
+// extending borrow takes of a non-place is held for the block.
+void Builder::markExtended(hir::ExprId id) {
+  const hir::Expr& e = prog.expr(id);
+  if (e.kind == ExprKind::Borrow && !isPlaceExpr(e.a)) {
+    heldForBlock.insert(e.a.index);
+    markExtended(e.a);
+  } else if (e.kind == ExprKind::Tuple) {
+    for (uint32_t i = 0; i < e.args.count; ++i) markExtended(prog.arg(e, i));
+  }
 }
 
 void Builder::bindPattern(hir::PatId id, const Place& from) {

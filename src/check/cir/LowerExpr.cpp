@@ -230,9 +230,25 @@ void Builder::lowerInto(const Place& dest, hir::ExprId id) {
       if (isPlaceExpr(e.a)) {
         s.place = lowerPlace(e.a);
       } else {
-        // `&wait(t)`: the value is a temporary of the statement.
+        // `&wait(t)`: the value is a temporary of the statement, or of
+        // the block where a `let` extends it (markExtended).
         const hir::Expr& inner = prog.expr(e.a);
-        LocalId v = newTemp(inner.type, inner.span);
+        LocalId v;
+        if (heldForBlock.count(e.a.index)) {
+          Local held;
+          held.type = inner.type;
+          held.span = inner.span;
+          held.temp = true;
+          v = addLocal(held);
+          scopes.back().push_back(v);
+          Stmt live;
+          live.kind = StmtKind::StorageLive;
+          live.local = v;
+          live.span = inner.span;
+          emit(live);
+        } else {
+          v = newTemp(inner.type, inner.span);
+        }
         lowerInto(placeOf(v, inner.span), e.a);
         s.place = placeOf(v, inner.span);
       }

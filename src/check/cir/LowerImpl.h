@@ -3,6 +3,7 @@
 #pragma once
 
 #include <unordered_map>
+#include <unordered_set>
 
 #include "check/cir/Cir.h"
 
@@ -30,6 +31,9 @@ struct Builder {
   // Temporaries of the statements being lowered: one scope per source
   // statement (and per right operand of `&&`/`||`), dropped at its end.
   std::vector<std::vector<LocalId>> temps;
+  // The operands of a `let` initializer's extending borrows (`&v`, `&&v`,
+  // `(&v, 1)`): their values live as long as the block, as in Rust.
+  std::unordered_set<uint32_t> heldForBlock;
   struct OpenLoop {
     LoopId loop;
     size_t scopes;  // scopes open outside it
@@ -72,6 +76,8 @@ struct Builder {
   void lowerStmt(hir::StmtId s);
   void lowerLet(const hir::Stmt& st);
   void bindPattern(hir::PatId p, const Place& from);
+  // Marks the temporaries a `let` initializer extends to its block.
+  void markExtended(hir::ExprId e);
   void lowerAssign(const hir::Stmt& st);
   void lowerIf(const hir::Stmt& st);
   LoopId openLoop(LoopKind kind, hir::StmtId id, const hir::Stmt& st);

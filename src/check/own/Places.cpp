@@ -536,6 +536,7 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
       f.otherMut = mut;
       f.access = how;
       f.laterInExpression = temp;
+      f.freedTemporary = how == AccessHow::Free && a.body.locals[alt.place.root.local].temp;
       const cir::Local& holder = a.body.locals[r.local];
       f.related = temp && holder.written.valid() ? holder.written : holder.span;
       f.relatedLabel = temp ? std::string(mut ? "mutable" : "immutable") + " borrow of `" + other.place.text +

@@ -36,6 +36,20 @@ diag::Diagnostic renderConflict(const ReportContext& a, const Decided& d) {
     out.help("assign before the borrow, or after its last use");
     return out;
   }
+  if (f.access == AccessHow::Free) {
+    // A buffer freed (a temporary at the end of its statement, a variable
+    // at the end of its block) while a reference to it is used later:
+    // Rust's E0716 and E0597.
+    diag::Diagnostic out =
+        f.freedTemporary ? diag::TemporaryDroppedWhileBorrowed() : diag::DroppedWhileBorrowed(f.subject);
+    out.primary(f.at, f.freedTemporary ? "this temporary value is freed at the end of its statement while still in use"
+                                       : "`" + f.subject + "` dropped here while still borrowed");
+    if (f.related.valid()) out.secondary(f.related, f.relatedLabel);
+    out.help(f.freedTemporary ? "bind the value with `let` first, so that it lives as long as its block"
+                              : "declare the buffer in the block that uses the reference, or end the reference's use "
+                                "within this block");
+    return out;
+  }
   bool mutHere = f.access == AccessHow::Write || f.access == AccessHow::CopyWrite || f.access == AccessHow::Move ||
                  f.access == AccessHow::Free;
   diag::Diagnostic out = f.otherMut && mutHere ? diag::ConflictingMutBorrows(f.subject)
