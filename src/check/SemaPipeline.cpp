@@ -207,14 +207,41 @@ struct Builder {
   }
 };
 
-// The locals a block writes or borrows mutably (assigned places and `&mut`
-// borrows not through a reference), at any depth.
-void writtenLocals(const hir::Program& p, hir::BlockId b, std::vector<uint32_t>& out) {
+// The variable a place is reached from, through references too (`idx` of
+// `idx[k]` with `idx: &mut Tensor<..>`, `r` of `*r`); none for a place
+// that is not a variable's (a call's result).
+hir::LocalId reachedFrom(const hir::Program& p, hir::ExprId place) {
+  for (hir::ExprId e = place; e.valid();) {
+    const hir::Expr& x = p.expr(e);
+    if (x.kind == ExprKind::Local) return x.local;
+    if (x.kind != ExprKind::Deref && x.kind != ExprKind::Index && x.kind != ExprKind::Field) return {};
+    e = x.a;
+  }
+  return {};
+}
+
+// The variables a block may change, at any depth: assigned places and
+// `&mut` borrows by the variable they belong to (`owned`: not through a
+// reference), or else also `&mut` references passed to calls and places
+// reached through references, by the variable they are reached from (a
+// write through a `&mut` parameter changes the values a source reads
+// through it).
+void writtenLocals(const hir::Program& p, hir::BlockId b, bool owned, std::vector<uint32_t>& out) {
+  auto rootOf = [&](hir::ExprId place) { return owned ? ownedRoot(p, place) : reachedFrom(p, place); };
+  const hir::TypeTable& tt = p.types;
+  auto mutRef = [&](hir::TypeId t) {
+    hir::TypeId r = tt.resolve(t);
+    return tt.kind(r) == TyKind::Ref && tt.get(r).sub == 1;
+  };
   std::function<void(hir::ExprId)> expr = [&](hir::ExprId id) {
     if (!id.valid()) return;
     const hir::Expr& e = p.expr(id);
     if (e.kind == ExprKind::Borrow && e.mut)
-      if (hir::LocalId r = ownedRoot(p, e.a); r.valid()) out.push_back(r.index);
+      if (hir::LocalId r = rootOf(e.a); r.valid()) out.push_back(r.index);
+    if (e.kind == ExprKind::Call && !owned)
+      for (uint32_t i = 0; i < e.args.count; ++i)
+        if (mutRef(p.expr(p.arg(e, i)).type))
+          if (hir::LocalId r = reachedFrom(p, p.arg(e, i)); r.valid()) out.push_back(r.index);
     expr(e.a);
     expr(e.b);
     for (uint32_t i = 0; i < e.args.count; ++i) expr(p.arg(e, i));
@@ -224,7 +251,7 @@ void writtenLocals(const hir::Program& p, hir::BlockId b, std::vector<uint32_t>&
     if (!id.valid()) return;
     const hir::Stmt& st = p.stmt(id);
     if (st.kind == StmtKind::Assign)
-      if (hir::LocalId r = ownedRoot(p, st.a); r.valid()) out.push_back(r.index);
+      if (hir::LocalId r = rootOf(st.a); r.valid()) out.push_back(r.index);
     expr(st.a);
     expr(st.b);
     if (st.body.valid()) block(st.body);
@@ -375,9 +402,15 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
   s.scopes.pop_back();
 
   // A source is evaluated D - 1 trips early: it may read the loop variable
-  // and what the code around the loop fixed, nothing the body changes.
-  std::vector<uint32_t> written;
-  writtenLocals(s.prog, userBody, written);
+  // and what the code around the loop fixed, nothing the body changes. The
+  // place copied (`tiles` of `tiles[k]`, `a` of `block(a, ..)`) is read by
+  // the copy, whose hazards the ownership checker proves; the values the
+  // source computes with (its indices and offsets, `idx[k]` of
+  // `tiles[idx[k] as usize]`) are read when it is evaluated, and may not
+  // be anything the body writes, through a reference or not.
+  std::vector<uint32_t> written, writtenThrough;
+  writtenLocals(s.prog, userBody, true, written);
+  writtenLocals(s.prog, userBody, false, writtenThrough);
   for (const Load& x : loads) {
     if (!x.src.valid()) continue;
     bool reported = false;  // one error per source
@@ -385,9 +418,12 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
       if (!reported) misuse(msg, where, label, help);
       reported = true;
     };
-    std::function<void(hir::ExprId)> deps = [&](hir::ExprId id) {
+    // `copied`: the expression is the place copied (or leads to it), not a
+    // value the source computes with.
+    std::function<void(hir::ExprId, bool)> deps = [&](hir::ExprId id, bool copied) {
       if (!id.valid() || reported) return;
       const hir::Expr& e = s.prog.expr(id);
+      const std::vector<uint32_t>& changed = copied ? written : writtenThrough;
       if (e.kind == ExprKind::Local && e.local.index != k.index) {
         const hir::Local& l = s.prog.local(e.local);
         if (e.local.index >= outside)
@@ -395,7 +431,7 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
                      "`, which the loop binds: a pipelined copy's source is computed before its trip starts",
                  e.span, "bound inside the pipelined loop",
                  "compute the source from `" + var + "` and values fixed before the loop");
-        else if (std::find(written.begin(), written.end(), e.local.index) != written.end())
+        else if (std::find(changed.begin(), changed.end(), e.local.index) != changed.end())
           misuseOnce("the source of `" + x.name + "` reads `" + l.name + "`, which the loop's body changes; the copy of trip " +
                      var + " + " + std::to_string(depth > 0 ? depth - 1 : 0) + " starts on trip " + var +
                      ", before the body has changed it",
@@ -409,11 +445,18 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
                      "`block`), evaluated trips early",
                  e.span, "a call in a pipelined source", "bind the value before the loop");
       }
-      deps(e.a);
-      deps(e.b);
-      for (uint32_t i = 0; i < e.args.count; ++i) deps(s.prog.arg(e, i));
+      const bool path = copied && (e.kind == ExprKind::Borrow || e.kind == ExprKind::Index || e.kind == ExprKind::Field ||
+                                   e.kind == ExprKind::Deref);
+      deps(e.a, path);
+      deps(e.b, false);
+      bool view = false;
+      if (e.kind == ExprKind::Call) {
+        hir::Builtin bi = s.prog.fn(e.fn).builtin;
+        view = copied && (bi == hir::Builtin::Block || bi == hir::Builtin::BlockMut);
+      }
+      for (uint32_t i = 0; i < e.args.count; ++i) deps(s.prog.arg(e, i), view && i == 0);
     };
-    deps(x.src);
+    deps(x.src, true);
   }
 
   if (!ok || depth == 0) {
