@@ -246,6 +246,18 @@ hir::StmtId checkAssign(Sema& s, const ast::Stmt& st, hir::Stmt& hs) {
     hs.b = checkExpr(s, st.b);
     return s.prog.add(hs);
   }
+  // A pipelined copy is its trip's slot of a ring (pipeline.md): the whole
+  // of it cannot be given another value.
+  if (place.kind == hir::ExprKind::Index && s.prog.expr(place.a).kind == hir::ExprKind::Local &&
+      s.pipelineAliases.count(s.prog.expr(place.a).local.index)) {
+    const std::string name = s.prog.local(s.prog.expr(place.a).local).name;
+    s.sink.emit(diag::PipelineMisuse("cannot assign to `" + name + "`, a copy of a pipelined loop")
+                    .primary(place.span, "a slot of the ring the loop copies into")
+                    .help("bind the new value to a variable of its own (`let y = ...;`), or write into `" + name +
+                          "` with an `_into` operation (`exp_into(&mut " + name + ", ..)`)"));
+    hs.b = checkExpr(s, st.b);
+    return s.prog.add(hs);
+  }
   checkMutable(s, hs.a, place.span);
   checkGridWrite(s, hs.a, place.span);
   if (st.op != ast::Op::Assign && !tt.isNumeric(placeTy) && !tt.containsError(placeTy)) {
