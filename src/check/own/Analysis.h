@@ -144,6 +144,12 @@ struct SitePlaces {
   std::vector<SitePlace> reads, writes;
   bool anyPlace = false;
 };
+// What a reference a loop reassigns has been seen to point to at the end
+// of a walk of its body (Loops.cpp): the buffers, whole, or anywhere.
+struct LoopRefTargets {
+  std::vector<Loc> roots;
+  bool anywhere = false;
+};
 
 struct Analysis {
   const hir::Program& prog;
@@ -187,6 +193,7 @@ struct Analysis {
   std::vector<smt::Shown> inputs;   // parameters' values and lengths, for counterexamples
   std::set<std::string> usedNames;  // variable names already given out in this function
   std::map<uint32_t, SitePlaces> sitePlaces;  // by call origin
+  std::map<std::pair<uint32_t, Loc>, LoopRefTargets> loopRefs;  // by loop and reference location
   std::map<uint32_t, std::pair<Term, Term>> forRange;  // a `for` loop being run: its range
 
   // The `parallel` grid being walked (GridBegin .. GridEnd): what its
@@ -300,6 +307,8 @@ hir::TypeId typeAt(const hir::TypeTable& tt, const cir::Body& body, Loc l);
 // when it is not a place of a buffer.
 std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p);
 // The places a reference value points to ("anywhere" spelled out).
+// All of the value at `l` (a buffer, a tensor parameter's pointee).
+Alt wholeAt(Analysis& a, Loc l, Term guard);
 std::vector<Alt> pointsTo(Analysis& a, const State& s, const RefVal& r);
 Term alias(TermStore& t, const Place& x, const Place& y);
 // Checks an access to `places` against the copies in flight (E6004-E6006)
@@ -414,7 +423,7 @@ void makeTopSummary(const hir::Program& prog, TermStore& t, Summary& sum, const 
 // `s` with every fact of `changed` replaced by an unknown; copies held by a
 // changed location become copies of unknown slots started at the loop's
 // sites.
-State widen(Analysis& a, const State& s, const LoopInfo& info);
+State widen(Analysis& a, const State& s, cir::LoopId loop, const LoopInfo& info);
 
 // ---- footprint (Footprint.cpp) ----
 void checkFootprint(Analysis& a);

@@ -45,11 +45,30 @@ struct BodyResult {
   std::vector<State> exits;   // `break`, and a `while` condition found false
 };
 
+// Records where the references the loop reassigns point at the end of a
+// walk of its body: the widened head lets each point to any buffer it has
+// been seen to point to (whole), to a fixpoint (loopSize).
+void recordRefs(Analysis& a, const LoopCtx& C, const State& end) {
+  for (Loc l : C.info->changed.refs) {
+    auto it = end.refs.find(l);
+    if (it == end.refs.end()) continue;
+    LoopRefTargets& seen = a.loopRefs[{C.id.index, l}];
+    if (it->second.unknown) {
+      seen.anywhere = true;
+      continue;
+    }
+    for (const Alt& x : it->second.alts)
+      if (!a.terms.isFalse(x.guard) && std::find(seen.roots.begin(), seen.roots.end(), x.place.root) == seen.roots.end())
+        seen.roots.push_back(x.place.root);
+  }
+}
+
 BodyResult walkBody(Analysis& a, const LoopCtx& C, const State& head, Term iter) {
   RegionResult r = walkRegion(a, C.id, head, iter);
   BodyResult out;
   out.end = joinAll(a.terms, r.back, head);
   out.exits = std::move(r.exits);
+  recordRefs(a, C, out.end);
   return out;
 }
 
@@ -387,9 +406,14 @@ void keepFeasible(Analysis& a, std::vector<Candidate>& kept, const State& first,
   kept.clear();
 }
 
-// How much the loop's sites have been seen to touch: grows monotonically.
-size_t siteSize(const Analysis& a, const LoopInfo& info) {
+// How much the loop's sites have been seen to touch, and its references to
+// point to: grows monotonically.
+size_t siteSize(const Analysis& a, cir::LoopId loop, const LoopInfo& info) {
   size_t n = 0;
+  for (Loc l : info.changed.refs) {
+    auto it = a.loopRefs.find({loop.index, l});
+    if (it != a.loopRefs.end()) n += it->second.roots.size() + (it->second.anywhere ? 100000 : 0);
+  }
   for (uint32_t site : info.sites) {
     auto it = a.sitePlaces.find(site);
     if (it == a.sitePlaces.end()) continue;
@@ -551,8 +575,8 @@ State gatherLoop(Analysis& a, const LoopCtx& C, const State& before, Term iter) 
   }
   BodyResult r;
   for (int placesRound = 0;; ++placesRound) {
-    size_t seen = siteSize(a, *C.info);
-    State widened = widen(a, before, *C.info);
+    size_t seen = siteSize(a, C.id, *C.info);
+    State widened = widen(a, before, C.id, *C.info);
     std::vector<Candidate> kept = holding(a, candidates(a, C, before), before, lo);
     keepFeasible(a, kept, before, widened, lo, iter);
     for (int round = 0;; ++round) {
@@ -566,9 +590,11 @@ State gatherLoop(Analysis& a, const LoopCtx& C, const State& before, Term iter) 
       if (still.size() == kept.size()) break;
       kept = std::move(still);
     }
-    if (a.overBudget() || siteSize(a, *C.info) == seen) break;
-    if (placesRound == 3)
+    if (a.overBudget() || siteSize(a, C.id, *C.info) == seen) break;
+    if (placesRound == 3) {
       for (uint32_t site : C.info->sites) a.sitePlaces[site].anyPlace = true;
+      for (Loc l : C.info->changed.refs) a.loopRefs[{C.id.index, l}].anywhere = true;
+    }
   }
   if (a.overBudget()) return bottom(t, before);
   exits.insert(exits.end(), r.exits.begin(), r.exits.end());
@@ -634,8 +660,8 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
   Term wIter = t.mkSub(iter, t.intConst(K));
   State generic;
   for (int placesRound = 0;; ++placesRound) {
-    size_t seen = siteSize(a, *C.info);
-    State widened = widen(a, before, *C.info);
+    size_t seen = siteSize(a, C.id, *C.info);
+    State widened = widen(a, before, C.id, *C.info);
     std::vector<Candidate> kept = holding(a, candidates(a, C, before), heads[1], at(1));
     keepFeasible(a, kept, heads[1], widened, at(1), wIter);
     State assumed, afterOne;
@@ -657,9 +683,11 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
       BodyResult r = walkBody(a, C, generic, it);
       generic = nextHead(t, C, r.end, it);
     }
-    if (a.overBudget() || siteSize(a, *C.info) == seen) break;
-    if (placesRound == 3)
-      for (uint32_t site : C.info->sites) a.sitePlaces[site].anyPlace = true;  // then nothing grows
+    if (a.overBudget() || siteSize(a, C.id, *C.info) == seen) break;
+    if (placesRound == 3) {  // then nothing grows
+      for (uint32_t site : C.info->sites) a.sitePlaces[site].anyPlace = true;
+      for (Loc l : C.info->changed.refs) a.loopRefs[{C.id.index, l}].anywhere = true;
+    }
   }
   --a.silent;
   if (a.overBudget()) return bottom(t, before);
@@ -676,7 +704,7 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
   return out;
 }
 
-State widen(Analysis& a, const State& s, const LoopInfo& info) {
+State widen(Analysis& a, const State& s, cir::LoopId loop, const LoopInfo& info) {
   TermStore& t = a.terms;
   State h = s;
   const Changed& ch = info.changed;
@@ -688,6 +716,26 @@ State widen(Analysis& a, const State& s, const LoopInfo& info) {
   });
   MovedFacts::widen(h.moved, ch.moved, [&](Loc) { return t.fresh("$moved", smt::Sort::Bool); });
   RefFacts::widen(h.refs, ch.refs);
+  // A reassigned reference points, at a later head, to one of the buffers
+  // it pointed to before the loop or at the end of a walk of the body
+  // (whole: its slot or block may vary), each under a fresh condition;
+  // anywhere once it has been unknown.
+  for (Loc l : ch.refs) {
+    auto before = s.refs.find(l);
+    auto seen = a.loopRefs.find({loop.index, l});
+    if (before == s.refs.end() || before->second.unknown || seen == a.loopRefs.end() || seen->second.anywhere)
+      continue;
+    std::vector<Loc> roots;
+    for (const Alt& x : before->second.alts)
+      if (!t.isFalse(x.guard) && std::find(roots.begin(), roots.end(), x.place.root) == roots.end())
+        roots.push_back(x.place.root);
+    for (Loc r : seen->second.roots)
+      if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
+    RefVal v;
+    v.mut = before->second.mut;
+    for (Loc r : roots) v.alts.push_back(wholeAt(a, r, t.fresh("$points", smt::Sort::Bool)));
+    h.refs[l] = v;
+  }
   if (ch.tokens.empty()) return h;
   // Copies held by changed locations before the loop may have moved among
   // them or been waited.

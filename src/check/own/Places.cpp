@@ -10,8 +10,6 @@
 
 namespace vx::check::own {
 
-namespace {
-
 Alt wholeAt(Analysis& a, Loc l, Term guard) {
   Place p;
   p.root = l;
@@ -19,6 +17,8 @@ Alt wholeAt(Analysis& a, Loc l, Term guard) {
   if (p.text.empty()) p.text = "a temporary";
   return Alt{p, guard};
 }
+
+namespace {
 
 // The number of elements along the leading dimension of a value of type
 // `ty` at `root` (when it is the whole root): a Vec's length, a tensor's
