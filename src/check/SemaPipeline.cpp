@@ -233,18 +233,22 @@ void writtenLocals(const hir::Program& p, hir::BlockId b, bool owned, std::vecto
     hir::TypeId r = tt.resolve(t);
     return tt.kind(r) == TyKind::Ref && tt.get(r).sub == 1;
   };
-  std::function<void(hir::ExprId)> expr = [&](hir::ExprId id) {
+  // `value`: the expression is used as a value (not the place an index, a
+  // field, a dereference or a borrow starts from).
+  std::function<void(hir::ExprId, bool)> expr = [&](hir::ExprId id, bool value) {
     if (!id.valid()) return;
     const hir::Expr& e = p.expr(id);
     if (e.kind == ExprKind::Borrow && e.mut)
       if (hir::LocalId r = rootOf(e.a); r.valid()) out.push_back(r.index);
-    if (e.kind == ExprKind::Call && !owned)
-      for (uint32_t i = 0; i < e.args.count; ++i)
-        if (mutRef(p.expr(p.arg(e, i)).type))
-          if (hir::LocalId r = reachedFrom(p, p.arg(e, i)); r.valid()) out.push_back(r.index);
-    expr(e.a);
-    expr(e.b);
-    for (uint32_t i = 0; i < e.args.count; ++i) expr(p.arg(e, i));
+    // A `&mut` used as a value (bound, `let r = idx;`, passed to a call, put
+    // in a tuple): whatever receives it may write through it.
+    if (!owned && value && mutRef(e.type))
+      if (hir::LocalId r = reachedFrom(p, id); r.valid()) out.push_back(r.index);
+    const bool path = e.kind == ExprKind::Borrow || e.kind == ExprKind::Index || e.kind == ExprKind::Field ||
+                      e.kind == ExprKind::Deref;
+    expr(e.a, !path);
+    expr(e.b, true);
+    for (uint32_t i = 0; i < e.args.count; ++i) expr(p.arg(e, i), true);
   };
   std::function<void(hir::BlockId)> block;
   std::function<void(hir::StmtId)> stmt = [&](hir::StmtId id) {
@@ -252,15 +256,15 @@ void writtenLocals(const hir::Program& p, hir::BlockId b, bool owned, std::vecto
     const hir::Stmt& st = p.stmt(id);
     if (st.kind == StmtKind::Assign)
       if (hir::LocalId r = rootOf(st.a); r.valid()) out.push_back(r.index);
-    expr(st.a);
-    expr(st.b);
+    expr(st.a, st.kind != StmtKind::Assign);
+    expr(st.b, true);
     if (st.body.valid()) block(st.body);
     stmt(st.elseStmt);
   };
   block = [&](hir::BlockId id) {
     const hir::Block& blk = p.block(id);
     for (uint32_t i = 0; i < blk.stmts.count; ++i) stmt(hir::StmtId{p.listAt(blk.stmts, i)});
-    expr(blk.tail);
+    expr(blk.tail, true);
   };
   block(b);
 }

@@ -282,7 +282,7 @@ struct Scan {
       if (i == loop.index || body.inLoop(body.loop(cir::LoopId{i}).header, loop))
         if (body.loops[i].var.valid()) declared.insert(body.loops[i].var.index);
     std::set<Loc> assignedScalars, assignedTokens, assignedHere, movedOrAssigned, refsAssigned, usedTokens;
-    bool writesThroughRef = false;
+    bool writesThroughRef = false, callsOut = false;
     std::set<uint32_t> assignedLocals;
     std::map<Loc, std::set<Int128>> constants;
     std::map<Loc, std::set<Loc>> partners;
@@ -356,14 +356,23 @@ struct Scan {
           }
         }
         if (s.rv == RvKind::Call && hasTokensT(s.type)) info.sites.push_back(s.origin.index);
+        // A callee may write through a `&mut` it is given (`set(&mut q, ..)`
+        // with `*r = x` inside): the references of a local lent mutably.
+        if (s.rv == RvKind::Call) callsOut = true;
       }
     }
-    if (writesThroughRef)
+    if (writesThroughRef || callsOut)
       for (uint32_t local : facts.mutBorrowed) {
         std::vector<Loc> ls;
-        locs(Loc{local, 0}, body.local(cir::LocalId{local}).type, isSca, ls);
-        assignedScalars.insert(ls.begin(), ls.end());
-        assignedLocals.insert(local);
+        if (writesThroughRef) {
+          locs(Loc{local, 0}, body.local(cir::LocalId{local}).type, isSca, ls);
+          assignedScalars.insert(ls.begin(), ls.end());
+          assignedLocals.insert(local);
+          ls.clear();
+        }
+        // `*rr = &buf` with `rr = &mut prev`: `prev` is reassigned too.
+        locs(Loc{local, 0}, body.local(cir::LocalId{local}).type, isRefT, ls);
+        refsAssigned.insert(ls.begin(), ls.end());
       }
     Changed& ch = info.changed;
     auto outside = [&](Loc l) { return !declared.count(l.local); };

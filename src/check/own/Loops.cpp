@@ -406,6 +406,11 @@ void keepFeasible(Analysis& a, std::vector<Candidate>& kept, const State& first,
   kept.clear();
 }
 
+// Rounds of widening after which a reassigned reference that still reaches
+// more points anywhere: a chain `p0 = p1; p1 = p2; ...; pL = &b` takes
+// about L rounds to reach `b` from `p0`.
+constexpr int kRefRounds = 8;
+
 // How much the loop's sites have been seen to touch, and its references to
 // point to: grows monotonically.
 size_t siteSize(const Analysis& a, cir::LoopId loop, const LoopInfo& info) {
@@ -591,10 +596,10 @@ State gatherLoop(Analysis& a, const LoopCtx& C, const State& before, Term iter) 
       kept = std::move(still);
     }
     if (a.overBudget() || siteSize(a, C.id, *C.info) == seen) break;
-    if (placesRound == 3) {
+    if (placesRound == 3)
       for (uint32_t site : C.info->sites) a.sitePlaces[site].anyPlace = true;
+    if (placesRound == kRefRounds)
       for (Loc l : C.info->changed.refs) a.loopRefs[{C.id.index, l}].anywhere = true;
-    }
   }
   if (a.overBudget()) return bottom(t, before);
   exits.insert(exits.end(), r.exits.begin(), r.exits.end());
@@ -684,10 +689,10 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
       generic = nextHead(t, C, r.end, it);
     }
     if (a.overBudget() || siteSize(a, C.id, *C.info) == seen) break;
-    if (placesRound == 3) {  // then nothing grows
+    if (placesRound == 3)  // then nothing grows
       for (uint32_t site : C.info->sites) a.sitePlaces[site].anyPlace = true;
+    if (placesRound == kRefRounds)
       for (Loc l : C.info->changed.refs) a.loopRefs[{C.id.index, l}].anywhere = true;
-    }
   }
   --a.silent;
   if (a.overBudget()) return bottom(t, before);

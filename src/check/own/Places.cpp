@@ -492,8 +492,25 @@ bool liveHere(const Analysis& a, uint32_t local) {
 // there, where those point (`let pp = &p;` with `p = &s` reaches `s`; the
 // temporary of `*&&x` reaches `x`), each with whether every link on the
 // way is mutable. At most 64 places.
-std::vector<std::pair<Alt, bool>> reachOf(const State& s, const RefVal& ref) {
+// A reference said to point anywhere (unknown) reaches every buffer in
+// scope and every variable of the function.
+std::vector<Alt> reachedAnywhere(Analysis& a, const State& s, const RefVal& ref) {
+  std::vector<Alt> out = pointsTo(a, s, ref);
+  for (uint32_t l = 0; l < a.body.locals.size(); ++l) {
+    if (a.body.locals[l].temp || isRef(a, a.body.locals[l].type)) continue;
+    Loc at{l, 0};
+    if (std::none_of(out.begin(), out.end(), [&](const Alt& x) { return x.place.root == at; }))
+      out.push_back(wholeAt(a, at, a.terms.tru()));
+  }
+  return out;
+}
+
+std::vector<std::pair<Alt, bool>> reachOf(Analysis& a, const State& s, const RefVal& ref) {
   std::vector<std::pair<Alt, bool>> reach;
+  if (ref.unknown) {
+    for (const Alt& x : reachedAnywhere(a, s, ref)) reach.emplace_back(x, ref.mut);
+    return reach;
+  }
   for (const Alt& x : ref.alts) reach.emplace_back(x, ref.mut);
   for (size_t i = 0; i < reach.size() && reach.size() < 64; ++i) {
     if (!reach[i].first.place.whole() || reach[i].first.place.inner != 0) continue;
@@ -502,9 +519,9 @@ std::vector<std::pair<Alt, bool>> reachOf(const State& s, const RefVal& ref) {
     const Loc root = reach[i].first.place.root;
     const bool outerMut = reach[i].second;
     for (const auto& [l, inner] : s.refs) {
-      if (!within(l, root) || inner.unknown) continue;
+      if (!within(l, root)) continue;
       const bool mut = outerMut && inner.mut;
-      for (const Alt& x : inner.alts)
+      for (const Alt& x : inner.unknown ? reachedAnywhere(a, s, inner) : inner.alts)
         if (std::none_of(reach.begin(), reach.end(), [&](const auto& y) { return samePlace(y.first.place, x.place); }))
           reach.emplace_back(x, mut);
     }
@@ -519,11 +536,12 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
     // tuple holds were checked against each other where it was made
     // (checkTupleBorrows), once.
     if (r == via || (via != kNoVia && r.local == via.local)) continue;
-    if (a.paramOf.count(r) || ref.unknown) continue;
+    // (A reference that points anywhere lends everything: reachOf.)
+    if (a.paramOf.count(r)) continue;
     if (a.body.locals[r.local].param) continue;
     if (!liveHere(a, r.local)) continue;
     const bool temp = a.body.locals[r.local].temp;
-    for (const auto& [other, mut] : reachOf(s, ref)) {
+    for (const auto& [other, mut] : reachOf(a, s, ref)) {
       if (!mut && !writes(how)) continue;
       Term al = alias(t, other.place, alt.place);
       if (t.isFalse(al)) continue;
@@ -557,10 +575,10 @@ void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span 
 void checkAssignLoans(Analysis& a, State& s, Loc l, const std::string& text, base::Span at) {
   if (!a.reporting()) return;
   for (const auto& [r, ref] : s.refs) {
-    if (within(r, l) || a.paramOf.count(r) || ref.unknown) continue;  // rebinding the reference itself
+    if (within(r, l) || a.paramOf.count(r)) continue;  // rebinding the reference itself
     if (a.body.locals[r.local].temp || a.body.locals[r.local].param) continue;
     if (!liveHere(a, r.local)) continue;
-    for (const auto& reached : reachOf(s, ref)) {
+    for (const auto& reached : reachOf(a, s, ref)) {
       const Alt& other = reached.first;
       if (!within(other.place.root, l) && !within(l, other.place.root)) continue;
       Finding f;
