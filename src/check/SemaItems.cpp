@@ -1,5 +1,6 @@
 // Items: declaring functions and constants (signatures first, so bodies can
 // call functions declared later), then checking bodies.
+#include <set>
 #include <cmath>
 #include <cstdio>
 
@@ -365,16 +366,30 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
     TypeId ret = f.ret;
     hir::BlockId body = checkBlock(s, it.body, ret);
     s.prog.fns[id.index].body = body;
-    // Around its grid, a kernel runs scalar set-up only (grid.md §3).
+    // Around its grid, a kernel runs scalar set-up only (grid.md §3): no
+    // calls, and no element of a tensor read or written, since every core
+    // (tpu) and every CTA (b200/h100) runs that code, each when it starts
+    // or ends its share of the instances, while the others run theirs.
+    std::set<uint32_t> elementsAt;  // `c[0][0]` is two indices: one error
     if (s.prog.fns[id.index].grid)
       for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i) {
         if (i == s.gridExprBegin) i = s.gridExprEnd;
         if (i >= s.prog.exprs.size()) break;
         const hir::Expr& e = s.prog.exprs[i];
-        if (e.kind != hir::ExprKind::Call) continue;
-        s.sink.emit(diag::GridMisuse("around its `parallel` grid, a kernel runs scalar set-up only: no calls")
-                        .primary(e.span, "a call outside the grid")
-                        .help("move the call into the grid's body, where each instance makes it"));
+        if (e.kind == hir::ExprKind::Call)
+          s.sink.emit(diag::GridMisuse("around its `parallel` grid, a kernel runs scalar set-up only: no calls")
+                          .primary(e.span, "a call outside the grid")
+                          .help("move the call into the grid's body, where each instance makes it"));
+        if (e.kind == hir::ExprKind::Index && elementsAt.insert(e.span.begin).second)
+          s.sink.emit(diag::GridMisuse("around its `parallel` grid, a kernel runs scalar set-up only: no element "
+                                       "of a tensor is read or written there")
+                          .primary(e.span, "an element outside the grid")
+                          .note("every core (tpu) or CTA (b200/h100) runs the code around the grid, each when "
+                                "it starts or ends its share of the instances, while the others run theirs: a "
+                                "write there would be made once per core, and a read could see an instance's "
+                                "write")
+                          .help("move the access into the grid's body (an instance of its own for it, "
+                                "`if i == 0 { .. }`), or into a kernel of its own"));
       }
     const hir::Block& b = s.prog.block(body);
     hir::TypeTable& tt = s.types();

@@ -45,14 +45,17 @@ void checkGridUse(Sema& s, hir::LocalId l, base::Span at) {
   const hir::TypeTable& tt = s.types();
   const hir::Local& local = s.prog.local(l);
   // Scalars and references to HBM are shared; on-chip buffers and tokens
-  // are an instance's own.
+  // are an instance's own. A scalar the instances could write through a
+  // `&mut` would be written by all of them at once (as assigning it is,
+  // below): only a shared reference to one is.
   std::function<bool(TypeId)> shared = [&](TypeId t) {
     t = tt.resolve(t);
     const hir::TyData& d = tt.get(t);
     switch (d.kind) {
       case TyKind::Ref: {
         TyKind k = tt.kind(tt.resolve(d.a));
-        return k == TyKind::Tensor || k == TyKind::Vec || k == TyKind::Int || k == TyKind::Float || k == TyKind::Bool;
+        if (k == TyKind::Tensor || k == TyKind::Vec) return true;
+        return d.sub == 0 && (k == TyKind::Int || k == TyKind::Float || k == TyKind::Bool);
       }
       case TyKind::Tuple:
         for (uint32_t i = 0; i < d.listCount; ++i)

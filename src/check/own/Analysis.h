@@ -211,6 +211,9 @@ struct Analysis {
     std::set<uint32_t> outer;
     std::vector<std::pair<std::string, Term>> vars;  // its indices
     std::vector<GridAccess> accesses;
+    // Locals numbered from here are the instance's own (its indices come
+    // first); those before belong to the code around the grid.
+    uint32_t firstInner = 0;
   } grid;
   // `block` calls met by reporting walks (by ExprId), and those whose
   // bounds some walk could not prove (E6009 or a run-time check).

@@ -40,6 +40,7 @@ void beginInstance(Analysis& a, State& s, const cir::Stmt& st) {
   }
   a.grid = Analysis::GridWalk{};
   a.grid.active = true;
+  a.grid.firstInner = g.vars.empty() ? static_cast<uint32_t>(a.body.locals.size()) : g.vars.front().index;
   // What the code around the grid knows: the variables of its state.
   std::vector<Term> roots{s.pc, a.assumptions, a.trapFacts};
   for (const auto& [l, v] : s.scalars) roots.push_back(v);
@@ -58,7 +59,11 @@ void beginInstance(Analysis& a, State& s, const cir::Stmt& st) {
 void recordForGrid(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at) {
   if (!a.grid.active || !a.reporting()) return;
   for (const Alt& alt : places) {
-    if (!a.paramOf.count(alt.place.root)) continue;  // an instance's own buffer
+    // An instance's own buffer or variable; what the code around the grid
+    // has (a parameter's tensor, by reference or by value, a variable an
+    // instance reaches through a reference bound before the grid) is
+    // shared by every instance.
+    if (!a.paramOf.count(alt.place.root) && alt.place.root.local >= a.grid.firstInner) continue;
     a.grid.accesses.push_back(Analysis::GridAccess{alt.place, how, a.terms.mkAnd(s.pc, alt.guard), at});
   }
 }
