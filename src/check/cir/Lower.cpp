@@ -65,13 +65,18 @@ LocalId Builder::bindSource(hir::LocalId h) {
   l.span = hl.span;
   l.hir = h;
   l.mut = hl.mut;
-  LocalId id = addLocal(l);
+  LocalId id = scopeLocal(l);
   localOf[h.index] = id;
+  return id;
+}
+
+LocalId Builder::scopeLocal(const Local& l) {
+  LocalId id = addLocal(l);
   scopes.back().push_back(id);
   Stmt s;
   s.kind = StmtKind::StorageLive;
   s.local = id;
-  s.span = hl.span;
+  s.span = l.span;
   emit(s);
   return id;
 }

@@ -239,13 +239,7 @@ void Builder::lowerInto(const Place& dest, hir::ExprId id) {
           held.type = inner.type;
           held.span = inner.span;
           held.temp = true;
-          v = addLocal(held);
-          scopes.back().push_back(v);
-          Stmt live;
-          live.kind = StmtKind::StorageLive;
-          live.local = v;
-          live.span = inner.span;
-          emit(live);
+          v = scopeLocal(held);
         } else {
           v = newTemp(inner.type, inner.span);
         }

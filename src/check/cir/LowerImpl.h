@@ -76,6 +76,8 @@ struct Builder {
   void lowerStmt(hir::StmtId s);
   void lowerLet(const hir::Stmt& st);
   void bindPattern(hir::PatId p, const Place& from);
+  // A local of the innermost scope, live from here.
+  LocalId scopeLocal(const Local& l);
   // Marks the temporaries a `let` initializer extends to its block.
   void markExtended(hir::ExprId e);
   void lowerAssign(const hir::Stmt& st);

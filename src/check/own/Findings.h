@@ -45,7 +45,7 @@ struct Finding {
   bool otherMut = false;          // conflicts: the other borrow is mutable
   bool assigned = false;          // conflicts: an assignment to a variable a live reference points into
   bool laterInExpression = false; // conflicts: the other borrow is a temporary of an enclosing expression
-  bool freedTemporary = false;    // conflicts: the place dropped is a temporary (Rust's E0716)
+  bool freedTemporary = false;    // conflicts: the place dropped is a temporary (Rust: "temporary value dropped while borrowed")
   bool intoTuple = false;         // conflicts: a buffer moved into a tuple that also borrows it
   TransferId transfer = UINT32_MAX;  // the copy involved (hazards, drops)
   Holds holds;                    // drops and double consumption: what the token may hold

@@ -39,7 +39,8 @@ diag::Diagnostic renderConflict(const ReportContext& a, const Decided& d) {
   if (f.access == AccessHow::Free) {
     // A buffer freed (a temporary at the end of its statement, a variable
     // at the end of its block) while a reference to it is used later:
-    // Rust's E0716 and E0597.
+    // Rust's "temporary value dropped while borrowed" and "does not live
+    // long enough".
     diag::Diagnostic out =
         f.freedTemporary ? diag::TemporaryDroppedWhileBorrowed() : diag::DroppedWhileBorrowed(f.subject);
     out.primary(f.at, f.freedTemporary ? "this temporary value is freed at the end of its statement while still in use"
