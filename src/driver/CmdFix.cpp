@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -181,6 +183,14 @@ std::string writeAtomically(const std::string& given, const std::string& text) {
   std::error_code ec0;
   std::filesystem::path resolved = std::filesystem::canonical(given, ec0);
   const std::string path = ec0 ? given : resolved.string();
+  // Only a regular file the user may write is rewritten: a read-only file
+  // (which a rename over it would replace, the folder being writable) and
+  // a pipe or a device (which it would turn into a regular file) are not.
+  if (struct stat fs {}; stat(path.c_str(), &fs) == 0) {
+    if (!S_ISREG(fs.st_mode)) return "cannot write `" + given + "`: not a regular file";
+    if (access(path.c_str(), W_OK) != 0)
+      return "cannot write `" + given + "`: " + std::string(std::strerror(errno)) + " (fixes are written in place)";
+  }
   if (struct stat ls {}; stat(path.c_str(), &ls) == 0 && ls.st_nlink > 1) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     f << text;

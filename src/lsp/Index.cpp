@@ -130,9 +130,14 @@ std::vector<Symbol> indexNames(const hir::Program& prog, base::FileId file, cons
 }
 
 std::vector<check::TokenState> resolvedStates(const DocIndex& index, const check::FunctionStates& f) {
+  if (!f.states || f.states->empty()) return {};
+  return resolvedStates(index, f, LineIndex(index.text));
+}
+
+std::vector<check::TokenState> resolvedStates(const DocIndex& index, const check::FunctionStates& f,
+                                              const LineIndex& lines) {
   std::vector<check::TokenState> out;
   if (!f.states) return out;
-  LineIndex lines(index.text);
   int64_t delta = f.delta();
   auto line = [&](uint32_t, uint32_t offset) {
     return lines.position(static_cast<uint32_t>(std::max<int64_t>(offset + delta, 0))).line + 1;

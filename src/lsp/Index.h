@@ -14,6 +14,7 @@
 #include "base/Source.h"
 #include "check/Ownership.h"
 #include "hir/Hir.h"
+#include "lsp/Position.h"
 
 namespace vx::lsp {
 
@@ -39,6 +40,10 @@ struct DocIndex {
 
 // The token states of one function, with spans and lines in the index's text.
 std::vector<check::TokenState> resolvedStates(const DocIndex& index, const check::FunctionStates& f);
+// The same with the text's line index made by the caller (once for many
+// functions: making it costs the whole text).
+std::vector<check::TokenState> resolvedStates(const DocIndex& index, const check::FunctionStates& f,
+                                              const LineIndex& lines);
 
 // The names of `prog` declared or used in `file` (whose text is `text`).
 std::vector<Symbol> indexNames(const hir::Program& prog, base::FileId file, const std::string& text);

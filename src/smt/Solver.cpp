@@ -254,6 +254,8 @@ std::unique_ptr<Solver::Impl> Prepared::take() {
 }
 Solver::~Solver() = default;
 
+bool Solver::functionBudgetSpent() const { return impl_->functionRlimitUsed >= limits_.rlimitPerFunction; }
+
 void Solver::resetFunctionBudget() {
   impl_->functionRlimitUsed = 0;
   impl_->dropSolver();

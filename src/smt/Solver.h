@@ -69,6 +69,9 @@ class Solver {
   static constexpr unsigned kCheapRlimit = 1'000'000;
   // Starts a new function's budget.
   void resetFunctionBudget();
+  // Whether the function's budget is spent (every later query that would
+  // reach Z3 answers Unknown).
+  bool functionBudgetSpent() const;
   // Starts a new check with the same terms (the language server keeps one
   // solver per document): new limits, no cached answers, zero statistics.
   void newRun(const SolverLimits& limits);

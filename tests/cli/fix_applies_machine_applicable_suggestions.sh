@@ -91,6 +91,21 @@ expect_status 0 "$VXC" fix "$TMP/links/link.vx"
 expect_status 0 "$VXC" check "$TMP/links/real.vx"
 expect_status 0 "$VXC" check "$TMP/links/hard.vx"
 
+# Only a regular file is rewritten: a pipe read to its end stays a pipe.
+mkfifo "$TMP/pipe.vx"
+cat "$BAD/dropped.vx" > "$TMP/pipe.vx" &
+expect_status 2 "$VXC" fix "$TMP/pipe.vx"
+contains "$ERR" "not a regular file"
+wait
+[ -p "$TMP/pipe.vx" ] || fail "the pipe was replaced by a regular file"
+# A file its user may not write is left alone (as root, every file may be).
+if [ "$(id -u)" != 0 ]; then
+  cp "$BAD/dropped.vx" "$TMP/readonly.vx"
+  chmod 444 "$TMP/readonly.vx"
+  expect_status 2 "$VXC" fix "$TMP/readonly.vx"
+  cmp -s "$BAD/dropped.vx" "$TMP/readonly.vx" || fail "a read-only file was rewritten"
+fi
+
 expect_status 2 "$VXC" fix
 expect_status 2 "$VXC" fix "$TMP/missing.vx"
 echo ok

@@ -4,7 +4,7 @@ long check reports work-done progress (ctest lsp.cancel).
 
 `vxc lsp` runs as an editor starts it; the client takes work-done
 progress. It opens bench/lsp/budget_exhausting.vx, whose check takes about
-20 s of solver work, waits a second, and replaces the text with a clean
+10 s of solver work, waits a second, and replaces the text with a clean
 program. The new version's diagnostics must come within a few seconds
 (the old check was abandoned), the old version's never; while the old one
 ran, a progress was created, begun naming the function being analysed

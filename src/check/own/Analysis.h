@@ -248,7 +248,10 @@ struct Analysis {
   std::map<std::pair<uint32_t, std::string>, Observed> observed;  // (statement end, name)
   bool overBudget() {
     if (cancel && cancel->load(std::memory_order_relaxed)) throw smt::Cancelled{};
-    if (!exhausted && (steps > stepLimit || terms.size() > termLimit || std::chrono::steady_clock::now() > deadline)) {
+    // The solver's budget too: past it every query is unknown, and walking
+    // on only asks more of them (twelve nested loops walked for 120 s).
+    if (!exhausted && (steps > stepLimit || terms.size() > termLimit || solver.functionBudgetSpent() ||
+                       std::chrono::steady_clock::now() > deadline)) {
       exhausted = true;
       if (std::getenv("VX_DEBUG_BUDGET"))
         std::fprintf(stderr, "budget: steps %llu/%llu terms %zu/%zu clock %d\n", (unsigned long long)steps,

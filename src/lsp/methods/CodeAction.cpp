@@ -2,7 +2,17 @@
 // the editor sends back (Publish.cpp put them in each diagnostic's `data`);
 // machine-applicable ones are preferred. A fix is offered only when the
 // document checked with it applied alone has that diagnostic gone and no
-// new one (driver/Fixes.h), as `vxc fix` applies them.
+// new one (driver/Fixes.h), as `vxc fix` applies them. Those checks run on
+// the message thread, so a request has kCodeActionBudget for all of them:
+// a fix whose check has not finished by then is not offered (a function
+// that takes the checker its whole budget had the server answer nothing
+// else for minutes).
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "check/Ownership.h"
 #include "driver/Fixes.h"
 #include "lsp/Methods.h"
 #include "lsp/Position.h"
@@ -12,6 +22,33 @@ namespace vx::lsp {
 namespace {
 
 Position positionOf(const json& p) { return Position{uintField(p, "line"), uintField(p, "character")}; }
+
+constexpr std::chrono::milliseconds kCodeActionBudget{2000};
+
+// Sets `expired` once `budget` has passed, unless destroyed first.
+class Deadline {
+ public:
+  explicit Deadline(std::chrono::milliseconds budget)
+      : thread_([this, budget] {
+          std::unique_lock<std::mutex> lock(mutex_);
+          if (!wake_.wait_for(lock, budget, [this] { return done_; })) expired.store(true);
+        }) {}
+  ~Deadline() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  std::atomic<bool> expired{false};
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;
+};
 
 }  // namespace
 
@@ -26,16 +63,27 @@ json codeAction(State& s, const json& params) {
   LineIndex index(text);
   driver::CheckOptions opts;
   opts.target = s.options.target;
+  std::unique_ptr<Deadline> deadline;  // started by the first check
+  bool outOfTime = false;
   std::vector<std::pair<std::string, unsigned>> before;
   bool haveBefore = false;
   auto safe = [&](const json& d, const json& edits) {
-    if (doc == s.docs.end()) return false;
-    if (!haveBefore) {
-      base::SourceMap sources;
-      diag::Sink sink;
-      driver::checkFile(sources, sources.add(pathOf(uri), text), sink, opts);
-      before = driver::diagnosticCounts(sink);
-      haveBefore = true;
+    if (doc == s.docs.end() || outOfTime) return false;
+    if (!deadline) {
+      deadline = std::make_unique<Deadline>(kCodeActionBudget);
+      opts.cancel = &deadline->expired;
+    }
+    try {
+      if (!haveBefore) {
+        base::SourceMap sources;
+        diag::Sink sink;
+        driver::checkFile(sources, sources.add(pathOf(uri), text), sink, opts);
+        before = driver::diagnosticCounts(sink);
+        haveBefore = true;
+      }
+    } catch (const check::Cancelled&) {
+      outOfTime = true;
+      return false;
     }
     std::vector<driver::FixEdit> fe;
     for (const json& e : edits) {
@@ -44,7 +92,12 @@ json codeAction(State& s, const json& params) {
                                    e["newText"].get<std::string>()});
     }
     std::string code = d.contains("code") && d["code"].is_string() ? d["code"].get<std::string>() : "";
-    return driver::fixIsSafe(pathOf(uri), text, fe, code, before, opts);
+    try {
+      return driver::fixIsSafe(pathOf(uri), text, fe, code, before, opts);
+    } catch (const check::Cancelled&) {
+      outOfTime = true;
+      return false;
+    }
   };
   // The request's range: the diagnostics the editor sends should overlap
   // it (LSP), but some send every diagnostic of the file; each fix costs a
@@ -95,6 +148,8 @@ json codeAction(State& s, const json& params) {
                          {"edit", {{"changes", {{uri, edits}}}}}});
     }
   }
+  if (outOfTime) logLine(s, "codeAction: fixes not checked within " + std::to_string(kCodeActionBudget.count()) +
+                                " ms were not offered");
   return actions;
 }
 

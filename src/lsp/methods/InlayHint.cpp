@@ -25,7 +25,8 @@ json inlayHint(State& s, const json& params) {
   std::map<std::pair<uint32_t, std::string>, std::vector<const check::TokenState*>> runs;
   std::vector<std::vector<check::TokenState>> resolved;  // the functions the range meets
   for (const check::FunctionStates& f : idx->states)
-    if (f.fn.begin <= to && from <= f.fn.end) resolved.push_back(resolvedStates(*idx, f));
+    if (f.fn.begin <= to && from <= f.fn.end && f.states && !f.states->empty())
+      resolved.push_back(resolvedStates(*idx, f, index));
   for (const std::vector<check::TokenState>& states : resolved)
     for (const check::TokenState& ts : states)
       if (!ts.buffer) runs[{ts.fn.begin, ts.name}].push_back(&ts);
