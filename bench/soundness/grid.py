@@ -957,7 +957,15 @@ class Kernel:
         kind = self.pick(("rows", 6), ("tiles", 4), ("gemm", 3), ("rowpipe", 2), ("group", 3), ("pair", 2),
                          ("nest", 1), ("whole", 2), ("batch", 2), ("vec", 2), ("pipe", 3))
         getattr(self, kind)()
-        body = "\n".join(self.pre + self.lines)
+        # The written tensor taken by value and reached through a reference
+        # bound before the grid: HBM the instances share all the same.
+        byValue = []
+        for k, p in enumerate(self.params):
+            name, _, ty = p.partition(": &mut ")
+            if ty and name in ("c", "out") and self.chance(0.2):
+                self.params[k] = f"mut {name}: {ty}"
+                byValue.append(f"  let {name} = &mut {name};")
+        body = "\n".join(byValue + self.pre + self.lines)
         return (f"#[allow(unused_variables)]\nfn {self.name}({', '.join(self.params)}) on Topology::TensorCore {{\n"
                 f"{body}\n}}\n", kind)
 
