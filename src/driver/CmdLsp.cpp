@@ -1,3 +1,4 @@
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -44,6 +45,9 @@ int cmdLsp(const std::vector<std::string>& args) {
   // threads write to it under the server's lock, and every message is
   // flushed as it is sent.
   std::cin.tie(nullptr);
+  // A client that stops reading: the server notices the failed write and
+  // ends with a log line, rather than dying of SIGPIPE in silence.
+  std::signal(SIGPIPE, SIG_IGN);
   lsp::Server server(std::cout, std::cerr, o);
   return server.run(std::cin, delimited ? lsp::InputStyle::Delimited : lsp::InputStyle::Framed);
 }

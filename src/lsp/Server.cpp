@@ -220,6 +220,10 @@ int Server::run(std::istream& in, InputStyle style) {
         if (!error.empty()) logLine(*state_, "ignored " + error + " in a message's headers");
       }
       if (!handle(body)) return exitStatus();
+      if (!state_->out) {
+        logLine(*state_, "the client stopped reading the server's output: exiting");
+        return 1;
+      }
       // Check what changed once the client has nothing more queued.
       if (!state_->stale.empty() && in.rdbuf()->in_avail() <= 0) flush();
     } catch (const std::bad_alloc&) {
