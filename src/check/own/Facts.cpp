@@ -64,9 +64,13 @@ struct Scan {
           hir::TyKind k = kind(body.local(s.place.local).type);
           if (k == hir::TyKind::Int || k == hir::TyKind::Bool) facts.addressTaken.insert(s.place.local.index);
         }
-        // `&*r`, `&mut (*r)[i]`: an access through it goes through `r`.
-        if (s.rv == RvKind::Borrow && body.local(s.dest.local).temp && !body.local(s.place.local).temp)
-          if (Loc l = derefBase(body, s.place); l != kNoVia) facts.viaOf[s.dest.local.index] = l;
+        // `&*r`, `&mut (*r)[i]`: an access through it goes through `r`; a
+        // view of a reborrow (`block(&*c, ..)`: `&(*t).block` with `t =
+        // &*c`) through `t`, and so through `c` (checkLoan follows them).
+        if (s.rv == RvKind::Borrow && body.local(s.dest.local).temp)
+          if (Loc l = derefBase(body, s.place); l != kNoVia && l.local != s.dest.local.index)
+            if (!body.local(s.place.local).temp || facts.viaOf.count(s.place.local.index))
+              facts.viaOf[s.dest.local.index] = l;
       }
   }
 

@@ -529,13 +529,27 @@ std::vector<std::pair<Alt, bool>> reachOf(Analysis& a, const State& s, const Ref
   return reach;
 }
 
+// Whether an access through `via` goes through the reference at `r`: `via`
+// itself (or another reference of the tuple holding it), or a reference a
+// chain of reborrowing temporaries leads back to (`block(&*c, ..)`).
+bool goesThrough(const Analysis& a, Loc via, Loc r) {
+  for (int depth = 0; via != kNoVia && depth < 16; ++depth) {
+    if (r == via || r.local == via.local) return true;
+    if (!a.body.locals[via.local].temp) return false;
+    auto next = a.facts.viaOf.find(via.local);
+    if (next == a.facts.viaOf.end()) return false;
+    via = next->second;
+  }
+  return false;
+}
+
 void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, Loc via, bool assignment = false) {
   TermStore& t = a.terms;
   for (const auto& [r, ref] : s.refs) {
     // Its own loan, or another held in the same tuple: two references one
     // tuple holds were checked against each other where it was made
     // (checkTupleBorrows), once.
-    if (r == via || (via != kNoVia && r.local == via.local)) continue;
+    if (goesThrough(a, via, r)) continue;
     // (A reference that points anywhere lends everything: reachOf.)
     if (a.paramOf.count(r)) continue;
     if (a.body.locals[r.local].param) continue;
