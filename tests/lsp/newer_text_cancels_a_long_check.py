@@ -15,49 +15,19 @@ function, interrupted past 300 ms, is left for a second run.
 
     newer_text_cancels_a_long_check.py VXC SOURCE_ROOT
 """
-import json
 import os
-import subprocess
 import sys
-import tempfile
-import threading
 import time
+
+from lsp_client import Client
 
 
 def main():
     vxc, root = sys.argv[1], sys.argv[2]
     slow = open(os.path.join(root, "bench/lsp/budget_exhausting.vx")).read()
     clean = open(os.path.join(root, "tests/examples/ok/stream.vx")).read()
-    env = dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp())
-    p = subprocess.Popen([vxc, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         env=env)
-    seen = []  # (time, message)
-    lock = threading.Condition()
-
-    def read():
-        while True:
-            length = None
-            while True:
-                line = p.stdout.readline()
-                if not line:
-                    return
-                if not line.strip():
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            if length is None:
-                return
-            m = json.loads(p.stdout.read(length))
-            with lock:
-                seen.append((time.perf_counter(), m))
-                lock.notify_all()
-
-    threading.Thread(target=read, daemon=True).start()
-
-    def send(m):
-        data = json.dumps(m).encode()
-        p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
-        p.stdin.flush()
+    c = Client(vxc)
+    p, seen, lock, send = c.p, c.seen, c.lock, c.send
 
     uri = "file:///slow.vx"
     send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
