@@ -315,6 +315,8 @@ std::vector<Alt> placesOf(Analysis& a, State& s, const cir::Place& p);
 // The places a reference value points to ("anywhere" spelled out).
 // All of the value at `l` (a buffer, a tensor parameter's pointee).
 Alt wholeAt(Analysis& a, Loc l, Term guard);
+// The roots of the places a reference may point to, added to `roots` once each.
+void addRoots(TermStore& t, const RefVal& ref, std::vector<Loc>& roots);
 std::vector<Alt> pointsTo(Analysis& a, const State& s, const RefVal& r);
 Term alias(TermStore& t, const Place& x, const Place& y);
 // Checks an access to `places` against the copies in flight (E6004-E6006)

@@ -88,8 +88,10 @@ struct RefFacts {
   static Data join(TermStore& t, Term c, const Data& a, const Data& b);
   // A reference points to at most the places the other allows.
   static void leq(TermStore& t, const Data& a, const Data& b, std::vector<Term>& out);
-  // Changed references point anywhere.
-  static void widen(Data& d, const std::vector<Loc>& changed);
+  // Changed references point anywhere, or, where `bounded` fills in what
+  // a reference may point to at any later head (and says so), there.
+  static void widen(Data& d, const std::vector<Loc>& changed,
+                    const std::function<bool(Loc, const RefVal& before, RefVal& widened)>& bounded = {});
   static void forget(Data& d, uint32_t local);
 };
 

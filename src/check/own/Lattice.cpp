@@ -159,11 +159,17 @@ void RefFacts::leq(TermStore& t, const Data& a, const Data& b, std::vector<Term>
   }
 }
 
-void RefFacts::widen(Data& d, const std::vector<Loc>& changed) {
+void RefFacts::widen(Data& d, const std::vector<Loc>& changed,
+                     const std::function<bool(Loc, const RefVal& before, RefVal& widened)>& bounded) {
   for (Loc r : changed) {
     RefVal v;
-    v.unknown = true;
     auto it = d.find(r);
+    if (it != d.end() && bounded && bounded(r, it->second, v)) {
+      d[r] = v;
+      continue;
+    }
+    v = RefVal{};
+    v.unknown = true;
     if (it != d.end()) v.mut = it->second.mut;
     d[r] = v;
   }

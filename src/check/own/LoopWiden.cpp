@@ -22,27 +22,21 @@ State widen(Analysis& a, const State& s, cir::LoopId loop, const LoopInfo& info)
     return freshValue(a, type, "$w_" + name);
   });
   MovedFacts::widen(h.moved, ch.moved, [&](Loc) { return t.fresh("$moved", smt::Sort::Bool); });
-  RefFacts::widen(h.refs, ch.refs);
   // A reassigned reference points, at a later head, to one of the buffers
   // it pointed to before the loop or at the end of a walk of the body
   // (whole: its slot or block may vary), each under a fresh condition;
   // anywhere once it has been unknown.
-  for (Loc l : ch.refs) {
-    auto before = s.refs.find(l);
+  RefFacts::widen(h.refs, ch.refs, [&](Loc l, const RefVal& before, RefVal& widened) {
     auto seen = a.loopRefs.find({loop.index, l});
-    if (before == s.refs.end() || before->second.unknown || seen == a.loopRefs.end() || seen->second.anywhere)
-      continue;
+    if (before.unknown || seen == a.loopRefs.end() || seen->second.anywhere) return false;
     std::vector<Loc> roots;
-    for (const Alt& x : before->second.alts)
-      if (!t.isFalse(x.guard) && std::find(roots.begin(), roots.end(), x.place.root) == roots.end())
-        roots.push_back(x.place.root);
+    addRoots(t, before, roots);
     for (Loc r : seen->second.roots)
       if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
-    RefVal v;
-    v.mut = before->second.mut;
-    for (Loc r : roots) v.alts.push_back(wholeAt(a, r, t.fresh("$points", smt::Sort::Bool)));
-    h.refs[l] = v;
-  }
+    widened.mut = before.mut;
+    for (Loc r : roots) widened.alts.push_back(wholeAt(a, r, t.fresh("$points", smt::Sort::Bool)));
+    return true;
+  });
   if (ch.tokens.empty()) return h;
   // Copies held by changed locations before the loop may have moved among
   // them or been waited.

@@ -47,19 +47,16 @@ struct BodyResult {
 
 // Records where the references the loop reassigns point at the end of a
 // walk of its body: the widened head lets each point to any buffer it has
-// been seen to point to (whole), to a fixpoint (loopSize).
+// been seen to point to (whole), to a fixpoint (siteSize).
 void recordRefs(Analysis& a, const LoopCtx& C, const State& end) {
   for (Loc l : C.info->changed.refs) {
     auto it = end.refs.find(l);
     if (it == end.refs.end()) continue;
     LoopRefTargets& seen = a.loopRefs[{C.id.index, l}];
-    if (it->second.unknown) {
+    if (it->second.unknown)
       seen.anywhere = true;
-      continue;
-    }
-    for (const Alt& x : it->second.alts)
-      if (!a.terms.isFalse(x.guard) && std::find(seen.roots.begin(), seen.roots.end(), x.place.root) == seen.roots.end())
-        seen.roots.push_back(x.place.root);
+    else
+      addRoots(a.terms, it->second, seen.roots);
   }
 }
 
@@ -429,6 +426,16 @@ size_t siteSize(const Analysis& a, cir::LoopId loop, const LoopInfo& info) {
   return n;
 }
 
+// After enough rounds of widening that grew, what still grows is given up
+// on: the sites' copies may be in flight anywhere (after 4), the
+// references point anywhere (after kRefRounds); then nothing grows.
+void stopGrowing(Analysis& a, const LoopCtx& C, int placesRound) {
+  if (placesRound == 3)
+    for (uint32_t site : C.info->sites) a.sitePlaces[site].anyPlace = true;
+  if (placesRound == kRefRounds)
+    for (Loc l : C.info->changed.refs) a.loopRefs[{C.id.index, l}].anywhere = true;
+}
+
 // The copies one location may hold at a loop's exit, merged into one copy
 // that stands for whichever it holds: a location holds one copy at a time,
 // so nothing is lost — each place the copy touches keeps the condition
@@ -596,10 +603,7 @@ State gatherLoop(Analysis& a, const LoopCtx& C, const State& before, Term iter) 
       kept = std::move(still);
     }
     if (a.overBudget() || siteSize(a, C.id, *C.info) == seen) break;
-    if (placesRound == 3)
-      for (uint32_t site : C.info->sites) a.sitePlaces[site].anyPlace = true;
-    if (placesRound == kRefRounds)
-      for (Loc l : C.info->changed.refs) a.loopRefs[{C.id.index, l}].anywhere = true;
+    stopGrowing(a, C, placesRound);
   }
   if (a.overBudget()) return bottom(t, before);
   exits.insert(exits.end(), r.exits.begin(), r.exits.end());
@@ -689,10 +693,7 @@ State runLoop(Analysis& a, cir::LoopId id, const State& s0) {
       generic = nextHead(t, C, r.end, it);
     }
     if (a.overBudget() || siteSize(a, C.id, *C.info) == seen) break;
-    if (placesRound == 3)  // then nothing grows
-      for (uint32_t site : C.info->sites) a.sitePlaces[site].anyPlace = true;
-    if (placesRound == kRefRounds)
-      for (Loc l : C.info->changed.refs) a.loopRefs[{C.id.index, l}].anywhere = true;
+    stopGrowing(a, C, placesRound);
   }
   --a.silent;
   if (a.overBudget()) return bottom(t, before);

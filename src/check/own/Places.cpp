@@ -18,6 +18,12 @@ Alt wholeAt(Analysis& a, Loc l, Term guard) {
   return Alt{p, guard};
 }
 
+void addRoots(TermStore& t, const RefVal& ref, std::vector<Loc>& roots) {
+  for (const Alt& x : ref.alts)
+    if (!t.isFalse(x.guard) && std::find(roots.begin(), roots.end(), x.place.root) == roots.end())
+      roots.push_back(x.place.root);
+}
+
 namespace {
 
 // The number of elements along the leading dimension of a value of type
@@ -488,10 +494,6 @@ bool liveHere(const Analysis& a, uint32_t local) {
   return std::binary_search(live.begin(), live.end(), local);
 }
 
-// What a reference reaches: where it points, and through references stored
-// there, where those point (`let pp = &p;` with `p = &s` reaches `s`; the
-// temporary of `*&&x` reaches `x`), each with whether every link on the
-// way is mutable. At most 64 places.
 // A reference said to point anywhere (unknown) reaches every buffer in
 // scope and every variable of the function.
 std::vector<Alt> reachedAnywhere(Analysis& a, const State& s, const RefVal& ref) {
@@ -505,6 +507,10 @@ std::vector<Alt> reachedAnywhere(Analysis& a, const State& s, const RefVal& ref)
   return out;
 }
 
+// What a reference reaches: where it points, and through references stored
+// there, where those point (`let pp = &p;` with `p = &s` reaches `s`; the
+// temporary of `*&&x` reaches `x`), each with whether every link on the
+// way is mutable. At most 64 places.
 std::vector<std::pair<Alt, bool>> reachOf(Analysis& a, const State& s, const RefVal& ref) {
   std::vector<std::pair<Alt, bool>> reach;
   if (ref.unknown) {
