@@ -17,13 +17,15 @@
 # alternate, and each figure is the best of ROUNDS x REPEAT runs.
 #   bench/cpu.sh
 # env: BUILD_DIR (build), GEMM (2048: M = N = K, a multiple of 128),
-#      TILES (4096 stream tiles), REPEAT (3), ROUNDS (3)
+#      TILES (4096 stream tiles), REPEAT (3), ROUNDS (3), MU_REPS (4 products
+#      per run of bench/matrix_unit.vx)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 GEMM=${GEMM:-2048}
 TILES=${TILES:-4096}
 REPEAT=${REPEAT:-3}
+MU_REPS=${MU_REPS:-4}
 ROUNDS=${ROUNDS:-3}
 (( GEMM % 128 == 0 )) || { echo "GEMM must be a multiple of 128" >&2; exit 2; }
 
@@ -50,6 +52,10 @@ done
 "$VXC" build bench/sum_tiles.vx --emit=exe -o "$TMP/sum.async"
 "$VXC" build bench/sum_tiles.vx --emit=exe --sync-baseline -o "$TMP/sum.sync"
 "$VXC" build examples/gemm.vx --emit=exe --target-cpu=native -o "$TMP/gemm.native"
+# The matrix unit as a program reaches it: `mma` of two GEMM x GEMM on-chip
+# tiles, MU_REPS times (bench/matrix_unit.vx), default and native builds.
+"$VXC" build bench/matrix_unit.vx --emit=exe --const "N=$GEMM" -o "$TMP/mu.default"
+"$VXC" build bench/matrix_unit.vx --emit=exe --const "N=$GEMM" --target-cpu=native -o "$TMP/mu.native"
 
 # best_us EXE ARGS...: the fastest of REPEAT runs, in microseconds.
 best_us() { "$@" --repeat "$REPEAT" | sed -n 's/^time_us = //p'; }
@@ -89,9 +95,11 @@ measure() {
   echo "$sa $ss $ea $es $pa $ps $ga $gs $la $ls"
 }
 read -r sa ss ea es pa ps ga gs la ls <<<"$(measure)"
-gn=""
+gn="" md="" mn=""
 for ((r = 0; r < ROUNDS; ++r)); do
   gn=$(min "$(best_us "$TMP/gemm.native" "${GEMM_ARGS[@]}")" "$gn")
+  md=$(min "$(best_us "$TMP/mu.default" --arg "reps=$MU_REPS")" "$md")
+  mn=$(min "$(best_us "$TMP/mu.native" --arg "reps=$MU_REPS")" "$mn")
 done
 # The same async/sync pairs with every other core busy: one process per
 # other core spinning for the whole measurement (copies must not take the
@@ -142,7 +150,7 @@ kg=$(sed -n 's/^RESULT .*vx_gflops=\([0-9.]*\).*/\1/p' <<<"$blas")
 
 awk -v sa="$sa" -v ss="$ss" -v ea="$ea" -v es="$es" -v bea="$bea" -v bes="$bes" -v pa="$pa" -v ps="$ps" -v ga="$ga" -v gs="$gs" -v la="$la" -v ls="$ls" -v bla="$bla" -v bls="$bls" -v bg="$bg" -v kg="$kg" -v n="$GEMM" -v tiles="$TILES" \
     -v ba="$ba" -v bs="$bs" -v bpa="$bpa" -v bps="$bps" -v bga="$bga" -v bgs="$bgs" -v g2="$g2" -v b2="$b2" \
-    -v gn="$gn" -v x512="$x512" -v b512="$b512" -v core="$core" -v config="$config" -v load="$(cut -d' ' -f1 /proc/loadavg)" -v cpus="$(nproc)" \
+    -v gn="$gn" -v md="$md" -v mn="$mn" -v reps="$MU_REPS" -v x512="$x512" -v b512="$b512" -v core="$core" -v config="$config" -v load="$(cut -d' ' -f1 /proc/loadavg)" -v cpus="$(nproc)" \
     -v c0="$cores_before" -v c1="$cores_after" 'BEGIN {
   flops = 2 * n * n * n
   printf "cpu target, %d cores; two busy threads got %s cores before and %s after the runs\n", cpus, c0, c1
@@ -163,11 +171,15 @@ awk -v sa="$sa" -v ss="$ss" -v ea="$ea" -v es="$es" -v bea="$bea" -v bes="$bes" 
   g = ga < gs ? ga : gs  # the faster build: the rate of the matrix unit, end to end
   printf "%-34s %12.1f %8.2fx\n", "examples/gemm.vx (wall time)", flops / g / 1000, flops / g / 1000 / bg
   printf "%-34s %12.1f %8.2fx\n", "  the same, --target-cpu=native", flops / gn / 1000, flops / gn / 1000 / bg
+  printf "%-34s %12.1f %8.2fx\n", "mma (bench/matrix_unit.vx)", reps * flops / md / 1000, reps * flops / md / 1000 / bg
+  printf "%-34s %12.1f %8.2fx\n", "  the same, --target-cpu=native", reps * flops / mn / 1000, reps * flops / mn / 1000 / bg
   printf "%-34s %12.1f %8.2fx\n", "kernel alone (vx/gemm.h)", kg, kg / bg
   printf "%-34s %12.1f %8.2fx\n", "OpenBLAS sgemm (core " core ")", bg, 1
   if (x512 != "" && b512 != "") {
     printf "%-34s %12.1f %8.2fx\n", "examples/gemm.vx vs the next line", flops / g / 1000, flops / g / 1000 / b512
     printf "%-34s %12.1f %8.2fx\n", "  the same, --target-cpu=native", flops / gn / 1000, flops / gn / 1000 / b512
+    printf "%-34s %12.1f %8.2fx\n", "mma (bench/matrix_unit.vx)", reps * flops / md / 1000, reps * flops / md / 1000 / b512
+    printf "%-34s %12.1f %8.2fx\n", "kernel alone (vx/gemm.h)", kg, kg / b512
     printf "%-34s %12.1f %8.2fx\n", "OpenBLAS (core " x512 ", forced)", b512, 1
   }
   if (g2 != "" && b2 != "") {

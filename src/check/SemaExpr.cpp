@@ -184,8 +184,12 @@ hir::ExprId checkPath(Sema& s, const ast::Expr& e, base::Span at) {
   diag::Diagnostic d = diag::UnknownValue(n);
   d.primary(at, "not found in this scope");
   std::string close = base::closestMatch(n, cands);
+  bool closeIsLocal = false;
+  for (const auto& sc : s.scopes)
+    for (const auto& b : sc.bindings) closeIsLocal = closeIsLocal || b.first == close;
   if (!close.empty())
-    d.suggest("a local variable with a similar name exists: `" + close + "`",
+    d.suggest(std::string(closeIsLocal ? "a local variable" : "a constant") + " with a similar name exists: `" +
+                  close + "`",
               base::Span{at.file, at.begin, at.begin + static_cast<uint32_t>(n.size())}, close,
               diag::Applicability::MaybeIncorrect);
   s.sink.emit(std::move(d));

@@ -82,6 +82,10 @@ void declareConst(Sema& s, const ast::Item& it) {
   uint32_t firstExpr = static_cast<uint32_t>(s.prog.exprs.size());
   c.value = checkExpr(s, it.constValue, c.type);
   c.type = s.types().zonk(c.type, true);
+  // Unsuffixed literals the constant's type does not reach (`5 as u32`)
+  // default as they do in a body.
+  for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i)
+    s.prog.exprs[i].type = s.types().zonk(s.prog.exprs[i].type, true);
   // Integers are folded exactly below (E0208 where one does not fit).
   checkLiteralRanges(s, firstExpr, true);
   s.constsInProgress.pop_back();
