@@ -40,6 +40,35 @@ bool checkDuplicate(Sema& s, const std::string& name, base::Span at) {
   return true;
 }
 
+bool blockAlwaysReturns(const hir::Program& p, const hir::Block& b);
+
+// The statement returns on every path through it.
+bool stmtAlwaysReturns(const hir::Program& p, const hir::Stmt& st) {
+  switch (st.kind) {
+    case hir::StmtKind::Return: return true;
+    case hir::StmtKind::Block: return blockAlwaysReturns(p, p.block(st.body));
+    case hir::StmtKind::If:
+      return st.elseStmt.valid() && blockAlwaysReturns(p, p.block(st.body)) &&
+             stmtAlwaysReturns(p, p.stmt(st.elseStmt));
+    case hir::StmtKind::Let:
+    case hir::StmtKind::Assign:
+    case hir::StmtKind::For:
+    case hir::StmtKind::While:
+    case hir::StmtKind::Break:
+    case hir::StmtKind::Continue:
+    case hir::StmtKind::Expr:
+    case hir::StmtKind::Parallel: return false;
+  }
+  return false;
+}
+
+// The block's last statement returns on every path, and the block has no
+// value of its own.
+bool blockAlwaysReturns(const hir::Program& p, const hir::Block& b) {
+  if (b.tail.valid() || b.stmts.count == 0) return false;
+  return stmtAlwaysReturns(p, p.stmt(hir::StmtId{p.listAt(b.stmts, b.stmts.count - 1)}));
+}
+
 void reportUnknownAttribute(Sema& s, const ast::Attr& at) {
   std::string level = s.name(at.level);
   diag::Diagnostic d = diag::UnknownAttribute(level);
@@ -398,13 +427,10 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
     const hir::Block& b = s.prog.block(body);
     hir::TypeTable& tt = s.types();
     if (tt.kind(tt.resolve(ret)) != hir::TyKind::Void && !b.tail.valid()) {
-      // A body that ends in `return` on its last statement is fine.
-      bool endsInReturn = false;
-      if (b.stmts.count > 0) {
-        const hir::Stmt& last = s.prog.stmt(hir::StmtId{s.prog.listAt(b.stmts, b.stmts.count - 1)});
-        endsInReturn = last.kind == hir::StmtKind::Return;
-      }
-      if (!endsInReturn && !tt.containsError(ret))
+      // A body whose last statement returns on every path is fine: a
+      // `return`, an `if` with an `else` whose branches each end so, or a
+      // block that does (Rust's diverging tail).
+      if (!blockAlwaysReturns(s.prog, b) && !tt.containsError(ret))
         s.sink.emit(diag::MissingReturnValue(f.name, tt.print(ret))
                         .primary(b.closeBrace, "the body ends here without a value")
                         .secondary(f.nameSpan, "declared to return `" + tt.print(ret) + "`")

@@ -349,8 +349,10 @@ void checkAssignLoans(Analysis& a, State& s, Loc l, const std::string& text, bas
 // Records an access to a parameter's place in the summary being built.
 // `direct`: made by the function's own statement at `at` (not a callee's,
 // reached through a call): the line an entry merging both is named by.
+// `stillLive`: for a callee's access, where each copy handed to it is not
+// yet waited by it (accessThroughCall's); a copy it has waited is not live.
 void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
-                     bool direct = true);
+                     bool direct = true, const Holds* stillLive = nullptr);
 constexpr Loc kNoVia{UINT32_MAX, 0};
 
 // ---- operands and values (Operands.cpp) ----

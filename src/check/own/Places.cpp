@@ -642,7 +642,7 @@ void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, Ac
 }
 
 void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
-                     bool direct) {
+                     bool direct, const Holds* stillLive) {
   if (!a.reporting()) return;
   TermStore& t = a.terms;
   for (const Alt& alt : places) {
@@ -652,7 +652,12 @@ void recordForCaller(Analysis& a, State& s, const std::vector<Alt>& places, Acce
     acc.place = paramPlace(p->second, alt.place, t.mkAnd(s.pc, alt.guard));
     acc.how = how;
     acc.at = at;
-    for (const auto& [param, k] : a.paramCopy) acc.tokenLive.emplace_back(param, lookup(s.inflight, k, t.fls()));
+    for (const auto& [param, k] : a.paramCopy) {
+      Term live = lookup(s.inflight, k, t.fls());
+      if (stillLive)
+        if (auto it = stillLive->find(k); it != stillLive->end()) live = t.mkAnd(live, it->second);
+      acc.tokenLive.emplace_back(param, live);
+    }
     const ParamPlace& pp = acc.place;
     std::string key;
     for (uint64_t v : {uint64_t{pp.root.param}, uint64_t{pp.root.path}, uint64_t{pp.inner}, uint64_t{pp.index.index},

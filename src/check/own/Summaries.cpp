@@ -456,7 +456,7 @@ Value applySummary(Analysis& a, State& s, const cir::Stmt& call, const Summary& 
       base::Span argSpan =
           acc.place.root.param < call.args.count ? a.body.arg(call, acc.place.root.param).span : call.span;
       accessThroughCall(a, s, ps, acc.how, argSpan, stillLive, acc.at, label);
-      recordForCaller(a, s, ps, acc.how, acc.at, /*direct=*/false);  // the access itself, however deep
+      recordForCaller(a, s, ps, acc.how, acc.at, /*direct=*/false, &stillLive);  // the access itself, however deep
       recordForGrid(a, s, ps, acc.how, call.span);  // a grid's instance: the call makes it
     }
   }
