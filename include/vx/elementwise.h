@@ -5,6 +5,7 @@
 #define VX_ELEMENTWISE_H
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -74,10 +75,13 @@ inline Buf<double> mul(Arena& arena, const Buf<double>& a, const Buf<double>& b,
   return r;
 }
 
+/* x * s in f32 (f64 for f64 buffers: the factor, an f32, is exact there). */
 template <typename T>
 inline void scale_into(const Buf<T>& y, const Buf<T>& x, float s, const char*) {
   if constexpr (std::is_same_v<T, float>)
     wide::scale(y.data, x.data, s, x.n);
+  else if constexpr (std::is_same_v<T, double>)
+    for (uint64_t i = 0; i < x.n; ++i) y.data[i] = x.data[i] * static_cast<double>(s);
   else
     for (uint64_t i = 0; i < x.n; ++i) y.data[i] = static_cast<T>(static_cast<float>(x.data[i]) * s);
 }
@@ -193,12 +197,34 @@ inline Buf<T> broadcast(Arena& arena, F f, const Buf<T>& a, int ma, const Buf<T>
   return r;
 }
 
-/* x converted to U: rounded to nearest even by the 16-bit types'
- * constructors (f64 goes through f32). */
+/* d rounded to f32 toward zero, its last bit set where bits were lost
+ * (rounding to odd): rounding that to nearest even at 13 or fewer
+ * significant bits (bf16, f16) rounds d once, not twice (Boldo and
+ * Melquiond, "Emulation of FMA and correctly rounded sums: proved
+ * algorithms using rounding to odd"). */
+inline float f32RoundedToOdd(double d) {
+  float f = static_cast<float>(d);
+  if (std::isnan(d) || static_cast<double>(f) == d) return f;
+  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  bits |= 1u;
+  std::memcpy(&f, &bits, sizeof bits);
+  return f;
+}
+
+/* x converted to U, rounded once to nearest even: by the 16-bit types'
+ * constructors from f32, from f64 through f32RoundedToOdd. */
 template <typename U, typename T>
 inline Buf<U> cast(Arena& arena, const Buf<T>& x, const char* at) {
   Buf<U> r = allocate<U>(arena, x.n, at);
-  for (uint64_t i = 0; i < x.n; ++i) r.data[i] = static_cast<U>(static_cast<compute_t<U>>(static_cast<compute_t<T>>(x.data[i])));
+  constexpr bool narrowFromF64 = std::is_same_v<T, double> && (std::is_same_v<U, bf16> || std::is_same_v<U, f16>);
+  for (uint64_t i = 0; i < x.n; ++i) {
+    if constexpr (narrowFromF64)
+      r.data[i] = static_cast<U>(f32RoundedToOdd(x.data[i]));
+    else
+      r.data[i] = static_cast<U>(static_cast<compute_t<U>>(static_cast<compute_t<T>>(x.data[i])));
+  }
   return r;
 }
 

@@ -188,6 +188,78 @@ TEST_CASE("scale_into and relu_into write an existing buffer and allocate nothin
   CHECK(arena.peak() == peak);
 }
 
+TEST_CASE("f64 buffers scale in f64") {
+  vx::rt::Arena arena;
+  vx::rt::Buf<double> x = vx::rt::zeros<double>(arena, 3, "t");
+  x.data[0] = 1e300;
+  x.data[1] = 1e-310;
+  x.data[2] = 1.0000000001;
+  vx::rt::Buf<double> y = vx::rt::scale(arena, x, 2.0f, "t");
+  CHECK(y.data[0] == 2e300);  // not inf: f32 has no room for it
+  CHECK(y.data[1] == 2e-310);  // not 0
+  CHECK(y.data[2] == 2.0000000002);
+  vx::rt::scale_into(y, x, 0.5f, "t");
+  CHECK(y.data[0] == 5e299);
+}
+
+namespace {
+
+// The 16-bit value of `bits` as a double.
+template <typename H>
+double widen16(uint16_t bits) {
+  H h;
+  h.bits = bits;
+  return static_cast<double>(static_cast<float>(h));
+}
+
+// cast::<H> of f64 values near every midpoint between two finite H values
+// whose exponents are in [lo, hi): above it, below it (by less than f32
+// resolves), and on it (ties to even).
+template <typename H>
+void castRoundsOnce(uint16_t firstBits, uint16_t lastBits) {
+  vx::rt::Arena arena;
+  std::vector<double> in;
+  std::vector<uint16_t> want;
+  for (uint32_t b = firstBits; b < lastBits; b += 7) {
+    double lo = widen16<H>(static_cast<uint16_t>(b)), hi = widen16<H>(static_cast<uint16_t>(b + 1));
+    double mid = (lo + hi) / 2;  // exact in f64 (and in f32)
+    double eps = std::ldexp(std::fabs(mid), -40);
+    in.push_back(mid + eps);
+    want.push_back(static_cast<uint16_t>(b + 1));
+    in.push_back(mid - eps);
+    want.push_back(static_cast<uint16_t>(b));
+    in.push_back(mid);
+    want.push_back(static_cast<uint16_t>((b & 1) ? b + 1 : b));
+  }
+  vx::rt::Buf<double> x = vx::rt::zeros<double>(arena, in.size(), "t");
+  for (size_t i = 0; i < in.size(); ++i) x.data[i] = in[i];
+  vx::rt::Buf<H> r = vx::rt::cast<H>(arena, x, "t");
+  size_t wrong = 0;
+  for (size_t i = 0; i < in.size(); ++i) wrong += r.data[i].bits != want[i];
+  CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEST_CASE("an f64 cast to bf16 or f16 rounds once, to nearest even") {
+  castRoundsOnce<vx::rt::bf16>(0x0001, 0x7f7f);  // denormals up to the largest finite
+  castRoundsOnce<vx::rt::f16>(0x0001, 0x7bff);
+  vx::rt::Arena arena;
+  vx::rt::Buf<double> x = vx::rt::zeros<double>(arena, 5, "t");
+  x.data[0] = 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -30);  // above the midpoint by 2^-30
+  x.data[1] = 1e300;
+  x.data[2] = -1e-300;
+  x.data[3] = std::numeric_limits<double>::quiet_NaN();
+  x.data[4] = -0.0;
+  vx::rt::Buf<vx::rt::bf16> r = vx::rt::cast<vx::rt::bf16>(arena, x, "t");
+  CHECK(static_cast<float>(r.data[0]) == 1.0078125f);
+  CHECK(std::isinf(static_cast<float>(r.data[1])));
+  CHECK(static_cast<float>(r.data[2]) == 0.0f);
+  CHECK(std::signbit(static_cast<float>(r.data[2])));
+  CHECK(std::isnan(static_cast<float>(r.data[3])));
+  CHECK(std::signbit(static_cast<float>(r.data[4])));
+}
+
 namespace {
 
 // |got - exact| in units of the last place of the exact result's binade.
