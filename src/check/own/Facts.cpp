@@ -267,17 +267,75 @@ struct Scan {
   }
   bool intConst(const cir::Operand& o, Int128& v) const {
     if (o.kind != OperandKind::Const || !o.constant.valid()) return false;
-    // A literal, or a `const` item whose initializer is one (`const BM:
-    // usize = 16;`), through a few items naming each other.
-    const hir::Expr* e = &prog.expr(o.constant);
-    for (int depth = 0; e->kind == hir::ExprKind::Const && depth < 16; ++depth) {
-      const hir::Const& c = prog.consts[e->constant.index];
-      if (!c.value.valid()) return false;
-      e = &prog.expr(c.value);
-    }
-    if (e->kind != hir::ExprKind::Int) return false;
-    v = static_cast<Int128>(e->value);
+    // A literal, or a `const` item whose initializer folds to one (`const
+    // BM: usize = 16;`, `const S: usize = G * BM;`).
+    return foldHir(o.constant, v, 0);
+  }
+  // x op y for the candidates' constants: small magnitudes only.
+  static bool foldOp(ast::Op op, Int128 x, Int128 y, Int128& v) {
+    const Int128 kSmall = Int128{1} << 31;
+    if (x <= -kSmall || x >= kSmall || y <= -kSmall || y >= kSmall) return false;
+    if (op == ast::Op::Add) v = x + y;
+    else if (op == ast::Op::Sub) v = x - y;
+    else if (op == ast::Op::Mul) v = x * y;
+    else if (op == ast::Op::Div && x >= 0 && y > 0) v = x / y;
+    else if (op == ast::Op::Rem && x >= 0 && y > 0) v = x % y;
+    else return false;
     return true;
+  }
+  bool foldHir(hir::ExprId id, Int128& v, int depth) const {
+    if (depth > 16) return false;
+    const hir::Expr& e = prog.expr(id);
+    Int128 x = 0, y = 0;
+    switch (e.kind) {
+      case hir::ExprKind::Int: v = static_cast<Int128>(e.value); return true;
+      case hir::ExprKind::Const: {
+        const hir::Const& c = prog.consts[e.constant.index];
+        return c.value.valid() && foldHir(c.value, v, depth + 1);
+      }
+      case hir::ExprKind::Cast:
+        if (!foldHir(e.a, x, depth + 1) || x < 0 || x >= (Int128{1} << 31)) return false;
+        v = x;
+        return true;
+      case hir::ExprKind::Binary:
+        return foldHir(e.a, x, depth + 1) && foldHir(e.b, y, depth + 1) && foldOp(e.op, x, y, v);
+      case hir::ExprKind::Error:
+      case hir::ExprKind::Float:
+      case hir::ExprKind::Bool:
+      case hir::ExprKind::Local:
+      case hir::ExprKind::MemConst:
+      case hir::ExprKind::TopoConst:
+      case hir::ExprKind::Unit:
+      case hir::ExprKind::Tuple:
+      case hir::ExprKind::Call:
+      case hir::ExprKind::Len:
+      case hir::ExprKind::Field:
+      case hir::ExprKind::Index:
+      case hir::ExprKind::Unary:
+      case hir::ExprKind::Borrow:
+      case hir::ExprKind::Deref: return false;
+    }
+    return false;
+  }
+  // An integer constant, or a temporary assigned once from constants
+  // (`r += G * BM` is `_t = G * BM; r = r + _t`): folded, its magnitude
+  // kept small. A candidate invariant it feeds is still asked of the
+  // solver; a wrong value would only be one that fails.
+  bool intValue(const cir::Operand& o, Int128& v, int depth = 0) const {
+    if (intConst(o, v)) return true;
+    if (o.kind == OperandKind::Const || depth > 8 || o.place.proj.count != 0) return false;
+    if (!body.local(o.place.local).temp) return false;
+    auto it = defOf.find(o.place.local.index);
+    if (it == defOf.end()) return false;
+    const cir::Stmt& d = *it->second;
+    Int128 x = 0, y = 0;
+    if (d.rv == RvKind::Use || d.rv == RvKind::Cast) {
+      if (!intValue(d.a, x, depth + 1) || x < 0 || x >= (Int128{1} << 31)) return false;
+      v = x;
+      return true;
+    }
+    return d.rv == RvKind::Binary && intValue(d.a, x, depth + 1) && intValue(d.b, y, depth + 1) &&
+           foldOp(d.op, x, y, v);
   }
   void loopInfo(cir::LoopId loop) {
     LoopInfo& info = facts.loops[loop.index];
@@ -343,13 +401,13 @@ struct Scan {
           locs(d, t, isRefT, ls);
           refsAssigned.insert(ls.begin(), ls.end());
           Int128 c;
-          if (s.rv == RvKind::Use && intConst(s.a, c)) constants[d].insert(c);
+          if (s.rv == RvKind::Use && intValue(s.a, c)) constants[d].insert(c);
         }
         if (s.rv == RvKind::Binary) {
           Int128 c;
           Loc x;
-          if (intConst(s.b, c) && sourceLoc(s.a, x)) constants[x].insert(c);
-          if (intConst(s.a, c) && sourceLoc(s.b, x)) constants[x].insert(c);
+          if (intValue(s.b, c) && sourceLoc(s.a, x)) constants[x].insert(c);
+          if (intValue(s.a, c) && sourceLoc(s.b, x)) constants[x].insert(c);
           // Two locals compared (`i == m`, also through `let i = i + 0;`):
           // each is the other's partner (a candidate; the solver checks).
           Loc l, r;
