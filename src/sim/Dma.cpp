@@ -209,25 +209,36 @@ void Machine::startDma(uint32_t pc, uint8_t sem, Span s, Span t) {
 void Machine::dmaWait(uint32_t pc, const Dec& d) {
   Core& c = *c_;
   const uint8_t sem = semaphore(pc, d);
-  // Completion-counting semaphore: retire the in-flight DMA on this
-  // semaphore that completes first.
-  size_t best = c.inflight.size();
-  for (size_t i = 0; i < c.inflight.size(); ++i) {
-    const Inflight& f = c.inflight[i];
-    if (f.sem != sem) continue;
-    if (best == c.inflight.size() || f.complete < c.inflight[best].complete ||
-        (f.complete == c.inflight[best].complete && f.id < c.inflight[best].id))
-      best = i;
-  }
-  if (best == c.inflight.size()) {
+  // Completion-counting semaphore. A wait counts one completion of the DMAs
+  // in flight on it. With one in flight, that one retires. With several,
+  // which completed is a matter of timing, so none is retired (their bytes
+  // stay unusable) until the waits have counted every one of them; each
+  // wait lasts until as many of them have completed as it counts.
+  std::vector<size_t> on;
+  for (size_t i = 0; i < c.inflight.size(); ++i)
+    if (c.inflight[i].sem == sem) on.push_back(i);
+  uint32_t& credits = c.semCredits[sem % c.semCredits.size()];
+  if (on.size() <= credits) {
     std::string others;
     for (const Inflight& f : c.inflight) others += " #" + std::to_string(f.id) + " (sem" + std::to_string(f.sem) + ")";
     fault(FaultKind::Deadlock, pc,
-          "waits on sem" + std::to_string(sem) + ", but no DMA in flight signals it: this wait would never end" +
+          "waits on sem" + std::to_string(sem) + ", but no DMA in flight signals it" +
+              (credits ? " (the waits before it counted the " + std::to_string(credits) + " in flight)" : "") +
+              ": this wait would never end" +
               (others.empty() ? std::string(" (no DMA is in flight)") : "; in flight:" + others));
   }
+  ++credits;
+  // The time the credits-th completion among them happens.
+  std::vector<uint64_t> times;
+  for (size_t i : on) times.push_back(c.inflight[i].complete);
+  std::nth_element(times.begin(), times.begin() + (credits - 1), times.end());
+  const uint64_t complete = times[credits - 1];
+  size_t first = on[0];
+  for (size_t i : on)
+    if (c.inflight[i].complete < c.inflight[first].complete ||
+        (c.inflight[i].complete == c.inflight[first].complete && c.inflight[i].id < c.inflight[first].id))
+      first = i;
   const uint64_t t = now();
-  const uint64_t complete = c.inflight[best].complete;
   if (pc < res_.profile.waitsByInstr.size()) {
     ++res_.profile.waitsByInstr[pc];
     if (complete > t) res_.profile.stallByInstr[pc] += complete - t;
@@ -235,13 +246,17 @@ void Machine::dmaWait(uint32_t pc, const Dec& d) {
   if (complete > t) {
     flushScalarRun();
     record({EventKind::Stall, static_cast<uint16_t>(c.track0 + kTrackScalar), pc, t, complete - t,
-            c.inflight[best].id, sem});
+            c.inflight[first].id, sem});
     c.extra += complete - t;
     c.runStart = now();
     c.runInstr = pc + 1;
   }
-  c.inflight[best] = c.inflight.back();
-  c.inflight.pop_back();
+  if (credits < on.size()) return;  // not all counted: none retires
+  credits = 0;
+  std::vector<Inflight> kept;
+  for (const Inflight& f : c.inflight)
+    if (f.sem != sem) kept.push_back(f);
+  c.inflight = std::move(kept);
 }
 
 void Machine::halt(uint32_t pc) {

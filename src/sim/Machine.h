@@ -134,6 +134,10 @@ struct Core {
   uint64_t portFree = 0;       // its HBM port carries one transfer at a time
   uint64_t onchipFree = 0;     // likewise its on-chip link
   std::vector<Inflight> inflight;
+  // Per semaphore: completions waited for but not yet attributed to a DMA.
+  // With several in flight on one semaphore, a wait says one of them is done,
+  // not which: none is retired until the waits count them all.
+  std::vector<uint32_t> semCredits = std::vector<uint32_t>(32, 0);
   int64_t tag = 0;             // whose HBM accesses these are (grid.instance)
   // Matrix unit. W is wK x wN row-major; identity until the first latch.
   std::vector<float> w;

@@ -107,6 +107,10 @@ void Machine::instanceAccess(uint32_t pc, const Span& s, bool write) {
   if (mem(s.buf).space != tpu::Space::Hbm) return;
   const Core& c = *c_;
   const Access me{0, c.tag, pc, c.id};
+  // Another owner: another instance, or the same instance number on another
+  // core (a grid loop that does not start at `core.id` runs an instance on
+  // every core: those race as two instances do).
+  auto otherOwner = [&](const Access& a) { return a.tag != c.tag || (a.tag >= 0 && a.core != c.id); };
   auto clash = [&](const Access& other, int64_t lo, int64_t hi, bool otherWrote) {
     const std::string them = describeTag(other.tag, other.core);
     fault(write ? FaultKind::WriteDuringDma : FaultKind::ReadDuringDmaWrite, pc,
@@ -120,10 +124,10 @@ void Machine::instanceAccess(uint32_t pc, const Span& s, bool write) {
   for (int64_t i = 0; i < s.rows; ++i) {
     const int64_t lo = s.lo + i * s.stride, hi = lo + s.rowBytes;
     for (auto it = firstFrom(written_[s.buf], lo); it != written_[s.buf].end() && it->first < hi; ++it)
-      if (it->second.tag != c.tag) clash(it->second, std::max(lo, it->first), std::min(hi, it->second.hi), true);
+      if (otherOwner(it->second)) clash(it->second, std::max(lo, it->first), std::min(hi, it->second.hi), true);
     if (!write) continue;
     for (auto it = firstFrom(read_[s.buf], lo); it != read_[s.buf].end() && it->first < hi; ++it)
-      if (it->second.tag != c.tag) clash(it->second, std::max(lo, it->first), std::min(hi, it->second.hi), false);
+      if (otherOwner(it->second)) clash(it->second, std::max(lo, it->first), std::min(hi, it->second.hi), false);
   }
   for (int64_t i = 0; i < s.rows; ++i) {
     const int64_t lo = s.lo + i * s.stride, hi = lo + s.rowBytes;
@@ -141,7 +145,7 @@ void Machine::instanceAccess(uint32_t pc, const Span& s, bool write) {
       if (a > at) pieces.push_back({at, Access{a, me.tag, me.instr, me.core}});
       Access piece = it->second;
       piece.hi = b;
-      if (piece.tag != me.tag) piece.tag = kMany;
+      if (otherOwner(piece)) piece.tag = kMany;
       pieces.push_back({a, piece});
       at = b;
     }

@@ -23,12 +23,17 @@ uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 int64_t Machine::resolve(uint32_t pc, unsigned operand, const MemRef& m, int64_t len, bool tile) {
   const Memory& mm = mem(m.buf);
-  const int64_t off = static_cast<int64_t>(static_cast<uint64_t>(c_->vals[m.offVal]) + static_cast<uint64_t>(m.disp));
-  if (off < 0 || len > mm.size || off > mm.size - len)
+  // The register plus the displacement, exactly (no wrap: an offset past
+  // 2^63 either way is out of bounds, never back inside the buffer).
+  const __int128 exact = static_cast<__int128>(c_->vals[m.offVal]) + static_cast<__int128>(m.disp);
+  const bool wraps = exact > INT64_MAX || exact < INT64_MIN;
+  const int64_t off = wraps ? (exact < 0 ? INT64_MIN : INT64_MAX) : static_cast<int64_t>(exact);
+  if (wraps || off < 0 || len > mm.size || off > mm.size - len)
     fault(FaultKind::OutOfBounds, pc,
           "operand " + std::to_string(operand + 1) + " addresses " + std::to_string(len) + " bytes at offset " +
-              std::to_string(off) + " of " + tpu::spaceName(mm.space) + " buffer `" + prog_.buffers[m.buf].name +
-              "`, which has " + std::to_string(mm.size) + " bytes");
+              (wraps ? std::string(exact < 0 ? "below -2^63" : "past 2^63 - 1") : std::to_string(off)) + " of " +
+              tpu::spaceName(mm.space) + " buffer `" + prog_.buffers[m.buf].name + "`, which has " +
+              std::to_string(mm.size) + " bytes");
   if (tile && off % tpu::dtypeBytes(mm.dtype) != 0)
     fault(FaultKind::Misaligned, pc,
           "operand " + std::to_string(operand + 1) + " addresses offset " + std::to_string(off) + " of `" +

@@ -122,6 +122,21 @@ TEST_CASE("grid instances that touch the same bytes race on one core as on sever
   CHECK(runText(grid(4), cores(3)).status == Status::Ok);
 }
 
+TEST_CASE("one instance number claimed on two cores races as two instances do") {
+  // A grid loop that forgets `core.id`: every core runs instance 0 and
+  // writes the same row of c (each from its own row of a).
+  const std::string text = ".vxdma 1\n.spmd\n" + kDecls +
+                           "  core.id r1\n  mul r2, r1, 1024\n  dma.start a[r2], x, 1024, sem0\n  dma.wait sem0\n"
+                           "  grid.instance 0\n  dma.start x, c, 1024, sem1\n  dma.wait sem1\n  halt\n";
+  for (uint64_t n : {2, 4}) {
+    INFO(n << " cores");
+    Result r = faultOf(text, cores(n));
+    CHECK(r.fault->kind == FaultKind::WriteDuringDma);
+    CHECK(contains(r.fault->message, "which grid instance 0 on core 0 writes"));
+  }
+  CHECK(runText(text, cores(1)).status == Status::Ok);
+}
+
 TEST_CASE("each core has its own matrix unit, and mxu.reset empties it") {
   // Weights 2 * identity, X = a[0:4, 0:128] summed twice, then reset: the
   // identity again and an empty accumulator, so the pop is X.

@@ -84,6 +84,30 @@ TEST_CASE("waiting on a semaphore no in-flight DMA signals is a deadlock") {
   CHECK(r.fault->instr == 2);
 }
 
+TEST_CASE("a wait on a semaphore several DMAs signal makes none usable until the waits count them all") {
+  // A slow copy and a fast one on sem0, one wait: which one completed is a
+  // matter of timing, so the fast one's bytes are not usable, whatever the
+  // timing (this program ran clean with the default timing once).
+  const std::string oneWait = "  dma.start in, x, 4096, sem0\n  dma.start y, x[4096], 64, sem0\n  dma.wait sem0\n"
+                              "  dma.start x[4096], out, 64, sem1\n  dma.wait sem1\n  dma.wait sem0\n  halt\n";
+  Result r = faultOf(oneWait);
+  CHECK(r.fault->kind == FaultKind::ReadDuringDmaWrite);
+  CHECK(r.fault->instr == 3);
+  Options slow;
+  slow.config.onchipBytesPerCycle = 0.001;
+  CHECK(faultOf(oneWait, slow).fault->kind == FaultKind::ReadDuringDmaWrite);
+  // Two waits count both: the bytes of each are usable.
+  r = runText(kDecls + "  dma.start in, x, 4096, sem0\n  dma.start y, x[4096], 64, sem0\n  dma.wait sem0\n"
+                       "  dma.wait sem0\n  dma.start x[4096], out, 64, sem1\n  vec.relu y, x, [1, 1024]\n"
+                       "  dma.wait sem1\n  halt\n");
+  CHECK(r.status == Status::Ok);
+  // A third wait has nothing left to count.
+  r = faultOf("  dma.start in, x, 4096, sem0\n  dma.start in[4096], y, 64, sem0\n  dma.wait sem0\n  dma.wait sem0\n"
+              "  dma.wait sem0\n  halt\n");
+  CHECK(r.fault->kind == FaultKind::Deadlock);
+  CHECK(r.fault->instr == 4);
+}
+
 TEST_CASE("halting with a DMA not waited for is a fault") {
   Result r = faultOf("  dma.start in, x, 4096, sem3\n  halt\n");
   CHECK(r.fault->kind == FaultKind::HaltWithDmaInFlight);
@@ -103,6 +127,12 @@ TEST_CASE("out-of-bounds addresses fault: past the end, negative, bad size") {
                  "DMA size must be positive"));
   CHECK(contains(faultOf("  li r1, 32\n  dma.start in, x, 4, sem[r1]\n  halt\n").fault->message,
                  "semaphore number 32 is outside sem0..sem31"));
+  // A register and a displacement whose sum leaves the i64 range do not
+  // wrap back into the buffer (this address was `in[16]`).
+  r = faultOf("  li r1, -9223372036854775793\n  dma.start in[r1 - 9223372036854775807], x, 4, sem0\n"
+              "  dma.wait sem0\n  halt\n");
+  CHECK(r.fault->kind == FaultKind::OutOfBounds);
+  CHECK(contains(r.fault->message, "at offset below -2^63 of hbm buffer `in`"));
 }
 
 TEST_CASE("a tile address that is not a multiple of the element size faults") {
