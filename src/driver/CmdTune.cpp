@@ -6,11 +6,13 @@
 // `--repeat` wall-clock runs on cpu and the GPUs. The rejected combinations
 // follow with the checker's first error, and the winner is printed (and with
 // `-o FILE` written) as the `--const` line that `vxc build` takes.
-// Every combination's outputs (`vxc run --output`) are compared with the
-// others': a tile larger than the problem can make a loop or the grid empty,
-// compute nothing and be the fastest. The combinations agreeing with the
-// most others (within --tolerance) are ranked; the rest are rejected, with
-// how far their outputs are from the ranked ones'.
+// Every combination's outputs (`vxc run --output`) are compared with those
+// of the program as written (its declared constants, run once): a tile
+// larger than the problem can make a loop or the grid empty, compute
+// nothing and be the fastest. Those that differ (beyond --tolerance) are
+// rejected, with how far. Outputs of other shapes than the program's, or
+// all of them when the program as written does not run, are compared with
+// each other: those agreeing with the most others are ranked.
 #include <fstream>
 #include <filesystem>
 #include <unistd.h>
@@ -51,8 +53,8 @@ const char* kTuneHelp =
     "  --repeat N                      timed runs per combination on cpu and GPUs (default 5)\n"
     "  --max-combinations N            refuse larger sweeps (default 256)\n"
     "  --tolerance REL                 outputs agree within REL of their largest magnitude\n"
-    "                                  (default 1e-2); combinations whose outputs disagree with\n"
-    "                                  most others' are rejected, not ranked\n"
+    "                                  (default 1e-2); combinations whose outputs differ from the\n"
+    "                                  program's as written (its declared constants) are rejected\n"
     "  -o FILE                         also write the winner's `--const` line to FILE\n"
     "  --solver-rlimit=N, -D/-W/-A NAME  as for `vxc check`\n";
 
@@ -248,6 +250,39 @@ int cmdTune(const std::vector<std::string>& args) {
                total == 1 ? "" : "s");
   TempDir outs;
   if (outs.path.empty()) return internalError("cannot create a temporary folder");
+  // The program as written (its declared constants) computes what every
+  // combination must: run once, its outputs the reference. A majority of
+  // combinations that compute nothing (tiles larger than the problem) agree
+  // with each other, not with it.
+  Combination reference;
+  std::string referenceFailure;
+  {
+    std::vector<std::string> argv;
+    for (size_t i = 0; i < common.size(); ++i) {
+      if (common[i] == "--repeat" && i + 1 < common.size()) {
+        argv.insert(argv.end(), {"--repeat", "1"});
+        ++i;
+        continue;
+      }
+      argv.push_back(common[i]);
+    }
+    reference.outDir = outs.path + "/reference";
+    argv.insert(argv.end(), {"--output", reference.outDir});
+    cpu::ProcessResult p = cpu::runProcess(argv, /*separate=*/true);
+    if (p.status != 0) {
+      referenceFailure = firstError(p.stderrText);
+    } else {
+      reference.ran = true;
+      std::error_code ec;
+      for (const auto& f : std::filesystem::directory_iterator(reference.outDir, ec)) {
+        if (f.path().extension() != ".npy") continue;
+        NpyArray arr;
+        std::string error;
+        if (!readNpy(f.path().string(), arr, error)) return internalError(error);
+        reference.outputs[f.path().stem().string()] = std::move(arr);
+      }
+    }
+  }
   size_t refused = 0;
   std::string firstRefusal;
   for (size_t i = 0; i < combos.size(); ++i) {
@@ -307,23 +342,36 @@ int cmdTune(const std::vector<std::string>& args) {
       if (c.ran && !c.outputs.empty()) groups[signature(c)].push_back(&c);
     char tol[32];
     std::snprintf(tol, sizeof tol, "%g", tolerance);
+    const std::string referenceSig = reference.ran && !reference.outputs.empty() ? signature(reference) : "";
+    if (!reference.ran)
+      std::fprintf(stderr,
+                   "note: the program as written (its declared constants) did not run (%s): the combinations "
+                   "are compared with each other\n",
+                   referenceFailure.c_str());
     for (auto& [sig, done] : groups) {
+      const bool againstReference = sig == referenceSig;
       size_t bestAgree = 0;
-      const Combination* ref = nullptr;
-      for (const Combination* c : done) {
-        size_t agree = 0;
-        for (const Combination* d : done) agree += outputsApart(*c, *d) <= tolerance;
-        if (agree > bestAgree) bestAgree = agree, ref = c;
-      }
+      const Combination* ref = againstReference ? &reference : nullptr;
+      if (!againstReference)
+        for (const Combination* c : done) {
+          size_t agree = 0;
+          for (const Combination* d : done) agree += outputsApart(*c, *d) <= tolerance;
+          if (agree > bestAgree) bestAgree = agree, ref = c;
+        }
       for (Combination* c : done) {
         double apart = outputsApart(*c, *ref);
         if (apart <= tolerance) continue;
         c->ran = false;
         char rel[32];
         std::snprintf(rel, sizeof rel, "%.3g", apart);
-        c->reason = "its outputs differ from those of `" + ref->line() + "`, which the most combinations agree with (" +
-                    (std::isinf(apart) ? std::string("non-finite values") : std::string(rel) + " of their largest magnitude") +
-                    ", more than --tolerance " + tol + ")";
+        const std::string how =
+            std::isinf(apart) ? std::string("non-finite values") : std::string(rel) + " of their largest magnitude";
+        c->reason = againstReference
+                        ? "its outputs differ from those of the program as written (its declared constants) (" + how +
+                              ", more than --tolerance " + tol + ")"
+                        : "its outputs differ from those of `" + ref->line() +
+                              "`, which the most combinations agree with (" + how + ", more than --tolerance " + tol +
+                              ")";
       }
     }
   }
