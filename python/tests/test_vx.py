@@ -155,6 +155,28 @@ class BadCallsAreErrors(unittest.TestCase):
                 with self.assertRaises((ValueError, vx.VxError), msg=target):
                     call()
 
+    def test_scalars_of_another_kind_are_a_type_error_naming_the_parameter(self):
+        path = source("kinds.vx", "fn addu(x: usize, y: usize) -> usize on Topology::TensorCore {\n  x + y\n}\n"
+                      "fn pick(c: bool, x: i32) -> i32 on Topology::TensorCore {\n  let mut r = 0;\n  if c { r = x; }\n  r\n}\n")
+        # The same on every target (ctypes took True for 1, and named the C
+        # argument's position).
+        for target in ("cpu", "tpu"):
+            k = vx.compile(path, target=target)
+            self.assertEqual(k.addu(2, np.uint64(3)), 5, target)
+            self.assertEqual(k.pick(True, 7), 7, target)
+            for call, name in ((lambda: k.addu(True, 1), "x"), (lambda: k.addu(1, 2.5), "y"),
+                               (lambda: k.pick(1, 7), "c"), (lambda: k.pick(True, None), "x")):
+                with self.assertRaisesRegex(TypeError, r"^`%s` is a `" % name, msg=target):
+                    call()
+        # A float parameter takes ints and floats, not bools or text (cpu:
+        # the tpu returns no float).
+        k = vx.compile(source("floats.vx", "fn same(x: f32) -> f32 on Topology::TensorCore {\n  x\n}\n"), target="cpu")
+        self.assertEqual(k.same(3), 3.0)
+        self.assertEqual(k.same(np.float32(1.5)), 1.5)
+        for bad in ("1", False, None):
+            with self.assertRaisesRegex(TypeError, r"^`x` is a `f32`: pass an int or a float"):
+                k.same(bad)
+
     def test_unknown_target(self):
         with self.assertRaisesRegex(vx.VxError, "unknown target 'gpu'"):
             vx.compile(example("stream_out"), target="gpu")

@@ -81,6 +81,22 @@ _INT_RANGE = {"i32": (-2**31, 2**31 - 1), "i64": (-2**63, 2**63 - 1), "u32": (0,
               "u64": (0, 2**64 - 1), "usize": (0, 2**64 - 1)}
 
 
+def _check_scalar_kind(p, a):
+    """TypeError unless `a` is a value of scalar parameter `p`'s kind: an
+    int (not a bool) for an integer type, an int or a float (not a bool) for
+    a float type, a bool for `bool`."""
+    t = p["type"]
+    is_bool = isinstance(a, (bool, np.bool_))
+    if t == "bool":
+        ok, want = is_bool, "a bool"
+    elif t in _INT_RANGE:
+        ok, want = isinstance(a, (int, np.integer)) and not is_bool, "an int"
+    else:
+        ok, want = isinstance(a, (int, float, np.integer, np.floating)) and not is_bool, "an int or a float"
+    if not ok:
+        raise TypeError("`%s` is a `%s`: pass %s, not %s %r" % (p["name"], t, want, type(a).__name__, a))
+
+
 def _run(args):
     p = subprocess.run(args, capture_output=True, text=True)
     if p.returncode != 0:
@@ -177,6 +193,10 @@ class Kernel:
             if p["kind"] == "scalar":
                 if isinstance(a, np.ndarray):
                     raise TypeError("`%s` is a scalar `%s`, not an array" % (p["name"], p["type"]))
+                # A value of another kind is refused here, by the parameter's
+                # name, on every target (ctypes would count C arguments, and
+                # take True for 1).
+                _check_scalar_kind(p, a)
                 # An integer out of the type's range is refused, as `vxc run`
                 # refuses it (ctypes would wrap it silently).
                 if p["type"] in _INT_RANGE and isinstance(a, (int, np.integer)) and not isinstance(a, bool):

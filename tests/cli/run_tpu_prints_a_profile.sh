@@ -59,4 +59,12 @@ contains "$OUT" "cycles stalled in 7 waits (a blocking \`store\`)"
 contains "$OUT" "  hint: blocked on stores: "
 contains "$OUT" "at the one at stores.vx:11; start it with \`store_async\`"
 case "$OUT" in *"deeper ring) hides"*) fail "the hint for blocking stores suggests a deeper ring: $OUT";; esac
+# A scalar argument the tpu's signed registers cannot hold, and one that is
+# no number, are told apart.
+expect_status 2 "$VXC" run --target tpu "$ROOT/examples/early_exit.vx" --entry early_exit --arg limit=18446744073709551615
+contains "$ERR" "on target tpu a \`usize\` must be below 2^63 (the scalar unit is signed)"
+for bad in abc 2.5 -1; do
+  expect_status 2 "$VXC" run --target tpu "$ROOT/examples/early_exit.vx" --entry early_exit --arg "limit=$bad"
+  contains "$ERR" "\`$bad\` is not a valid \`usize\`"
+done
 echo ok
