@@ -1,5 +1,6 @@
 // `vxc build`: checked HIR -> VIR (-> C++ -> g++). Also the front half of
 // `vxc run` (compileToCpu), so that both commands build the same way.
+#include <cctype>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,6 +50,8 @@ const char* kBuildHelp =
     "  --entry NAME                    the function an exe runs (tpu: the kernel)\n"
     "  --sync-baseline                 every transfer_async blocking (the correctness oracle)\n"
     "  --debug-info                    with --emit=mlir: print source locations\n"
+    "  --symbol-prefix=P               cpu, b200, h100: name the C entries `P<fn>` (default `vx_`),\n"
+    "                                  so that kernels with functions of one name link together\n"
     "  --interpret                     b200, h100: build the CUDA source as host C++ under the\n"
     "                                  interpreter (`vxc run --interpret`'s): a lib or exe without nvcc\n"
     "  --error-format=human|json|sarif diagnostics format (default human)\n"
@@ -188,7 +191,7 @@ int compileToCpu(const FrontOptions& opts, CpuProgram& out) {
     const Backend& backend = backendFor(*target::targetByName(opts.target));
     if (!opts.wantMlir && (opts.target == "cpu" || backend.cudaArch)) {
       cpu::CppUnit unit = cpu::emitCpp(vir, out.headerName, opts.file,
-                                       backend.cudaArch ? cpu::Flavor::Cuda : cpu::Flavor::Cpu);
+                                       backend.cudaArch ? cpu::Flavor::Cuda : cpu::Flavor::Cpu, opts.symbolPrefix);
       out.source = std::move(unit.source);
       out.header = std::move(unit.header);
       out.entries = std::move(unit.entries);
@@ -384,6 +387,7 @@ int cmdBuild(const std::vector<std::string>& args) {
                                            {"-o", true, {}},
                                            {"--target-cpu", true, {}},
                                            {"--debug-info", false, {}},
+                                           {"--symbol-prefix", true, {}},
                                            {"--interpret", false, {}}}));
   if (!a.error.empty()) return usageError(a.error);
   if (a.has("--help")) {
@@ -393,6 +397,16 @@ int cmdBuild(const std::vector<std::string>& args) {
   FrontOptions fo;
   if (int rc = frontOptions(a, "build", fo)) return rc;
   fo.debugInfo = a.has("--debug-info");
+  if (a.has("--symbol-prefix")) {
+    fo.symbolPrefix = a.get("--symbol-prefix", "");
+    const std::string& p = fo.symbolPrefix;
+    bool ident = !p.empty() && p.size() <= 64 && !std::isdigit(static_cast<unsigned char>(p[0]));
+    for (char c : p) ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (!ident)
+      return usageError("`--symbol-prefix` takes the start of a C identifier (letters, digits and `_`, not first a "
+                        "digit; at most 64), not `" + p + "`");
+    if (fo.target == "tpu") return usageError("`--symbol-prefix` is for the targets with a C entry (cpu, b200, h100)");
+  }
   // Portable by default, as rustc: objects and libraries run on any machine
   // of the architecture; `--target-cpu=native` (or a level) opts in.
   std::string targetCpu = a.get("--target-cpu", "");

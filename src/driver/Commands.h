@@ -43,6 +43,7 @@ struct FrontOptions {
   unsigned solverRlimit = 2'000'000;  // --solver-rlimit
   bool quietWarnings = false;  // print only errors (the later artifacts of `--emit=a,b`)
   std::vector<std::string> consts;  // --const NAME=VALUE (driver/Consts.h)
+  std::string symbolPrefix = "vx_";  // build --symbol-prefix: the C entries' names
 };
 
 // The flags of `build` and `run` that fill FrontOptions, after `own`.

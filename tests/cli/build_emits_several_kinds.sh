@@ -76,4 +76,18 @@ expect_status 2 "$VXC" build "$TMP/kern.h" --emit=lib -o "$TMP/libkern.so"
 contains "$ERR" "which is the input file"
 [ "$(md5sum < "$TMP/kern.h")" = "$before" ] || fail "the header overwrote the source file"
 [ ! -e "$TMP/k.h" ] && [ ! -e "$TMP/u.cpp" ] || fail "an artifact was written before the header's path was checked"
+# --symbol-prefix names the C entries (object, header guard, abi), so two
+# kernels with a function of one name link together; not a C identifier's
+# start, or a target without C entries, is a usage error.
+expect_status 0 "$VXC" build "$SRC" --emit=obj=$TMP/p.o,abi=$TMP/p.json --symbol-prefix=tiled_
+nm -g --defined-only "$TMP/p.o" | grep -q " T tiled_" || fail "no tiled_ entry in the object: $(nm -g --defined-only "$TMP/p.o")"
+nm -g --defined-only "$TMP/p.o" | grep -q " T vx_" && fail "a vx_ entry is left in the prefixed object"
+grep -q '"symbol": "tiled_' "$TMP/p.json" || fail "the abi does not name the prefixed symbol: $(cat "$TMP/p.json")"
+grep -q '#ifndef VXGEN_TILED_' "$TMP/p.h" || fail "the header guard has no prefix: $(head -3 "$TMP/p.h")"
+for bad in 9x "" "a-b" "x y"; do
+  expect_status 2 "$VXC" build "$SRC" --symbol-prefix="$bad" -o "$TMP/q.o"
+  contains "$ERR" "\`--symbol-prefix\` takes the start of a C identifier"
+done
+expect_status 2 "$VXC" build "$SRC" --target tpu --symbol-prefix=a_ -o "$TMP/q.vxdma"
+contains "$ERR" "is for the targets with a C entry"
 echo ok

@@ -63,8 +63,9 @@ struct CppUnit {
 enum class Flavor { Cpu, Cuda };
 
 // Emits the unit for `vir`; `origin` is the source path named in comments.
+// The C entries are named `symbolPrefix` + the function's name.
 CppUnit emitCpp(const dialect::Vir& vir, const std::string& headerName, const std::string& origin,
-                Flavor flavor = Flavor::Cpu);
+                Flavor flavor = Flavor::Cpu, const std::string& symbolPrefix = "vx_");
 
 // A main() for `entry` that #includes `unitSource` (so the accumulator of an
 // entry without outputs is reachable): `EXE [--seed N] [--arg name=N]...

@@ -101,10 +101,10 @@ std::string cParams(const Entry& entry) {
 
 }  // namespace
 
-Entry describeEntry(mlir::func::FuncOp f) {
+Entry describeEntry(mlir::func::FuncOp f, const std::string& symbolPrefix) {
   Entry entry;
   entry.name = f.getName().str();
-  entry.symbol = "vx_" + entry.name;
+  entry.symbol = symbolPrefix + entry.name;
   for (unsigned i = 0; i < f.getNumArguments(); ++i) {
     mlir::Type t = f.getArgument(i).getType();
     Param p;

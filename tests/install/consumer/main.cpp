@@ -4,7 +4,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "accumulate.h"
+#include "accumulate.h"  // both headers are `accumulate.h`: the include path
+#include "../../doubled/cpu/accumulate.h"  // finds the first; the other by its folder
 
 int main() {
   const int n = 3, d = 64;
@@ -23,6 +24,14 @@ int main() {
   for (int i = 0; i < d * d; ++i) worst = std::fmax(worst, std::fabs(out[i] - want[i]));
   std::printf("max |out - reference| = %g\n", worst);
   if (worst > 1e-3) return 1;
+  // The other kernel's function of the same name, under its prefix.
+  std::vector<float> twice(d * d, 0.0f);
+  doubled_accumulate(tiles.data(), n, w.data(), twice.data());
+  for (int i = 0; i < d * d; ++i)
+    if (twice[i] != 2 * tiles[i]) {
+      std::printf("doubled_accumulate: element %d is %g, not %g\n", i, twice[i], 2 * tiles[i]);
+      return 1;
+    }
   std::puts("consumer ok");
   return 0;
 }
