@@ -72,7 +72,8 @@ bool dmaFault(sim::FaultKind k) {
     case sim::FaultKind::Misaligned:
     case sim::FaultKind::Arithmetic:
     case sim::FaultKind::MatrixShape:
-    case sim::FaultKind::InstructionLimit: return false;
+    case sim::FaultKind::InstructionLimit:
+    case sim::FaultKind::CheckLimit: return false;
   }
   return false;
 }

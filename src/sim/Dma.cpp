@@ -121,6 +121,7 @@ void Machine::startDma(uint32_t pc, uint8_t sem, Span s, Span t) {
   Core& c = *c_;
   s = coalesced(s);
   t = coalesced(t);
+  spendChecks(pc, stepsFor(s, t));
   if (s.buf == t.buf && touches(s, t))
     fault(FaultKind::DmaOverlapsItself, pc,
           "the DMA's source " + describeSpan(s) + " and destination " + describeSpan(t) + " overlap");

@@ -18,6 +18,7 @@ const char* faultKindName(FaultKind k) {
     case FaultKind::Arithmetic: return "arithmetic";
     case FaultKind::MatrixShape: return "matrix-shape";
     case FaultKind::InstructionLimit: return "instruction-limit";
+    case FaultKind::CheckLimit: return "check-limit";
   }
   return "?";
 }

@@ -205,6 +205,12 @@ class Machine {
   void checkRead(uint32_t pc, const Span& s);
   void checkWrite(uint32_t pc, const Span& s);
   void instanceAccess(uint32_t pc, const Span& s, bool write);
+  // Counts `steps` of race checking against max_check_steps (a fault past it).
+  void spendChecks(uint32_t pc, uint64_t steps);
+  // The steps comparing two spans row by row take (the rows of the fewer).
+  static uint64_t stepsFor(const Span& a, const Span& b) {
+    return a.buf != b.buf ? 0 : static_cast<uint64_t>(std::min(a.rows, b.rows));
+  }
   // Faults.cpp
   [[noreturn]] void fault(FaultKind k, uint32_t pc, std::string what, int64_t dma = -1);
   std::string describeInstr(uint32_t pc) const;
@@ -233,6 +239,7 @@ class Machine {
   std::vector<Core> cores_;
   Core* c_ = nullptr;           // the core running now
   uint64_t othersExecuted_ = 0; // instructions of the other cores (max_instructions counts all)
+  uint64_t checkSteps_ = 0;     // race checking done, every core's (max_check_steps)
   int64_t nextDma_ = 0;
 
   // The race check between grid instances: per HBM buffer, who wrote and

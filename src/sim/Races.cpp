@@ -75,7 +75,17 @@ bool touches(const Span& a, const Span& b) {
   return false;
 }
 
+void Machine::spendChecks(uint32_t pc, uint64_t steps) {
+  checkSteps_ += steps;
+  if (checkSteps_ > cfg_.maxCheckSteps)
+    fault(FaultKind::CheckLimit, pc,
+          "the race checks reached max_check_steps = " + std::to_string(cfg_.maxCheckSteps) +
+              " (rows of accesses compared with the DMAs in flight and recorded for grid instances): this run's "
+              "strided accesses are too many to check; raise it with --set max_check_steps=N");
+}
+
 void Machine::checkRead(uint32_t pc, const Span& s) {
+  for (const Inflight& f : c_->inflight) spendChecks(pc, stepsFor(f.dst, s));
   for (const Inflight& f : c_->inflight)
     if (f.dst.buf == s.buf && touches(f.dst, s))
       fault(FaultKind::ReadDuringDmaWrite, pc,
@@ -85,6 +95,7 @@ void Machine::checkRead(uint32_t pc, const Span& s) {
 }
 
 void Machine::checkWrite(uint32_t pc, const Span& s) {
+  for (const Inflight& f : c_->inflight) spendChecks(pc, stepsFor(f.dst, s) + stepsFor(f.src, s));
   for (const Inflight& f : c_->inflight) {
     if (f.dst.buf == s.buf && touches(f.dst, s))
       fault(FaultKind::WriteDuringDma, pc,
@@ -106,6 +117,7 @@ void Machine::checkWrite(uint32_t pc, const Span& s) {
 void Machine::instanceAccess(uint32_t pc, const Span& s, bool write) {
   if (mem(s.buf).space != tpu::Space::Hbm) return;
   const Core& c = *c_;
+  spendChecks(pc, 64 * static_cast<uint64_t>(s.rows));
   const Access me{0, c.tag, pc, c.id};
   // Another owner: another instance, or the same instance number on another
   // core (a grid loop that does not start at `core.id` runs an instance on

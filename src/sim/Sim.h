@@ -64,6 +64,7 @@ enum class FaultKind : uint8_t {
   Arithmetic,           // division by zero, i64::MIN / -1, shift out of range
   MatrixShape,          // operand shapes the matrix unit cannot take
   InstructionLimit,     // max_instructions executed
+  CheckLimit,           // max_check_steps of race checking done
 };
 const char* faultKindName(FaultKind k);
 

@@ -165,6 +165,22 @@ TEST_CASE("an endless loop stops at max_instructions instead of hanging") {
   CHECK(r.instructions == 100000);
 }
 
+TEST_CASE("race checks that would take too long stop at max_check_steps instead of hanging") {
+  // Two strided DMAs of 1024 one-byte rows interleaved in flight: each row
+  // of the second is compared with the first's. Fine by default; a budget
+  // below that work is a fault that says which limit and how to raise it.
+  const std::string text = "  dma.strided in, x, 1024, 1, 4, 2, sem0\n  dma.strided in[4096], x[1], 1024, 1, 4, 2, sem1\n"
+                           "  dma.wait sem0\n  dma.wait sem1\n  halt\n";
+  CHECK(runText(kDecls + text).status == Status::Ok);
+  Options opt;
+  opt.config.maxCheckSteps = 500;
+  Result r = faultOf(text, opt);
+  CHECK(r.fault->kind == FaultKind::CheckLimit);
+  CHECK(r.fault->instr == 1);
+  CHECK(contains(r.fault->message, "runtime fault (check-limit): the race checks reached max_check_steps = 500"));
+  CHECK(contains(r.fault->message, "--set max_check_steps=N"));
+}
+
 TEST_CASE("more DMAs in flight than dma_max_inflight faults") {
   Options opt;
   opt.config.dmaMaxInflight = 4;
