@@ -1,6 +1,7 @@
 // `vxsim`: run a .vxdma program on the simulated TensorCore.
 // Exit status: 0 ran to halt, 2 usage error / unreadable or malformed
 // program / program that cannot load, 3 runtime fault.
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -45,6 +46,8 @@ int usage(const std::string& msg) {
 }
 
 bool readFile(const std::string& path, std::string& out) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return false;  // an ifstream opens a folder, and reads nothing
   std::ifstream f(path, std::ios::binary);
   if (!f) return false;
   std::ostringstream ss;
@@ -117,9 +120,9 @@ int realMain(const std::vector<std::string>& args) {
       if (!value(v)) return usage("--cores needs a value");
       sets.emplace_back("cores", v);
     } else if (a == "--trace") {
-      if (!value(traceOut)) return usage("--trace needs a file");
+      if (!value(traceOut) || traceOut.empty()) return usage("--trace needs a file");
     } else if (a == "--timeline") {
-      if (!value(svgOut)) return usage("--timeline needs a file");
+      if (!value(svgOut) || svgOut.empty()) return usage("--timeline needs a file");
     } else if (a == "--profile") {
       profile = true;
     } else if (a == "--check") {
@@ -156,6 +159,18 @@ int realMain(const std::vector<std::string>& args) {
 
   std::string text;
   if (!readFile(program, text)) return usage("cannot read `" + program + "`");
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0)
+    return usage("`" + program + "` starts with a UTF-8 byte order mark; a .vxdma program starts with `.vxdma 1`");
+  // The trace and timeline files are checked before the run (which can be
+  // long): writable, and kept as they were when they existed.
+  for (const std::string& out : {traceOut, svgOut}) {
+    if (out.empty()) continue;
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(out, ec);
+    if (std::filesystem::is_directory(out, ec)) return usage("cannot write `" + out + "`: it is a folder");
+    { std::ofstream probe(out, std::ios::app); if (!probe) return usage("cannot write `" + out + "`"); }
+    if (!existed) std::filesystem::remove(out, ec);
+  }
   vx::tpu::AsmResult asmResult = vx::tpu::assemble(text);
   if (!asmResult.ok()) {
     for (const vx::tpu::AsmError& e : asmResult.errors)

@@ -99,6 +99,7 @@ class Assembler {
   uint32_t lineNo_ = 0;
   bool sawVersion_ = false;
   bool sawAnything_ = false;
+  bool sawKernel_ = false, sawSource_ = false;
   Loc loc_;
   std::vector<LabelDef> defs_;
   std::vector<LabelRef> refs_;
@@ -282,9 +283,13 @@ void Assembler::directive(Cursor& c) {
   }
   sawAnything_ = true;
   if (d == "kernel") {
+    if (sawKernel_) throw LineError{col, "`.kernel` appears twice"};
+    sawKernel_ = true;
     p_.kernel = name(c, "a kernel name");
     expectEnd(c);
   } else if (d == "source") {
+    if (sawSource_) throw LineError{col, "`.source` appears twice"};
+    sawSource_ = true;
     p_.sourceFile = quotedString(c, "a quoted file name");
     expectEnd(c);
   } else if (d == "dbg") {

@@ -102,6 +102,22 @@ expect_status 2 "$VXSIM"
 expect_status 2 "$VXSIM" "$DB" --frobnicate
 contains "$ERR" "unknown option"
 expect_status 2 "$VXSIM" "$DB" --arg n
+# A folder is no program or config file (it opens, and reads as nothing);
+# an empty or unwritable trace path is refused before the run, a byte
+# order mark is named.
+expect_status 2 "$VXSIM" "$TMP"
+contains "$ERR" "cannot read \`$TMP\`"
+expect_status 2 "$VXSIM" "$DB" --config "$TMP"
+contains "$ERR" "cannot read config file"
+expect_status 2 "$VXSIM" "$DB" --trace ""
+contains "$ERR" "--trace needs a file"
+expect_status 2 "$VXSIM" "$DB" --timeline "$TMP/no/such/folder/t.svg"
+contains "$ERR" "cannot write"
+[ -z "$OUT" ] || fail "the run went ahead before its timeline path was found unwritable: $OUT"
+printf '\xef\xbb\xbf' > "$TMP/bom.vxdma"
+cat "$DB" >> "$TMP/bom.vxdma"
+expect_status 2 "$VXSIM" "$TMP/bom.vxdma"
+contains "$ERR" "byte order mark"
 expect_status 0 "$VXSIM" --help
 expect_status 0 "$VXSIM" --version
 contains "$OUT" ".vxdma format 1"

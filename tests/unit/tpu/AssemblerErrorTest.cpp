@@ -33,6 +33,11 @@ TEST_CASE("a program without the version line is rejected at 1:1") {
   CHECK(contains(firstError(""), "1:1: a .vxdma program starts with"));
 }
 
+TEST_CASE("the header directives come once: a second .kernel or .source is an error, not a silent override") {
+  CHECK(firstError(".vxdma 1\n.kernel a\n.kernel b\n  halt\n") == "3:1: `.kernel` appears twice");
+  CHECK(firstError(".vxdma 1\n.source \"a.vx\"\n.source \"b.vx\"\n  halt\n") == "3:1: `.source` appears twice");
+}
+
 TEST_CASE("an unsupported format version names both versions") {
   std::string e = firstError(".vxdma 2\n  halt\n");
   CHECK(contains(e, "1:8: unsupported .vxdma version 2 (this assembler reads version 1)"));
