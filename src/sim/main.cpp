@@ -1,6 +1,8 @@
 // `vxsim`: run a .vxdma program on the simulated TensorCore.
 // Exit status: 0 ran to halt, 2 usage error / unreadable or malformed
 // program / program that cannot load, 3 runtime fault.
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <cstdio>
 #include <fstream>
@@ -98,9 +100,12 @@ int realMain(const std::vector<std::string>& args) {
       return 0;
     } else if (a == "--seed") {
       if (!value(v)) return usage("--seed needs a value");
-      auto n = vx::tpu::asmlex::parseInt(v);
-      if (!n) return usage("--seed takes an integer, not `" + v + "`");
-      opt.seed = static_cast<uint64_t>(*n);
+      // 0 to 2^64 - 1, as `vxc run --seed` takes it (a negative number is no seed).
+      bool digits = !v.empty() && v.size() <= 20 && v.find_first_not_of("0123456789") == std::string::npos;
+      errno = 0;
+      unsigned long long n = digits ? std::strtoull(v.c_str(), nullptr, 10) : 0;
+      if (!digits || errno == ERANGE) return usage("--seed takes a whole number from 0 to 2^64 - 1, not `" + v + "`");
+      opt.seed = static_cast<uint64_t>(n);
     } else if (a == "--arg") {
       std::string name, val;
       if (!value(v) || !splitArg(v, name, val)) return usage("--arg takes NAME=VALUE");
