@@ -126,6 +126,18 @@ double outputsApart(const Combination& x, const Combination& y) {
   return worst;
 }
 
+// The outputs a run wrote to `c.outDir` (`vxc run --output`), by name.
+bool readOutputs(Combination& c, std::string& error) {
+  std::error_code ec;
+  for (const auto& f : std::filesystem::directory_iterator(c.outDir, ec)) {
+    if (f.path().extension() != ".npy") continue;
+    NpyArray arr;
+    if (!readNpy(f.path().string(), arr, error)) return false;
+    c.outputs[f.path().stem().string()] = std::move(arr);
+  }
+  return true;
+}
+
 std::string pad(std::string s, size_t w) {
   if (s.size() < w) s += std::string(w - s.size(), ' ');
   return s;
@@ -273,14 +285,8 @@ int cmdTune(const std::vector<std::string>& args) {
       referenceFailure = firstError(p.stderrText);
     } else {
       reference.ran = true;
-      std::error_code ec;
-      for (const auto& f : std::filesystem::directory_iterator(reference.outDir, ec)) {
-        if (f.path().extension() != ".npy") continue;
-        NpyArray arr;
-        std::string error;
-        if (!readNpy(f.path().string(), arr, error)) return internalError(error);
-        reference.outputs[f.path().stem().string()] = std::move(arr);
-      }
+      std::string error;
+      if (!readOutputs(reference, error)) return internalError(error);
     }
   }
   size_t refused = 0;
@@ -305,14 +311,8 @@ int cmdTune(const std::vector<std::string>& args) {
       c.reason = "the run printed no `" + unit + "`";
     } else {
       c.ran = true;
-      std::error_code ec;
-      for (const auto& f : std::filesystem::directory_iterator(c.outDir, ec)) {
-        if (f.path().extension() != ".npy") continue;
-        NpyArray arr;
-        std::string error;
-        if (!readNpy(f.path().string(), arr, error)) return internalError(error);
-        c.outputs[f.path().stem().string()] = std::move(arr);
-      }
+      std::string error;
+      if (!readOutputs(c, error)) return internalError(error);
     }
     std::fprintf(stderr, "  [%zu/%zu] %s: %s\n", i + 1, total, c.line().c_str(),
                  c.ran ? (std::to_string(static_cast<long long>(c.time)) + " " + (simulated ? "cycles" : "us")).c_str()
