@@ -455,6 +455,10 @@ Operand Assembler::operand(Cursor& c, Op op, unsigned i) {
       const char* e = w.data() + w.size();
       if (!w.empty() && *b == '+') ++b;
       auto res = std::from_chars(b, e, f, std::chars_format::general);
+      if (!w.empty() && res.ec == std::errc::result_out_of_range && res.ptr == e)
+        fail(at, "operand " + std::to_string(i + 1) + " of `" + info(op).mnemonic + "`: `" + asmlex::quoteToken(w) +
+                     "` is outside f32's range (an immediate is an f32: 0, or a magnitude from about 1.4e-45 to "
+                     "3.4e38)");
       if (w.empty() || res.ec != std::errc() || res.ptr != e) throw bad();
       return Operand::makeFloat(f);
     }

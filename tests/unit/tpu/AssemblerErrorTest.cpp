@@ -38,6 +38,14 @@ TEST_CASE("the header directives come once: a second .kernel or .source is an er
   CHECK(firstError(".vxdma 1\n.source \"a.vx\"\n.source \"b.vx\"\n  halt\n") == "3:1: `.source` appears twice");
 }
 
+TEST_CASE("a float immediate outside f32's range says so") {
+  for (const char* v : {"1e-46", "3.5e38", "-1e39"}) {
+    INFO(v);
+    std::string e = firstError(std::string(kHeader) + "  vec.fill x, " + v + ", [1, 1]\n  halt\n");
+    CHECK(contains(e, "is outside f32's range"));
+  }
+}
+
 TEST_CASE("an unsupported format version names both versions") {
   std::string e = firstError(".vxdma 2\n  halt\n");
   CHECK(contains(e, "1:8: unsupported .vxdma version 2 (this assembler reads version 1)"));
