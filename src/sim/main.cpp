@@ -161,6 +161,7 @@ int realMain(const std::vector<std::string>& args) {
     return 0;
   }
   if (program.empty()) return usage("no program given");
+  if (checkOnly && printOnly) return usage("--check and --print each stop before the run: give one");
 
   std::string text;
   if (!readFile(program, text)) return usage("cannot read `" + program + "`");

@@ -118,6 +118,8 @@ printf '\xef\xbb\xbf' > "$TMP/bom.vxdma"
 cat "$DB" >> "$TMP/bom.vxdma"
 expect_status 2 "$VXSIM" "$TMP/bom.vxdma"
 contains "$ERR" "byte order mark"
+expect_status 2 "$VXSIM" "$DB" --check --print
+contains "$ERR" "give one"
 # Seeds are 0 to 2^64 - 1, as vxc's.
 expect_status 0 "$VXSIM" "$DB" --seed 18446744073709551615
 for bad in -1 18446744073709551616 x; do
