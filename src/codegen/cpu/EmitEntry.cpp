@@ -224,7 +224,9 @@ void emitCudaEntry(Emitter& e, mlir::func::FuncOp f, const Entry& entry, const s
         break;
     }
   }
-  e.line("VX_GLOBAL void vxk_" + entry.name + "(" + kparams + ") {");
+  // Internal linkage: two kernels' units with a function of one name (each
+  // its own --symbol-prefix) link into one program.
+  e.line("static VX_GLOBAL void vxk_" + entry.name + "(" + kparams + ") {");
   ++e.indent;
   e.line("vx::cu::Invocation vx_inv(vx_scratch);");
   for (const Param& p : entry.params)
