@@ -123,7 +123,11 @@ void declareConst(Sema& s, const ast::Item& it) {
   s.constByName[name] = id;
   if (s.types().isInteger(c.type) && !s.types().containsError(s.prog.expr(c.value).type)) {
     ConstFold f = foldConstInt(s, c.value);
-    if (f.status == ConstFold::Status::Ok) s.constValues[id.index] = f.value;
+    if (f.status == ConstFold::Status::Ok) {
+      s.constValues[id.index] = f.value;
+      s.prog.consts[id.index].folded = true;
+      s.prog.consts[id.index].foldedValue = f.value;
+    }
     reportConstFold(s, f);
   }
 }

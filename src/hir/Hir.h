@@ -184,6 +184,9 @@ struct Const {
   Span span;
   TypeId type;
   ExprId value;
+  // An integer constant's value, folded exactly by Sema (SemaConsts.cpp).
+  bool folded = false;
+  __int128 foldedValue = 0;
 };
 
 // Node tables are StableVectors: a reference to a node stays valid while nodes are

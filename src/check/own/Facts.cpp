@@ -267,9 +267,16 @@ struct Scan {
   }
   bool intConst(const cir::Operand& o, Int128& v) const {
     if (o.kind != OperandKind::Const || !o.constant.valid()) return false;
-    // A literal, or a `const` item whose initializer folds to one (`const
-    // BM: usize = 16;`, `const S: usize = G * BM;`).
-    return foldHir(o.constant, v, 0);
+    // A literal, or an integer `const` item (`const BM: usize = 16;`,
+    // `const S: usize = G * BM;`), as Sema folded it.
+    const hir::Expr& e = prog.expr(o.constant);
+    if (e.kind == hir::ExprKind::Int) {
+      v = static_cast<Int128>(e.value);
+      return true;
+    }
+    if (e.kind != hir::ExprKind::Const || !prog.consts[e.constant.index].folded) return false;
+    v = prog.consts[e.constant.index].foldedValue;
+    return true;
   }
   // x op y for the candidates' constants: small magnitudes only.
   static bool foldOp(ast::Op op, Int128 x, Int128 y, Int128& v) {
@@ -282,40 +289,6 @@ struct Scan {
     else if (op == ast::Op::Rem && x >= 0 && y > 0) v = x % y;
     else return false;
     return true;
-  }
-  bool foldHir(hir::ExprId id, Int128& v, int depth) const {
-    if (depth > 16) return false;
-    const hir::Expr& e = prog.expr(id);
-    Int128 x = 0, y = 0;
-    switch (e.kind) {
-      case hir::ExprKind::Int: v = static_cast<Int128>(e.value); return true;
-      case hir::ExprKind::Const: {
-        const hir::Const& c = prog.consts[e.constant.index];
-        return c.value.valid() && foldHir(c.value, v, depth + 1);
-      }
-      case hir::ExprKind::Cast:
-        if (!foldHir(e.a, x, depth + 1) || x < 0 || x >= (Int128{1} << 31)) return false;
-        v = x;
-        return true;
-      case hir::ExprKind::Binary:
-        return foldHir(e.a, x, depth + 1) && foldHir(e.b, y, depth + 1) && foldOp(e.op, x, y, v);
-      case hir::ExprKind::Error:
-      case hir::ExprKind::Float:
-      case hir::ExprKind::Bool:
-      case hir::ExprKind::Local:
-      case hir::ExprKind::MemConst:
-      case hir::ExprKind::TopoConst:
-      case hir::ExprKind::Unit:
-      case hir::ExprKind::Tuple:
-      case hir::ExprKind::Call:
-      case hir::ExprKind::Len:
-      case hir::ExprKind::Field:
-      case hir::ExprKind::Index:
-      case hir::ExprKind::Unary:
-      case hir::ExprKind::Borrow:
-      case hir::ExprKind::Deref: return false;
-    }
-    return false;
   }
   // An integer constant, or a temporary assigned once from constants
   // (`r += G * BM` is `_t = G * BM; r = r + _t`): folded, its magnitude

@@ -67,11 +67,9 @@ std::string kernelArgs(const Kernel& k, const std::vector<std::string>& kvs,
     } else if (t == "i64") {
       ok = parseInt(value, INT64_MIN, INT64_MAX, v);
     } else if (t == "u64" || t == "usize") {
-      if (!value.empty() && value[0] == '-') ok = false;
-      else if (parseInt(value, 0, INT64_MAX, v)) ok = true;
-      else if (value.find_first_not_of("0123456789") == std::string::npos && !value.empty())
+      ok = parseInt(value, 0, INT64_MAX, v);
+      if (!ok && !value.empty() && value.find_first_not_of("0123456789") == std::string::npos)
         return "`--arg " + kv + "`: on target tpu a `" + t + "` must be below 2^63 (the scalar unit is signed)";
-      else ok = false;
     } else {
       char* end = nullptr;
       std::strtod(value.c_str(), &end);
