@@ -44,6 +44,12 @@ struct Sema {
   // constant that uses itself is a cycle, not a recursion.
   std::unordered_map<std::string, const ast::Item*> pendingConsts;
   std::vector<std::string> constsInProgress;
+  std::unordered_map<std::string, size_t> constInProgressAt;  // name -> its index in constsInProgress
+  // The expressions of the constants a constant's value declared where it
+  // used them ([first, end) each, nested ones inside): already settled, so
+  // the constant's own pass over its expressions skips them (a chain of
+  // constants each naming the next stays linear).
+  std::vector<std::pair<uint32_t, uint32_t>> settledConstExprs;
   std::unordered_set<const ast::Item*> constItemsDone;
   // The folded value of each integer `const` (by ConstId index) that has one.
   std::unordered_map<uint32_t, __int128> constValues;

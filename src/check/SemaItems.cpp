@@ -82,7 +82,7 @@ void reportUnknownAttribute(Sema& s, const ast::Attr& at) {
   s.sink.emit(std::move(d));
 }
 
-void checkLiteralRanges(Sema& s, uint32_t firstExpr, bool floatsOnly);
+void checkLiteralRanges(Sema& s, uint32_t firstExpr, uint32_t endExpr, bool floatsOnly);
 
 void declareConst(Sema& s, const ast::Item& it) {
   s.constItemsDone.insert(&it);
@@ -100,7 +100,9 @@ void declareConst(Sema& s, const ast::Item& it) {
   base::Span at = s.span(it.nameRange);
   if (checkDuplicate(s, name, at)) return;
   if (auto p = s.pendingConsts.find(name); p != s.pendingConsts.end() && p->second == &it) s.pendingConsts.erase(p);
+  s.constInProgressAt.emplace(name, s.constsInProgress.size());
   s.constsInProgress.push_back(name);
+  const size_t settledBefore = s.settledConstExprs.size();
   hir::Const c;
   c.name = name;
   c.span = at;
@@ -112,11 +114,26 @@ void declareConst(Sema& s, const ast::Item& it) {
   c.value = checkExpr(s, it.constValue, c.type);
   c.type = s.types().zonk(c.type, true);
   // Unsuffixed literals the constant's type does not reach (`5 as u32`)
-  // default as they do in a body.
-  for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i)
-    s.prog.exprs[i].type = s.types().zonk(s.prog.exprs[i].type, true);
+  // default as they do in a body; not those of the constants declared on
+  // the way (settled already).
+  const uint32_t endExpr = static_cast<uint32_t>(s.prog.exprs.size());
+  std::vector<std::pair<uint32_t, uint32_t>> own;  // this constant's ranges
+  {
+    uint32_t from = firstExpr;
+    for (size_t k = settledBefore; k < s.settledConstExprs.size(); ++k) {
+      auto [b, e] = s.settledConstExprs[k];
+      if (b > from) own.emplace_back(from, b);
+      from = std::max(from, e);
+    }
+    if (endExpr > from) own.emplace_back(from, endExpr);
+  }
+  for (auto [b, e] : own)
+    for (uint32_t i = b; i < e; ++i) s.prog.exprs[i].type = s.types().zonk(s.prog.exprs[i].type, true);
   // Integers are folded exactly below (E0208 where one does not fit).
-  checkLiteralRanges(s, firstExpr, true);
+  for (auto [b, e] : own) checkLiteralRanges(s, b, e, true);
+  s.settledConstExprs.resize(settledBefore);
+  s.settledConstExprs.emplace_back(firstExpr, endExpr);
+  s.constInProgressAt.erase(name);
   s.constsInProgress.pop_back();
   s.prog.consts.push_back(c);
   auto id = hir::ConstId{static_cast<uint32_t>(s.prog.consts.size() - 1)};
@@ -280,16 +297,16 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
 // reasons about the literal's value, would prove things about a number the
 // program never holds. `-2147483648` as an `i32` fits: a negated literal
 // may reach the type's lowest value.
-void checkLiteralRanges(Sema& s, uint32_t firstExpr, bool floatsOnly) {
+void checkLiteralRanges(Sema& s, uint32_t firstExpr, uint32_t endExpr, bool floatsOnly) {
   const hir::TypeTable& tt = s.types();
-  std::vector<bool> negated(s.prog.exprs.size() - firstExpr, false);
-  for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i) {
+  std::vector<bool> negated(endExpr - firstExpr, false);
+  for (uint32_t i = firstExpr; i < endExpr; ++i) {
     const hir::Expr& e = s.prog.exprs[i];
     if (e.kind == hir::ExprKind::Unary && e.op == ast::Op::Neg && e.a.valid() && e.a.index >= firstExpr &&
-        e.a.index < s.prog.exprs.size())
+        e.a.index < endExpr)
       negated[e.a.index - firstExpr] = true;
   }
-  for (uint32_t i = firstExpr; i < s.prog.exprs.size(); ++i) {
+  for (uint32_t i = firstExpr; i < endExpr; ++i) {
     const hir::Expr& e = s.prog.exprs[i];
     if (e.kind == hir::ExprKind::Float) {
       // A float literal past its type's largest finite value (rounded to
@@ -308,6 +325,17 @@ void checkLiteralRanges(Sema& s, uint32_t firstExpr, bool floatsOnly) {
                       .help(fk == hir::FloatKind::F64   ? "use a value in range"
                             : fk == hir::FloatKind::F32 ? "use a wider type (`f64`), or a value in range"
                                                         : "use a wider type (`f32`, `f64`), or a value in range"));
+      continue;
+    }
+    // `-5` where inference made it unsigned (`let x: u64 = -5;`): the
+    // negation type-checked while the literal's type was still open, and
+    // would wrap (Rust's E0600 after inference).
+    if (e.kind == hir::ExprKind::Unary && e.op == ast::Op::Neg && !floatsOnly) {
+      hir::TypeId t = tt.resolve(e.type);
+      if (tt.kind(t) == hir::TyKind::Int && !hir::intKindSigned(static_cast<hir::IntKind>(tt.get(t).sub)))
+        s.sink.emit(diag::UnaryOperandMismatch("-", tt.print(t))
+                        .primary(e.span, "`-` needs a signed number")
+                        .note("the type is `" + tt.print(t) + "` from how the value is used; unsigned values cannot be negated"));
       continue;
     }
     if (e.kind != hir::ExprKind::Int || floatsOnly) continue;
@@ -330,7 +358,9 @@ void checkLiteralRanges(Sema& s, uint32_t firstExpr, bool floatsOnly) {
                                                                  : k == hir::IntKind::I64 ? "-9223372036854775808..=9223372036854775807"
                                                                                           : "0..=4294967295") +
                           "`")
-                    .help("use a wider type (`i64`, `u64`, `usize`), or a value in range"));
+                    .help(k == hir::IntKind::I64   ? "use a value in range"
+                          : k == hir::IntKind::I32 ? "use a wider type (`i64`), or a value in range"
+                                                   : "use a wider type (`u64`, `usize`), or a value in range"));
   }
 }
 
@@ -357,15 +387,24 @@ void declareItems(Sema& s, const SourceUnit& unit) {
 }
 
 PendingConst usePendingConst(Sema& s, const std::string& n, base::Span at) {
-  for (size_t i = 0; i < s.constsInProgress.size(); ++i)
-    if (s.constsInProgress[i] == n) {
-      std::string chain;
-      for (size_t j = i; j < s.constsInProgress.size(); ++j) chain += "`" + s.constsInProgress[j] + "` uses ";
-      s.sink.emit(diag::ConstEvalFailed("the constant `" + n + "` depends on itself")
-                      .primary(at, "a cycle: " + chain + "`" + n + "`")
-                      .help("a constant's value may name other constants, but not itself through them"));
-      return PendingConst::Cycle;
+  if (auto found = s.constInProgressAt.find(n); found != s.constInProgressAt.end()) {
+    // The cycle, named whole up to eight constants, else its first four and
+    // last three.
+    const size_t i = found->second, len = s.constsInProgress.size() - i;
+    std::string chain;
+    for (size_t j = i; j < s.constsInProgress.size(); ++j) {
+      if (len > 8 && j == i + 4) {
+        chain += "... (" + std::to_string(len - 7) + " more) ... ";
+        j = s.constsInProgress.size() - 4;
+        continue;
+      }
+      chain += "`" + s.constsInProgress[j] + "` uses ";
     }
+    s.sink.emit(diag::ConstEvalFailed("the constant `" + n + "` depends on itself")
+                    .primary(at, "a cycle: " + chain + "`" + n + "`")
+                    .help("a constant's value may name other constants, but not itself through them"));
+    return PendingConst::Cycle;
+  }
   auto p = s.pendingConsts.find(n);
   if (p == s.pendingConsts.end()) return PendingConst::None;
   const ast::Item* item = p->second;
@@ -461,7 +500,7 @@ void checkBodies(Sema& s, const SourceUnit& unit) {
       s.prog.exprs[i].type = tt.zonk(s.prog.exprs[i].type, true);
     for (uint32_t i = firstLocal; i < s.prog.locals.size(); ++i)
       s.prog.locals[i].type = tt.zonk(s.prog.locals[i].type, true);
-    checkLiteralRanges(s, firstExpr, false);
+    checkLiteralRanges(s, firstExpr, static_cast<uint32_t>(s.prog.exprs.size()), false);
     reportUnused(s, id, firstLocal);
     s.scopes.clear();
     s.extents = nullptr;

@@ -1,6 +1,7 @@
 // `vxc`: the compiler driver. Subcommands live in Cmd*.cpp.
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,13 @@ int run(const std::vector<std::string>& args) {
     return vx::driver::usageError("unknown command `" + cmd + "`" +
                                   (close.empty() ? "" : "; did you mean `" + close + "`?") +
                                   "\n  (see `vxc --help`)");
+  } catch (const std::bad_alloc&) {
+    // Not a defect of the compiler: the input needs more memory than the
+    // process may have (an address-space limit, `ulimit -v`).
+    std::fprintf(stderr,
+                 "error: out of memory: the input needs more memory than this process may use; "
+                 "raise the limit (`ulimit -v`) or split the file\n");
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: internal compiler error: %s\n", e.what());
     return 2;

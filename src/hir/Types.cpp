@@ -22,6 +22,16 @@ const char* intKindName(IntKind k) {
   }
   return "?";
 }
+bool intKindSigned(IntKind k) {
+  switch (k) {
+    case IntKind::I32:
+    case IntKind::I64: return true;
+    case IntKind::U32:
+    case IntKind::U64:
+    case IntKind::Usize: return false;
+  }
+  return false;
+}
 const char* floatKindName(FloatKind k) {
   switch (k) {
     case FloatKind::F16: return "f16";

@@ -36,6 +36,7 @@ using target::MemSpace;
 enum class Topology : uint8_t { Host, TensorCore };
 
 const char* intKindName(IntKind k);
+bool intKindSigned(IntKind k);
 const char* floatKindName(FloatKind k);
 // A float type's range for literals and `--const` values: `limit` is the
 // least magnitude that rounds (to nearest) to infinity, `largest` the

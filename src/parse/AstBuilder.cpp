@@ -11,6 +11,13 @@ namespace vx::parse {
 using namespace vx::ast;
 
 namespace {
+
+// A literal as a message quotes it: whole up to 40 characters, else its
+// ends (a megabyte of digits is no message).
+std::string shortLiteral(const std::string& text) {
+  if (text.size() <= 40) return text;
+  return text.substr(0, 24) + "..." + text.substr(text.size() - 12);
+}
 // The labelled-alternative contexts are leaf classes: an exact type test is
 // enough, and far cheaper than dynamic_cast (which dominated AST building).
 template <typename TPtr, typename B>
@@ -566,10 +573,16 @@ ExprId AstBuilder::intLiteral(antlr4::Token* t, Range r) {
   Expr e;
   e.range = r;
   uint64_t v = 0;
-  if (!readIntLiteral(t->getText(), v, e.suffix)) {
-    sink_.emit(diag::SyntaxBadLiteral("integer", t->getText())
-                   .primary(m_.span(r), "does not fit in 64 bits")
-                   .note("the largest integer literal is 18446744073709551615"));
+  LiteralProblem why = LiteralProblem::None;
+  if (!readIntLiteral(t->getText(), v, e.suffix, &why)) {
+    if (why == LiteralProblem::NoDigits)
+      sink_.emit(diag::SyntaxLiteralNoDigits("integer", shortLiteral(t->getText()))
+                     .primary(m_.span(r), "no digits after the prefix")
+                     .help("write at least one digit: `0x1f`, `0b101`"));
+    else
+      sink_.emit(diag::SyntaxBadLiteral("integer", shortLiteral(t->getText()))
+                     .primary(m_.span(r), "does not fit in 64 bits")
+                     .note("the largest integer literal is 18446744073709551615"));
     e.kind = ExprKind::Error;
     return addExpr(e);
   }
@@ -583,9 +596,15 @@ ExprId AstBuilder::floatLiteral(antlr4::Token* t, Range r) {
   Expr e;
   e.range = r;
   double v = 0;
-  if (!readFloatLiteral(t->getText(), v, e.suffix)) {
-    sink_.emit(diag::SyntaxBadLiteral("float", t->getText())
-                   .primary(m_.span(r), "does not fit in a 64-bit float"));
+  LiteralProblem why = LiteralProblem::None;
+  if (!readFloatLiteral(t->getText(), v, e.suffix, &why)) {
+    if (why == LiteralProblem::EmptyExponent)
+      sink_.emit(diag::SyntaxLiteralNoDigits("float", shortLiteral(t->getText()))
+                     .primary(m_.span(r), "no digits in the exponent")
+                     .help("write at least one digit after `e`: `1e3`, `2.5e-4`"));
+    else
+      sink_.emit(diag::SyntaxBadLiteral("float", shortLiteral(t->getText()))
+                     .primary(m_.span(r), "does not fit in a 64-bit float"));
     e.kind = ExprKind::Error;
     return addExpr(e);
   }

@@ -21,7 +21,11 @@ void stripSuffix(std::string_view& s, const std::pair<std::string_view, LitSuffi
 }
 }  // namespace
 
-bool readIntLiteral(std::string_view s, uint64_t& value, LitSuffix& suffix) {
+bool readIntLiteral(std::string_view s, uint64_t& value, LitSuffix& suffix, LiteralProblem* why) {
+  auto fail = [&](LiteralProblem p) {
+    if (why) *why = p;
+    return false;
+  };
   static const std::pair<std::string_view, LitSuffix> suffixes[] = {
       {"usize", LitSuffix::Usize}, {"i32", LitSuffix::I32}, {"i64", LitSuffix::I64},
       {"u32", LitSuffix::U32},     {"u64", LitSuffix::U64}};
@@ -43,15 +47,16 @@ bool readIntLiteral(std::string_view s, uint64_t& value, LitSuffix& suffix) {
     else if (c >= 'A' && c <= 'F')
       d = static_cast<unsigned>(c - 'A' + 10);
     else
-      return false;
-    if (d >= radix || __builtin_mul_overflow(v, radix, &v) || __builtin_add_overflow(v, d, &v)) return false;
+      return fail(LiteralProblem::NoDigits);
+    if (d >= radix) return fail(LiteralProblem::NoDigits);
+    if (__builtin_mul_overflow(v, radix, &v) || __builtin_add_overflow(v, d, &v)) return fail(LiteralProblem::TooLarge);
     any = true;
   }
   value = v;
-  return any;
+  return any ? true : fail(LiteralProblem::NoDigits);
 }
 
-bool readFloatLiteral(std::string_view s, double& value, LitSuffix& suffix) {
+bool readFloatLiteral(std::string_view s, double& value, LitSuffix& suffix, LiteralProblem* why) {
   static const std::pair<std::string_view, LitSuffix> suffixes[] = {
       {"bf16", LitSuffix::Bf16}, {"f16", LitSuffix::F16}, {"f32", LitSuffix::F32}, {"f64", LitSuffix::F64}};
   stripSuffix(s, suffixes, suffix);
@@ -59,9 +64,24 @@ bool readFloatLiteral(std::string_view s, double& value, LitSuffix& suffix) {
   digits.reserve(s.size());
   for (char c : s)
     if (c != '_') digits += c;
+  // An exponent needs a digit: `1e_` (which the lexer takes whole) is no
+  // `1e0`, and strtod would stop before the `e`.
+  if (size_t e = digits.find_first_of("eE"); e != std::string::npos) {
+    size_t d = e + 1;
+    if (d < digits.size() && (digits[d] == '+' || digits[d] == '-')) ++d;
+    if (d >= digits.size()) {
+      value = 0;
+      if (why) *why = LiteralProblem::EmptyExponent;
+      return false;
+    }
+  }
   errno = 0;
   value = std::strtod(digits.c_str(), nullptr);
-  return !(errno == ERANGE && (value > 1.0 || value < -1.0));
+  if (errno == ERANGE && (value > 1.0 || value < -1.0)) {
+    if (why) *why = LiteralProblem::TooLarge;
+    return false;
+  }
+  return true;
 }
 
 std::string readStringLiteral(std::string_view text) {

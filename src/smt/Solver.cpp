@@ -236,7 +236,7 @@ Prepared::Prepared(size_t count) : state_(std::make_unique<State>()) {
     std::lock_guard<std::mutex> lock(st->m);
     st->done = true;
     st->cv.notify_all();
-  });
+  }, size_t{16} << 20);  // makes contexts, recurses over nothing: no phase stack (base/Thread.h)
 }
 
 Prepared::~Prepared() {

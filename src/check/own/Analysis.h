@@ -333,14 +333,21 @@ void readThrough(Analysis& a, State& s, const cir::Operand& o, const Value& v);
 void accessThroughCall(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at,
                        const Holds& stillLive, base::Span related, const std::string& label);
 // E6008 only: `places` accessed while a borrow held in a variable is live.
-void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via);
-// E6008 among the references one tuple holds (`(&mut s, &s)`), at `at`.
+// `handed`: locals whose loans the access is handed (a tuple passed to the
+// same call), not checked against.
+void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via,
+                const std::vector<uint32_t>& handed = {});
 // The reference locations inside `places` (written with references the
 // state does not follow): they point anywhere from now on.
 void forgetRefsWithin(State& s, const std::vector<Alt>& places);
+// The integers and bools within `places` take unknown values (written
+// through a reference, or by a callee given a `&mut`); no places: a
+// reference that points nowhere known, any local lent mutably.
+void havocScalarsWithin(Analysis& a, State& s, const std::vector<Alt>& places);
 // The reference a place goes through (`(*r).x`, `r.0[i]` through `r`): its
 // root's fields up to the first dereference; kNoVia where there is none.
 Loc derefBase(const cir::Body& body, const cir::Place& p);
+// E6008 among the references one tuple holds (`(&mut s, &s)`), at `at`.
 void checkTupleBorrows(Analysis& a, State& s, const cir::Stmt& st, const Value& tuple, base::Span at);
 // An assignment to location `l` (named `text`) while a live reference
 // points into it or into what holds it (E6008, "cannot assign"). Buffers

@@ -247,6 +247,13 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
     args.push_back(std::move(arg));
   }
   // The call's own accesses, once every operand is evaluated.
+  // The locals whose loans this call is handed (tuples holding references,
+  // passed by value): the call's borrows are checked against those loans
+  // pairwise (checkArgBorrows), not again as loans held elsewhere.
+  std::vector<uint32_t> handed;
+  for (uint32_t i = 0; i < args.size(); ++i)
+    if (args[i].value.kind == Value::Kind::Tuple && !args[i].ref && a.body.arg(st, i).kind != cir::OperandKind::Const)
+      handed.push_back(a.body.arg(st, i).place.local.index);
   for (uint32_t i = 0; i < args.size(); ++i) {
     if (!args[i].ref) continue;
     if (builtin) {
@@ -256,21 +263,28 @@ Value walkCall(Analysis& a, State& s, const cir::Stmt& st) {
       // A user function's accesses come from its summary; the borrow
       // itself still conflicts with live borrows.
       checkLoans(a, s, args[i].places, args[i].mut ? AccessHow::Write : AccessHow::Read,
-                 args[i].loanAt.valid() ? args[i].loanAt : args[i].at, args[i].via);
+                 args[i].loanAt.valid() ? args[i].loanAt : args[i].at, args[i].via, handed);
     }
   }
   std::vector<Arg> flat = flatBorrows(a, s, args);
   checkArgBorrows(a, s, flat);
   // References inside tuple arguments conflict with the borrows held, as
   // reference arguments do.
+  // (Not against the loans the tuples of this call hold: `let q = (&mut b,
+  // 1.0); f(q);` hands those loans to the callee, it does not take them
+  // again.)
   for (const Arg& x : flat)
-    if (x.ref && !args[x.from].ref)
-      checkLoans(a, s, x.places, x.mut ? AccessHow::Write : AccessHow::Read, x.at, kNoVia);
+    if (x.ref && !args[x.from].ref) checkLoans(a, s, x.places, x.mut ? AccessHow::Write : AccessHow::Read, x.at, kNoVia, handed);
   if (!builtin) {
     // References the callee may write through a `&mut` argument (`setq(&mut
     // q, y)` with `*q = y` inside): no longer said where they point.
     for (const Arg& x : flat)
       if (x.ref && x.writesRefs) forgetRefsWithin(s, x.places);
+    // Integers the callee may write through a `&mut` argument (`bump(&mut
+    // p)` with `p.1 += 1` inside, `set(&mut p.1)`): unknown afterwards. (A
+    // whole integer local lent mutably is never tracked: addressTaken.)
+    for (const Arg& x : flat)
+      if (x.ref && x.mut) havocScalarsWithin(a, s, x.places);
     std::vector<Value> values;
     std::vector<std::vector<Alt>> places;
     std::vector<Alt> reachable;

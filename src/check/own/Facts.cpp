@@ -317,7 +317,7 @@ struct Scan {
       if (i == loop.index || body.inLoop(body.loop(cir::LoopId{i}).header, loop))
         if (body.loops[i].var.valid()) declared.insert(body.loops[i].var.index);
     std::set<Loc> assignedScalars, assignedTokens, assignedHere, movedOrAssigned, refsAssigned, usedTokens;
-    bool writesThroughRef = false, callsOut = false;
+    bool writesThroughRef = false, callsOut = false, callsUser = false;
     std::set<uint32_t> assignedLocals;
     std::map<Loc, std::set<Int128>> constants;
     std::map<Loc, std::set<Loc>> partners;
@@ -394,12 +394,16 @@ struct Scan {
         // A callee may write through a `&mut` it is given (`set(&mut q, ..)`
         // with `*r = x` inside): the references of a local lent mutably.
         if (s.rv == RvKind::Call) callsOut = true;
+        // And its integers (`bump(&mut p)` with `p.1 += 1` inside): a user
+        // function's call writes them as `*r = x` does (builtins write
+        // tensors only).
+        if (s.rv == RvKind::Call && prog.fn(s.fn).builtin == hir::Builtin::None) callsUser = true;
       }
     }
     if (writesThroughRef || callsOut)
       for (uint32_t local : facts.mutBorrowed) {
         std::vector<Loc> ls;
-        if (writesThroughRef) {
+        if (writesThroughRef || callsUser) {
           locs(Loc{local, 0}, body.local(cir::LocalId{local}).type, isSca, ls);
           assignedScalars.insert(ls.begin(), ls.end());
           assignedLocals.insert(local);

@@ -549,9 +549,11 @@ bool goesThrough(const Analysis& a, Loc via, Loc r) {
   return false;
 }
 
-void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, Loc via, bool assignment = false) {
+void checkLoan(Analysis& a, State& s, const Alt& alt, AccessHow how, base::Span at, Loc via, bool assignment = false,
+               const std::vector<uint32_t>& handed = {}) {
   TermStore& t = a.terms;
   for (const auto& [r, ref] : s.refs) {
+    if (std::find(handed.begin(), handed.end(), r.local) != handed.end()) continue;
     // Its own loan, or another held in the same tuple: two references one
     // tuple holds were checked against each other where it was made
     // (checkTupleBorrows), once.
@@ -618,9 +620,10 @@ void checkAssignLoans(Analysis& a, State& s, Loc l, const std::string& text, bas
   }
 }
 
-void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via) {
+void checkLoans(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via,
+                const std::vector<uint32_t>& handed) {
   if (!a.reporting()) return;
-  for (const Alt& alt : places) checkLoan(a, s, alt, how, at, via);
+  for (const Alt& alt : places) checkLoan(a, s, alt, how, at, via, false, handed);
 }
 
 void access(Analysis& a, State& s, const std::vector<Alt>& places, AccessHow how, base::Span at, Loc via,

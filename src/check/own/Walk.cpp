@@ -116,14 +116,9 @@ void assignTo(Analysis& a, State& s, const cir::Stmt& st, const Value& v) {
     s.refs[p[0].place.root] = v.ref;
     return;
   }
-  auto havocWithin = [&](Loc root) {
-    for (auto& [l, val] : s.scalars)
-      if (within(l, root)) val = freshValue(a, typeAt(a.types(), a.body, l), "$v");
-  };
-  for (const Alt& alt : p) havocWithin(alt.place.root);
-  if (p.empty())
-    for (uint32_t local : a.facts.mutBorrowed) havocWithin(Loc{local, 0});
+  havocScalarsWithin(a, s, p);
 }
+
 
 Value evalRvalue(Analysis& a, State& s, const cir::Stmt& st) {
   TermStore& t = a.terms;
@@ -421,6 +416,16 @@ struct RegionWalk {
 };
 
 }  // namespace
+
+void havocScalarsWithin(Analysis& a, State& s, const std::vector<Alt>& places) {
+  auto havocWithin = [&](Loc root) {
+    for (auto& [l, val] : s.scalars)
+      if (within(l, root)) val = freshValue(a, typeAt(a.types(), a.body, l), "$v");
+  };
+  for (const Alt& alt : places) havocWithin(alt.place.root);
+  if (places.empty())
+    for (uint32_t local : a.facts.mutBorrowed) havocWithin(Loc{local, 0});
+}
 
 void walkStmt(Analysis& a, State& s, const cir::Stmt& st) {
   switch (st.kind) {
