@@ -17,6 +17,7 @@ namespace vx::lsp {
 struct LegalityJob {
   std::string uri, text;
   int64_t version = 0;
+  uint64_t submission = 0;  // which text it is (CheckRequest::submission)
   std::unique_ptr<base::SourceMap> sources;
   base::FileId file;
   driver::CheckOutput out;
@@ -244,6 +245,7 @@ bool finish(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& 
   job->uri = r.uri;
   job->text = r.text;
   job->version = r.version;
+  job->submission = r.submission;
   job->file = file;
   job->before = sink.diagnostics();
   job->items = run.items;
@@ -392,8 +394,9 @@ Checker::~Checker() {
 void Checker::submit(const std::string& uri, const std::string& text, int64_t version) {
   {
     std::lock_guard<std::mutex> lock(m_);
-    pending_[uri] = Job{text, version, false};
-    latest_[uri] = version;
+    ++submissions_;
+    pending_[uri] = Job{text, version, false, submissions_};
+    latest_[uri] = submissions_;
     if (running_ == uri) cancel_ = true;
   }
   cv_.notify_all();
@@ -402,8 +405,9 @@ void Checker::submit(const std::string& uri, const std::string& text, int64_t ve
 void Checker::close(const std::string& uri) {
   {
     std::lock_guard<std::mutex> lock(m_);
-    pending_[uri] = Job{{}, 0, true};
+    pending_[uri] = Job{{}, 0, true, 0};
     latest_.erase(uri);
+    legal_.erase(uri);  // its legality would publish over the cleared diagnostics
     if (running_ == uri) cancel_ = true;
   }
   cv_.notify_all();
@@ -411,14 +415,17 @@ void Checker::close(const std::string& uri) {
 
 void Checker::drain() {
   std::unique_lock<std::mutex> lock(m_);
-  idle_.wait(lock, [&] { return pending_.empty() && running_.empty() && !legal_ && !legalRunning_; });
+  idle_.wait(lock, [&] { return pending_.empty() && running_.empty() && legal_.empty() && !legalRunning_; });
 }
 
 void Checker::loopBody() {
   LegalityQueue queue = [this](std::unique_ptr<LegalityJob> job) {
     {
       std::lock_guard<std::mutex> lock(m_);
-      legal_ = std::move(job);  // an older one not yet started is dropped
+      // An older one of the same document not yet started is dropped;
+      // other documents' wait their turn.
+      std::string uri = job->uri;
+      legal_[uri] = std::move(job);
     }
     cv_.notify_all();
   };
@@ -448,6 +455,7 @@ void Checker::loopBody() {
       r.uri = uri;
       r.text = std::move(job.text);
       r.version = job.version;
+      r.submission = job.submission;
       r.cancel = &cancel_;
       r.analysing = [this](const std::string& fn) {
         std::lock_guard<std::mutex> lock(m_);
@@ -504,18 +512,22 @@ void Checker::legalityLoopBody() {
     std::unique_ptr<LegalityJob> job;
     {
       std::unique_lock<std::mutex> lock(m_);
-      cv_.wait(lock, [&] { return stop_ || legal_; });
+      cv_.wait(lock, [&] { return stop_ || !legal_.empty(); });
       if (stop_) return;
-      job = std::move(legal_);
+      job = std::move(legal_.begin()->second);
+      legal_.erase(legal_.begin());
       legalRunning_ = true;
     }
     std::string uri = job->uri;
-    int64_t version = job->version;
+    uint64_t submission = job->submission;
     try {
+      // Current while no newer text of the document was submitted: told
+      // apart by the submission, not by the client's version, which a
+      // document closed and opened again starts over.
       runLegality(s_, *job, [&] {
         std::lock_guard<std::mutex> lock(m_);
         auto it = latest_.find(uri);
-        return it != latest_.end() && it->second == version && !pending_.count(uri);
+        return it != latest_.end() && it->second == submission && !pending_.count(uri);
       });
     } catch (const std::exception& e) {
       logLine(s_, std::string("checking ") + uri + " failed: " + e.what());

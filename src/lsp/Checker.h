@@ -61,6 +61,7 @@ struct DocCheck {
 struct CheckRequest {
   std::string uri, text;
   int64_t version = 0;
+  uint64_t submission = 0;  // the Checker's count of texts submitted: which text this is
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(const std::string& fn)> analysing;  // told each function analysed
 };
@@ -97,6 +98,7 @@ class Checker {
     std::string text;
     int64_t version = 0;
     bool closed = false;
+    uint64_t submission = 0;
   };
   void loop();
   void legalityLoop();
@@ -112,14 +114,16 @@ class Checker {
   std::mutex m_;
   std::condition_variable cv_, idle_;
   std::map<std::string, Job> pending_;
-  std::map<std::string, int64_t> latest_;  // the version last submitted, per open document
+  std::map<std::string, uint64_t> latest_;  // the submission last made, per open document
+  uint64_t submissions_ = 0;
   std::string running_;
   std::chrono::steady_clock::time_point runningSince_;
   std::string analysing_;     // the function the running check analyses
   uint64_t checkCount_ = 0;   // checks started: a new one ends the progress of the last
   std::atomic<bool> cancel_{false};
   bool stop_ = false;
-  std::unique_ptr<LegalityJob> legal_;  // the next legality to run (only the latest)
+  // The legality to run next, per document (only its latest text's).
+  std::map<std::string, std::unique_ptr<LegalityJob>> legal_;
   bool legalRunning_ = false;
   std::map<std::string, DocCheck> docs_;  // the first thread's own
   // The documents checked last, latest first: only these keep their Z3

@@ -73,7 +73,11 @@ struct Solver::Impl {
     solver.reset();
     guards.clear();
     sideAsserted.clear();
-    rlimitSeen = 0;
+    // (rlimitSeen stays: Z3's "rlimit count" is the context's, which the
+    // next solver goes on counting. Set back to 0 here, the next
+    // function's first query was charged every query of the context
+    // before it: a function checked after one that spent its budget was
+    // W6900 at its first query.)
   }
   /* A model in which every over-approximated `x / d` and `x % d` has its
    * exact value, where the solver finds one within kCheapRlimit: the
@@ -106,7 +110,7 @@ struct Solver::Impl {
     }
   }
   uint64_t functionRlimitUsed = 0;
-  uint64_t rlimitSeen = 0;  // the solver's cumulative "rlimit count" after the last query
+  uint64_t rlimitSeen = 0;  // the context's cumulative "rlimit count" after the last query
 
   z3::expr translate(const TermStore& ts, Term t) {
     auto it = exprs.find(t.index);

@@ -47,9 +47,10 @@ json inlayHint(State& s, const json& params) {
       bool first = last.empty();
       last = ts->brief;
       if (first && ts->brief == "moved") continue;
-      // The end of the line the statement ends on.
+      // The end of the line the statement ends on (before `\r\n`, `\n` or
+      // `\r`: the protocol's line ends).
       uint32_t end = ts->stmt.end;
-      while (end < idx->text.size() && idx->text[end] != '\n') ++end;
+      while (end < idx->text.size() && idx->text[end] != '\n' && idx->text[end] != '\r') ++end;
       hints.push_back(Hint{end, "⟵ " + ts->name + " " + ts->brief});
     }
   }

@@ -73,6 +73,30 @@ TEST_CASE("an exhausted budget answers unknown, never a verdict") {
   CHECK(s.stats().unknowns == 1);
 }
 
+TEST_CASE("a function's budget is its own: the next function's queries are not charged the ones before") {
+  // One context serves every function of a check; Z3 counts its resources
+  // per context. The first function spends its budget, the next starts at
+  // nothing spent: its queries are answered.
+  TermStore t;
+  SolverLimits limits;
+  limits.rlimitPerFunction = 200'000;
+  Solver s(t, limits);
+  Term x = t.var("x", Sort::Int), y = t.var("y", Sort::Int);
+  auto query = [&](int k) {  // distinct each time (no cache hit), satisfiable
+    return t.mkAnd({t.mkEq(t.mkAdd(t.mkMul(t.intConst(3 + k % 7), x), t.mkMul(t.intConst(5), y)), t.intConst(1000 + k)),
+                    t.mkLe(t.intConst(0), x), t.mkLe(t.intConst(0), y), t.mkLt(x, t.intConst(10'000 + k))});
+  };
+  int k = 0;
+  s.resetFunctionBudget();
+  for (; k < 100'000 && !s.functionBudgetSpent(); ++k) s.check(query(k));
+  REQUIRE(s.functionBudgetSpent());
+  s.resetFunctionBudget();
+  CHECK_FALSE(s.functionBudgetSpent());
+  CHECK(s.check(query(k + 1)) == Verdict::Sat);
+  CHECK_FALSE(s.functionBudgetSpent());
+  CHECK(s.check(query(k + 2)) == Verdict::Sat);
+}
+
 TEST_CASE("bit-vector state tags print in SMT-LIB form") {
   TermStore t;
   Solver s(t);
