@@ -105,7 +105,7 @@ void checkArgsAlone(Sema& s, const ast::Expr& call) {
 void checkAvailability(Sema& s, const hir::Function& f, base::Span at) {
   if (!f.isExtern) return;
   const hir::Function& caller = s.currentFn();
-  if (f.topologyGiven && caller.topology != f.topology) {
+  if (f.topologyGiven && caller.topology != f.topology && !caller.topologyUnknown) {
     s.sink.emit(diag::BuiltinWrongTopology(f.name, hir::topologyName(caller.topology))
                     .primary(at, "only available `on Topology::" + std::string(hir::topologyName(f.topology)) + "`")
                     .secondary(caller.nameSpan, "`" + caller.name + "` runs on `Topology::" +

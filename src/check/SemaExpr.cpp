@@ -323,7 +323,11 @@ hir::ExprId checkBorrow(Sema& s, const ast::Expr& e, base::Span at) {
     std::string n = root.valid() ? s.prog.local(root).name : "this";
     diag::Diagnostic d = diag::BorrowMutOfImmutable(n);
     d.primary(inner.span, "cannot borrow as mutable");
-    if (root.valid() && !s.prog.local(root).param) {
+    if (root.valid() && s.prog.local(root).loopVar) {
+      const hir::Local& l = s.prog.local(root);
+      d.help("a loop's index cannot be made mutable: copy it into a mutable variable, `let mut " + l.name + " = " +
+             l.name + ";`, at the start of the body");
+    } else if (root.valid() && !s.prog.local(root).param) {
       const hir::Local& l = s.prog.local(root);
       d.suggest("consider making this binding mutable: `mut " + l.name + "`",
                 base::Span{l.span.file, l.span.begin, l.span.begin}, "mut ");

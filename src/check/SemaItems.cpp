@@ -194,14 +194,16 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
     f.topologyGiven = true;
     const ast::Path& p = s.m->path(it.topology);
     TypeId t = p.segments.count == 2 ? lowerConstPath(s, p, s.span(p.range)) : tt.error();
-    if (tt.kind(t) == hir::TyKind::Topo)
+    if (tt.kind(t) == hir::TyKind::Topo) {
       f.topology = static_cast<hir::Topology>(tt.get(t).sub);
-    else if (tt.kind(t) != hir::TyKind::Error)
-      s.sink.emit(diag::NonConstTopology().primary(s.span(p.range), "not a topology")
-                      .help("write `on Topology::TensorCore` or `on Topology::Host`"));
-    else if (p.segments.count != 2)
-      s.sink.emit(diag::NonConstTopology().primary(s.span(p.range), "not a topology")
-                      .help("write `on Topology::TensorCore` or `on Topology::Host`"));
+    } else {
+      // Reported (here or where the path was resolved); the body's checks
+      // that depend on the topology stay silent (one mistake, one error).
+      f.topologyUnknown = true;
+      if (tt.kind(t) != hir::TyKind::Error || p.segments.count != 2)
+        s.sink.emit(diag::NonConstTopology().primary(s.span(p.range), "not a topology")
+                        .help("write `on Topology::TensorCore` or `on Topology::Host`"));
+    }
   }
   s.generics.clear();
   if (!it.generics.empty() && !it.isExtern) {

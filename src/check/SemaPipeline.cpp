@@ -358,6 +358,7 @@ hir::StmtId checkPipeline(Sema& s, const ast::Stmt& st, base::Span span) {
   const uint32_t outside = loL.index;  // locals before this are the code around the loop
   s.scopes.emplace_back();
   hir::LocalId k = declareLocal(s, var, s.span(st.varRange), tt.usize(), false, false);
+  s.prog.locals[k.index].loopVar = true;
   ++s.loopDepth;
   s.pipelineLoops.push_back(s.loopDepth);
   std::vector<Load> loads;

@@ -199,12 +199,18 @@ void checkMutable(Sema& s, hir::ExprId place, base::Span at) {
   switch (e.kind) {
     case hir::ExprKind::Local: {
       const hir::Local& l = s.prog.local(e.local);
-      if (!l.mut && !tt.containsError(l.type))
-        s.sink.emit(diag::AssignToImmutable(l.name)
-                        .primary(at, "cannot assign twice to immutable variable")
-                        .secondary(l.span, "first assignment to `" + l.name + "`")
-                        .suggest("consider making this binding mutable: `mut " + l.name + "`",
-                                 base::Span{l.span.file, l.span.begin, l.span.begin}, "mut "));
+      if (!l.mut && !tt.containsError(l.type)) {
+        diag::Diagnostic d = diag::AssignToImmutable(l.name);
+        d.primary(at, "cannot assign twice to immutable variable").secondary(l.span, "first assignment to `" + l.name + "`");
+        // A loop's index takes no `mut` in Vx's grammar.
+        if (l.loopVar)
+          d.help("a loop's index cannot be made mutable: copy it into a mutable variable, `let mut " + l.name + " = " +
+                 l.name + ";`, at the start of the body");
+        else
+          d.suggest("consider making this binding mutable: `mut " + l.name + "`",
+                    base::Span{l.span.file, l.span.begin, l.span.begin}, "mut ");
+        s.sink.emit(std::move(d));
+      }
       return;
     }
     case hir::ExprKind::Index:
@@ -301,7 +307,7 @@ hir::StmtId checkParallel(Sema& s, const ast::Stmt& st, hir::Stmt& hs) {
     s.sink.emit(std::move(d));
     ok = false;
   };
-  if (f.topology != hir::Topology::TensorCore)
+  if (f.topology != hir::Topology::TensorCore && !f.topologyUnknown)
     misuse("`parallel` launches instances on the machine's cores; `" + f.name + "` runs on `Topology::" +
                hir::topologyName(f.topology) + "`",
            "a grid outside a kernel", "declare the function `on Topology::TensorCore`");
@@ -349,8 +355,10 @@ hir::StmtId checkParallel(Sema& s, const ast::Stmt& st, hir::Stmt& hs) {
   s.gridFirstLocal = static_cast<uint32_t>(s.prog.locals.size());
   std::vector<uint32_t> vars;
   for (const ast::Pat* b : binds)
-    if (b->kind == ast::PatKind::Bind)
+    if (b->kind == ast::PatKind::Bind) {
       vars.push_back(declareLocal(s, s.name(b->name), s.span(b->range), tt.usize(), false, false).index);
+      s.prog.locals[vars.back()].loopVar = true;
+    }
   hs.vars = s.prog.addList(vars);
   int loops = s.loopDepth;
   s.loopDepth = 0;  // `break` and `continue` do not leave an instance
@@ -425,6 +433,7 @@ hir::StmtId checkStmt(Sema& s, ast::StmtId id) {
       hs.b = checkExpr(s, st.b, lo);
       s.scopes.emplace_back();
       hs.var = declareLocal(s, s.name(st.var), s.span(st.varRange), lo, false, false);
+      s.prog.locals[hs.var.index].loopVar = true;
       ++s.loopDepth;
       hs.body = checkBlock(s, st.body, {});
       --s.loopDepth;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -201,9 +202,25 @@ int compileToCpu(const FrontOptions& opts, CpuProgram& out) {
   });
 }
 
+// Why `output` cannot be written, or "": checked before a compiler runs,
+// whose own failure to write it would read as vxc's bug.
+std::string unwritable(const std::string& output) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p(output);
+  if (fs::is_directory(p, ec)) return "cannot write `" + output + "`: it is a folder";
+  fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::exists(dir, ec)) return "cannot write `" + output + "`: its folder `" + dir.string() + "` does not exist";
+  if (!fs::is_directory(dir, ec)) return "cannot write `" + output + "`: `" + dir.string() + "` is not a folder";
+  if (::access(dir.c_str(), W_OK) != 0 || (fs::exists(p, ec) && ::access(p.c_str(), W_OK) != 0))
+    return "cannot write `" + output + "`: " + std::strerror(errno);
+  return {};
+}
+
 int compileGenerated(const std::string& source, const std::string& output, cpu::Artifact kind,
                      const std::string& origin, const std::string& targetCpu) {
   if (std::string e = cpu::runtimeIncludeError(); !e.empty()) return usageError(e);
+  if (std::string e = unwritable(output); !e.empty()) return usageError(e);
   cpu::CompileResult r = cpu::compileCpp(source, output, kind, targetCpu);
   // An unknown CPU name is the user's, not an internal error.
   if (!r.ok && !targetCpu.empty() && r.log.find("-march=") != std::string::npos)
@@ -532,11 +549,13 @@ int buildCuda(const FrontOptions& fo, const CpuProgram& prog, const std::string&
     if (!entry) return usageError(error);
     std::string main = tmp.path + (interpret ? "/main.cpp" : "/main.cu");
     if (!writeFile(main, cpu::emitHarness(*entry, unitPath, cpu::Flavor::Cuda), error)) return internalError(error);
+    if (std::string e = unwritable(output.empty() ? stem : output); !e.empty()) return usageError(e);
     return compiled(cpu::runCompiler(command(main, output.empty() ? stem : output, cpu::Artifact::Executable)),
                     fo.file, compiler);
   }
   bool lib = emit == "lib";
   std::string out = output.empty() ? (lib ? "lib" + stem + ".so" : stem + ".o") : output;
+  if (std::string e = unwritable(out); !e.empty()) return usageError(e);
   if (int rc = compiled(cpu::runCompiler(command(unitPath, out,
                                                  lib ? cpu::Artifact::SharedLibrary : cpu::Artifact::Object)),
                         fo.file, compiler))
@@ -564,7 +583,10 @@ bool writeFile(const std::string& path, const std::string& text, std::string& er
   std::ofstream out(path, std::ios::binary);
   out << text;
   out.close();
-  if (!out) error = "cannot write `" + path + "`";
+  if (!out) {
+    std::string why = unwritable(path);
+    error = why.empty() ? "cannot write `" + path + "`" : why;
+  }
   return static_cast<bool>(out);
 }
 

@@ -116,6 +116,7 @@ struct Local {
   TypeId type;
   bool mut = false;
   bool param = false;
+  bool loopVar = false; // a `for`, `pipeline` or `parallel` index: its pattern has no `mut`
   bool extent = false;  // a run-time extent (`m` of `Tensor<f32, [m, k]>`): a hidden `usize` parameter
   // A pipelined copy's ring (docs/pipeline.md): what the user's name denotes
   // in the loop's body, one slot of `type`.
@@ -131,7 +132,8 @@ struct Function {
   bool fromPrelude = false;
   Builtin builtin = Builtin::None;
   Topology topology = Topology::Host;
-  bool topologyGiven = false;  // `on ...` written (for builtins: only callable there)
+  bool topologyGiven = false;
+  bool topologyUnknown = false;  // written, but no topology (an error said so): no check depends on it  // `on ...` written (for builtins: only callable there)
   // The written parameters, then one hidden `usize` parameter per run-time
   // extent of their types (`Tensor<f32, [m, k]>`), in order of first use:
   // callers pass the extents their arguments' shapes bind (grid.md §1).

@@ -33,4 +33,16 @@ contains "$ERR" "bom.vx:1:17"
 contains "$ERR" "1 | fn f() -> u32 { y }"
 printf '\357\273\277fn f() {}\n' > "$TMP/bom_clean.vx"
 expect_status 0 "$VXC" check "$TMP/bom_clean.vx"
+# An output in a folder that does not exist, or that is a folder: a usage
+# error naming why, before any compiler runs (not "the compiler rejected the
+# code", vxc's own bug).
+for emit in obj lib exe cpp mlir; do
+  expect_status 2 "$VXC" build --emit=$emit -o "$TMP/no/such/out" "$ROOT/examples/stream.vx"
+  contains "$ERR" "cannot write \`$TMP/no/such/out\`: its folder \`$TMP/no/such\` does not exist"
+  case "$ERR" in *"internal compiler error"*) fail "--emit=$emit into a missing folder: $ERR";; esac
+done
+expect_status 2 "$VXC" build --target b200 --interpret --emit=obj -o "$TMP/no/such/k.o" "$ROOT/examples/stream.vx"
+contains "$ERR" "does not exist"
+expect_status 2 "$VXC" build --emit=obj -o "$TMP" "$ROOT/examples/stream.vx"
+contains "$ERR" "it is a folder"
 echo ok

@@ -108,4 +108,41 @@ fi
 
 expect_status 2 "$VXC" fix
 expect_status 2 "$VXC" fix "$TMP/missing.vx"
+
+# Where the wait goes when the `}` is not the place: before the block's final
+# expression (its value), and before a `let` that shadows the token's name
+# (there the name is still the token's). The JSON says MachineApplicable
+# only for an edit that leaves a clean file.
+cat >"$TMP/tail.vx" <<'VX'
+fn f(t: &Tensor<f32, [8, 8]>) -> i32 on Topology::TensorCore {
+  let x = transfer_async(t, Memory::VMEM);
+  3
+}
+VX
+cat >"$TMP/shadow.vx" <<'VX'
+fn f(t: &Tensor<f32, [8, 8]>) on Topology::TensorCore {
+  let x = transfer_async(t, Memory::VMEM);
+  let x = transfer_async(t, Memory::VMEM);
+  matmul_acc(wait(x));
+}
+VX
+for f in tail shadow; do
+  expect_status 1 "$VXC" check --error-format=json "$TMP/$f.vx"
+  contains "$ERR" '"suggestion_applicability":"MachineApplicable"'
+  expect_status 0 "$VXC" fix "$TMP/$f.vx"
+  expect_status 0 "$VXC" check "$TMP/$f.vx"
+done
+[ "$(sed -n 3p "$TMP/tail.vx")" = "  wait(x);" ] || fail "tail: the wait is not before the final expression: $(cat "$TMP/tail.vx")"
+[ "$(sed -n 3p "$TMP/shadow.vx")" = "  wait(x);" ] || fail "shadow: the wait is not before the shadowing let: $(cat "$TMP/shadow.vx")"
+# A loop's index takes no `mut`: E0205 says how to copy it, with no edit.
+cat >"$TMP/loopvar.vx" <<'VX'
+fn f(n: usize) -> usize {
+  let mut s = 0;
+  for i in 0..n { i = i + 1; s = s + i; }
+  s
+}
+VX
+expect_status 1 "$VXC" check --error-format=json "$TMP/loopvar.vx"
+contains "$ERR" "let mut i = i;"
+echo "$ERR" | grep -q '"suggested_replacement":"' && fail "E0205 on a loop index suggests an edit: $ERR"
 echo ok

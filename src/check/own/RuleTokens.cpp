@@ -68,25 +68,72 @@ diag::Diagnostic renderDropped(const ReportContext& a, const Decided& d) {
   }
   if (at.valid() && name.find('.') == std::string::npos && name.find(' ') == std::string::npos) {
     std::string_view text = a.sources.file(at.file).text();
-    uint32_t lineStart = at.begin;
-    while (lineStart > 0 && text[lineStart - 1] != '\n') --lineStart;
-    uint32_t indentEnd = lineStart;
-    while (indentEnd < text.size() && (text[indentEnd] == ' ' || text[indentEnd] == '\t')) ++indentEnd;
-    std::string indent(text.substr(lineStart, indentEnd - lineStart));
-    if (indentEnd == at.begin) {
-      // Machine-applicable only when the token is in flight on every path
-      // that reaches the drop: where another path consumed it already, a
-      // `wait` here would consume it twice (E6002).
-      bool everywhere = d.everywhere;
-      diag::Applicability how = everywhere ? diag::Applicability::MachineApplicable : diag::Applicability::MaybeIncorrect;
-      std::string wait = "wait(" + name + ");";
-      std::string message = "wait for it first: `" + wait + "`" +
-                            (everywhere ? "" : " (where no other path has waited it already)");
-      if (f.drop == DropHow::ScopeEnd)
-        out.suggest(message, base::Span{at.file, lineStart, lineStart}, indent + "  " + wait + "\n", how);
-      else
-        out.suggest(message, base::Span{at.file, at.begin, at.begin}, wait + "\n" + indent, how);
-      return out;
+    // The start of the line holding `at`, and whether `at` is the first
+    // thing on it (after its indentation).
+    auto lineOf = [&](uint32_t offset, std::string& indent) {
+      uint32_t lineStart = offset;
+      while (lineStart > 0 && text[lineStart - 1] != '\n') --lineStart;
+      uint32_t indentEnd = lineStart;
+      while (indentEnd < text.size() && (text[indentEnd] == ' ' || text[indentEnd] == '\t')) ++indentEnd;
+      indent = std::string(text.substr(lineStart, indentEnd - lineStart));
+      return std::make_pair(lineStart, indentEnd == offset);
+    };
+    // Where the `wait` goes: on its own line before the statement that
+    // drops the token, or before the `}` that ends its scope; but before a
+    // `let` that shadows the token's name on the way (there the name is
+    // still the token's), and before a block's final expression (its
+    // value: after it the `wait` would end the block with no value).
+    base::Span insertAt = at;
+    bool atScopeEnd = f.drop == DropHow::ScopeEnd;
+    uint32_t created = UINT32_MAX;
+    for (const auto& [k, g] : f.holds)
+      if (!a.terms.isFalse(g) && a.transfers[k].span.valid() && a.transfers[k].span.file == at.file)
+        created = std::min(created, a.transfers[k].span.begin);
+    if (created != UINT32_MAX) {
+      uint32_t shadow = UINT32_MAX;
+      for (const hir::Local& l : a.prog.locals)
+        if (l.name == name && l.span.file == at.file && l.span.begin > created && l.span.begin < at.begin &&
+            l.span.begin >= a.fn.span.begin && l.span.end <= a.fn.span.end)
+          shadow = std::min(shadow, l.span.begin);
+      if (shadow != UINT32_MAX) {
+        // The statement binding it: `let` first on its line.
+        std::string ind;
+        auto [ls, first] = lineOf(shadow, ind);
+        (void)first;
+        if (text.substr(ls + ind.size(), 4) == "let ") {
+          insertAt = base::Span{at.file, static_cast<uint32_t>(ls + ind.size()), static_cast<uint32_t>(ls + ind.size())};
+          atScopeEnd = false;
+        } else {
+          insertAt = base::Span{};
+        }
+      }
+    }
+    if (atScopeEnd && insertAt.valid())
+      for (const hir::Block& b : a.prog.blocks)
+        if (b.closeBrace.file == at.file && b.closeBrace.begin == at.begin && b.tail.valid()) {
+          insertAt = a.prog.expr(b.tail).span;
+          insertAt.end = insertAt.begin;
+          atScopeEnd = false;
+          break;
+        }
+    std::string indent;
+    if (insertAt.valid()) {
+      auto [lineStart, first] = lineOf(insertAt.begin, indent);
+      if (first) {
+        // Machine-applicable only when the token is in flight on every path
+        // that reaches the drop: where another path consumed it already, a
+        // `wait` here would consume it twice (E6002).
+        bool everywhere = d.everywhere;
+        diag::Applicability how = everywhere ? diag::Applicability::MachineApplicable : diag::Applicability::MaybeIncorrect;
+        std::string wait = "wait(" + name + ");";
+        std::string message = "wait for it first: `" + wait + "`" +
+                              (everywhere ? "" : " (where no other path has waited it already)");
+        if (atScopeEnd)
+          out.suggest(message, base::Span{at.file, lineStart, lineStart}, indent + "  " + wait + "\n", how);
+        else
+          out.suggest(message, base::Span{at.file, insertAt.begin, insertAt.begin}, wait + "\n" + indent, how);
+        return out;
+      }
     }
   }
   out.help("wait for it first: `wait(" + name + ");`");
