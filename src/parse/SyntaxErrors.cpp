@@ -154,6 +154,57 @@ void widenExpected(antlr4::misc::IntervalSet& set, antlr4::Parser* parser,
   for (size_t op : binaryOperators()) set.add(static_cast<ssize_t>(op));
 }
 
+// Whether the parser is in a body's code (a statement, an expression, its
+// arguments), not in a type, a shape, a pattern, a parameter list or an
+// attribute, where `<`, `(`, `[` or `,` open something else.
+bool inExpressionCode(antlr4::Parser* parser) {
+  for (auto* ctx = parser->getContext(); ctx; ctx = dynamic_cast<antlr4::ParserRuleContext*>(ctx->parent)) {
+    switch (ctx->getRuleIndex()) {
+      case VxParser::RuleExpr:
+      case VxParser::RuleArgs:
+      case VxParser::RuleStmt:
+      case VxParser::RuleIfChain:
+      case VxParser::RuleBlock:
+        return true;
+      case VxParser::RuleFile:
+      case VxParser::RuleItem:
+      case VxParser::RuleAttribute:
+      case VxParser::RuleMeta:
+      case VxParser::RuleGenericParams:
+      case VxParser::RuleGenericParam:
+      case VxParser::RuleParamList:
+      case VxParser::RuleParam:
+      case VxParser::RuleType:
+      case VxParser::RuleTypePath:
+      case VxParser::RuleGenericArgs:
+      case VxParser::RuleGenericArg:
+      case VxParser::RuleShape:
+      case VxParser::RuleShapeDim:
+      case VxParser::RulePattern:
+        return false;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+// Tokens after which an expression's operand must come.
+bool expectsOperand(size_t type) {
+  switch (type) {
+    case VxParser::PLUS: case VxParser::MINUS: case VxParser::STAR: case VxParser::SLASH:
+    case VxParser::PERCENT: case VxParser::EQEQ: case VxParser::NE: case VxParser::LT:
+    case VxParser::GT: case VxParser::LE: case VxParser::GE: case VxParser::ANDAND:
+    case VxParser::OROR: case VxParser::ASSIGN: case VxParser::PLUSEQ: case VxParser::MINUSEQ:
+    case VxParser::STAREQ: case VxParser::SLASHEQ: case VxParser::PERCENTEQ: case VxParser::BANG:
+    case VxParser::AMP: case VxParser::COMMA: case VxParser::LPAREN: case VxParser::LBRACK:
+    case VxParser::RETURN:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 antlr4::misc::IntervalSet StatementRecovery::getErrorRecoverySet(antlr4::Parser* parser) {
@@ -170,6 +221,37 @@ antlr4::misc::IntervalSet StatementRecovery::getErrorRecoverySet(antlr4::Parser*
   }
   set.add(antlr4::Token::EOF);
   return set;
+}
+
+antlr4::Token* StatementRecovery::singleTokenDeletion(antlr4::Parser* recognizer) {
+  size_t next = recognizer->getInputStream()->LA(1);
+  if (next == VxParser::SEMI || next == VxParser::RBRACE) return nullptr;
+  // Nor a keyword or an opening bracket: what follows belongs to it (`let y
+  // = if c {..} else {..};`, `[1, 2]`), and parsed without it, it reads as
+  // a cascade of errors; skipped whole (consumeUntil), it is one.
+  if (isKeyword(next) || next == VxParser::LBRACE || next == VxParser::LBRACK || next == VxParser::LPAREN)
+    return nullptr;
+  return antlr4::DefaultErrorStrategy::singleTokenDeletion(recognizer);
+}
+
+void StatementRecovery::consumeUntil(antlr4::Parser* recognizer, const antlr4::misc::IntervalSet& set) {
+  size_t depth = 0;
+  // A skip that starts at a `{` is a statement's block that came too soon
+  // (`for i in 0.. { }`): that block is where the statement ends, the
+  // parser goes on from its `}` (counted, it took the enclosing `}` too).
+  const bool atBlock = recognizer->getInputStream()->LA(1) == VxParser::LBRACE;
+  for (size_t t = recognizer->getInputStream()->LA(1); t != antlr4::Token::EOF;
+       t = recognizer->getInputStream()->LA(1)) {
+    if (depth == 0 && set.contains(t)) return;
+    // Braces only: a statement ends in no `(` or `[` (the skipped tokens
+    // may start at an unclosed one: ANTLR's prediction rewinds to the
+    // decision that failed, `(x + ;`).
+    if (t == VxParser::LBRACE && !atBlock)
+      ++depth;
+    else if (t == VxParser::RBRACE && depth > 0)
+      --depth;
+    recognizer->consume();
+  }
 }
 
 std::string describeFound(const antlr4::Token* t) {
@@ -210,6 +292,24 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
         break;
       }
     if (unclosed) expected = "`}`";
+  }
+  // After an operator, an opening `(`/`[` or a `,` (`x + }`, `f(x,,)`):
+  // what is missing is an operand, whatever ANTLR's prediction stopped on
+  // (it named the statements that could follow the enclosing statement:
+  // "expected a statement or `}`, found `}`").
+  if (offending->getTokenIndex() > 0) {
+    const antlr4::Token* before = nullptr;
+    for (size_t i = offending->getTokenIndex(); i-- > 0;) {
+      antlr4::Token* t = parser->getTokenStream()->get(i);
+      if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
+        before = t;
+        break;
+      }
+    }
+    if (before && expectsOperand(before->getType()) && !unclosed && inExpressionCode(parser)) {
+      expected = "an expression";
+      single = false;
+    }
   }
   if (expected.empty()) expected = describeExpected(set, parser->getVocabulary());
 
@@ -254,6 +354,17 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
   } else {
     d.primary(base::Span{file_, begin, end}, "expected " + expected);
   }
+  // What the user may have meant, where Vx differs from Rust.
+  if (expected == "an expression" && offending->getType() == VxParser::IF)
+    d.note("`if` is a statement in Vx, not an expression: assign in each branch "
+           "(`let mut y = 0; if c { y = 1; } else { y = 2; }`)");
+  if (expected == "an expression" && offending->getType() == VxParser::LBRACK)
+    d.note("Vx has no array literals: tensors are made by `zeros::<T, [..]>(Memory::...)` and filled");
+  const bool bitAnd = prev && endsExpression(prev) && offending->getType() == VxParser::AMP;
+  const bool shift = prev && (offending->getType() == VxParser::LT || offending->getType() == VxParser::GT) &&
+                     prev->getType() == offending->getType() && prev->getStopIndex() + 1 == offending->getStartIndex();
+  if (bitAnd || shift)
+    d.note("Vx has no bitwise operators (`&`, `|`, `^`, `<<`, `>>`): use `%`, `/` and `*` by powers of two");
   sink_.emit(std::move(d));
 }
 

@@ -34,6 +34,14 @@ class SyntaxErrorListener : public antlr4::BaseErrorListener {
 class StatementRecovery : public antlr4::DefaultErrorStrategy {
  protected:
   antlr4::misc::IntervalSet getErrorRecoverySet(antlr4::Parser* parser) override;
+  // Never deletes a `;` or a `}` as "extraneous": they end statements and
+  // blocks. Deleted, `let y = x + ;` went on as `x + y` with the next line's
+  // tail and reported a second, bogus error at the block's end.
+  antlr4::Token* singleTokenDeletion(antlr4::Parser* recognizer) override;
+  // Skips to the recovery set over whole blocks: a `}` or `;` inside a
+  // `{ ... }` the skipped tokens opened (`let y = if c { 1 } else
+  // { 2 };`) is not where the statement ends.
+  void consumeUntil(antlr4::Parser* recognizer, const antlr4::misc::IntervalSet& set) override;
 };
 
 // How a token is named in messages: `fn`, identifier `x`, end of file.
