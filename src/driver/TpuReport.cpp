@@ -42,7 +42,11 @@ std::string trapMessage(const codegen::tpu::Kernel& k, const sim::Result& r) {
   if (r.fault->kind == sim::FaultKind::Arithmetic) {
     const std::string& m = r.fault->message;
     size_t from = m.find("): "), to = m.find('\n');
-    return "runtime trap: " + (from == std::string::npos ? std::string("arithmetic") : m.substr(from + 3, to - from - 3)) + at;
+    std::string what = from == std::string::npos ? std::string("arithmetic") : m.substr(from + 3, to - from - 3);
+    // Worded as the other targets word it (include/vx/scalar.h).
+    if (what == "i64::MIN / -1 overflows") what = "integer overflow in `/`";
+    if (what == "i64::MIN % -1 overflows") what = "integer overflow in `%`";
+    return "runtime trap: " + what + at;
   }
   if (in.op != ::vx::tpu::Op::LdSmem) return {};
   for (const auto& [buffer, what] : k.traps)

@@ -62,14 +62,35 @@ unsigned reportBadChars(const std::vector<RawToken>& all, std::string_view origi
       continue;
     }
     if (c == '"') {
-      // A quote no STRING token took: the string does not end on its line.
-      sink.emit(diag::LexUnterminatedString()
-                    .primary(base::Span{file, off, off + 1}, "this string does not end on its line")
-                    .help("close it with `\"`; inside a string, write `\\\"` for a quote and `\\\\` for a backslash"));
-      ++n;
-      // What follows on its line was meant as the string: one error for it.
+      // A quote no STRING token took: the string does not end on its line,
+      // or holds an escape other than `\"` and `\\` (`"b\n200"`).
       uint32_t lineEnd = off;
       while (lineEnd < original.size() && original[lineEnd] != '\n' && original[lineEnd] != '\r') ++lineEnd;
+      uint32_t badEscape = lineEnd;
+      for (uint32_t k = off + 1; k < lineEnd; ++k) {
+        if (original[k] == '"') break;
+        if (original[k] != '\\') continue;
+        if (k + 1 < lineEnd && (original[k + 1] == '"' || original[k + 1] == '\\')) {
+          ++k;
+          continue;
+        }
+        badEscape = k;
+        break;
+      }
+      const char* help = "close it with `\"`; inside a string, write `\\\"` for a quote and `\\\\` for a backslash";
+      if (badEscape < lineEnd && badEscape + 1 < lineEnd) {
+        uint32_t escEnd = badEscape + 2;
+        while (escEnd < lineEnd && (static_cast<unsigned char>(original[escEnd]) & 0xC0) == 0x80) ++escEnd;
+        sink.emit(diag::LexUnknownEscape(std::string(original.substr(badEscape, escEnd - badEscape)))
+                      .primary(base::Span{file, badEscape, escEnd}, "not an escape of a Vx string")
+                      .help("a string's escapes are `\\\"` (a quote) and `\\\\` (a backslash)"));
+      } else {
+        sink.emit(diag::LexUnterminatedString()
+                      .primary(base::Span{file, off, off + 1}, "this string does not end on its line")
+                      .help(help));
+      }
+      ++n;
+      // What follows on its line was meant as the string: one error for it.
       while (i + 1 < all.size() && base + all[i + 1].start < lineEnd) ++i;
       continue;
     }

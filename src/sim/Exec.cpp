@@ -74,7 +74,7 @@ void Machine::interpret(bool yieldAtDma) {
         }
         if (a == INT64_MIN && b == -1) {
           sync();
-          fault(FaultKind::Arithmetic, pc, "i64::MIN / -1 overflows");
+          fault(FaultKind::Arithmetic, pc, d.op == Op::Div ? "i64::MIN / -1 overflows" : "i64::MIN % -1 overflows");
         }
         V[d.v[0]] = d.op == Op::Div ? a / b : a % b;
         ++pc;
