@@ -18,6 +18,9 @@
 //     fault within one instance (race, deadlock, DMA left in flight). A
 //     clean run makes it imprecise. A race between instances in a function
 //     rejected without E6010 or E6014 is a race the checker missed: UNSOUND.
+//   - a function with no error of its own whose callee (at any depth) has
+//     one is rejected with it ("in-callee"), not run: `vxc check` refuses
+//     the file, and the callee's summary allows anything.
 // usage: vx-oracle FILE [--lens 9,12] [--extents 64,40,48,24]
 //        vx-oracle FILE --replay FN [NAME=VALUE ...]   (one run, vxsim's verdict printed)
 #include <chrono>
@@ -369,7 +372,45 @@ int main(int argc, char** argv) {
   unsigned fns = 0;
   for (const hir::Function& f : prog.fns)
     if (!f.isExtern && f.body.valid()) ++fns;
-  for (const hir::Function& f : prog.fns) {
+  // The functions with errors of their own, and each function's callees:
+  // a function whose callee (at any depth) is rejected is rejected with it
+  // (`vxc check` refuses the file; the callee's summary allows anything,
+  // so the caller alone shows nothing), never an acceptance to run.
+  auto hasErrors = [&](const hir::Function& f) {
+    for (const diag::Diagnostic& d : sink.diagnostics()) {
+      base::Span s = d.primarySpan();
+      if (s.valid() && s.begin >= f.span.begin && s.end <= f.span.end && d.severity() == diag::Severity::Error)
+        return true;
+    }
+    return false;
+  };
+  std::vector<std::set<uint32_t>> callees(prog.fns.size());
+  for (const hir::Expr& e : prog.exprs) {
+    if (e.kind != hir::ExprKind::Call || !e.fn.valid() || prog.fns[e.fn.index].isExtern) continue;
+    for (uint32_t i = 0; i < prog.fns.size(); ++i) {
+      const hir::Function& g = prog.fns[i];
+      if (!g.isExtern && g.body.valid() && e.span.file == g.span.file && e.span.begin >= g.span.begin &&
+          e.span.end <= g.span.end)
+        callees[i].insert(e.fn.index);
+    }
+  }
+  std::vector<char> ownErrors(prog.fns.size(), 0);
+  for (uint32_t i = 0; i < prog.fns.size(); ++i)
+    if (!prog.fns[i].isExtern && prog.fns[i].body.valid()) ownErrors[i] = hasErrors(prog.fns[i]);
+  auto calleeRejected = [&](uint32_t root) -> std::string {
+    std::vector<uint32_t> stack(callees[root].begin(), callees[root].end());
+    std::set<uint32_t> seen{root};
+    while (!stack.empty()) {
+      uint32_t g = stack.back();
+      stack.pop_back();
+      if (!seen.insert(g).second) continue;
+      if (ownErrors[g]) return prog.fns[g].name;
+      stack.insert(stack.end(), callees[g].begin(), callees[g].end());
+    }
+    return {};
+  };
+  for (uint32_t fi = 0; fi < prog.fns.size(); ++fi) {
+    const hir::Function& f = prog.fns[fi];
     if (f.isExtern || !f.body.valid()) continue;
     // The function's diagnostics: those whose primary span is in it.
     std::vector<const diag::Diagnostic*> diags;
@@ -395,7 +436,13 @@ int main(int argc, char** argv) {
       else if (tt.kind(t) == hir::TyKind::Int) params.emplace_back(local.name, "int");
       else if (tt.kind(t) == hir::TyKind::Bool) params.emplace_back(local.name, "bool");
     }
-    if (codes.empty()) {
+    const std::string rejectedCallee =
+        codes.empty() ? calleeRejected(fi) : std::string();
+    if (!rejectedCallee.empty()) {
+      kind = "rejected";
+      result = "in-callee";
+      detail = "its callee `" + rejectedCallee + "` is rejected";
+    } else if (codes.empty()) {
       kind = "accepted";
       result = "ok";
       if (!vir || !base) {
