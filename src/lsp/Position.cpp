@@ -75,4 +75,65 @@ bool applyChange(std::string& text, Position start, Position end, std::string_vi
   return true;
 }
 
+namespace {
+bool before(Position a, Position b) { return a.line < b.line || (a.line == b.line && a.character <= b.character); }
+}  // namespace
+
+bool applyChanges(std::string& text, const std::vector<TextChange>& changes) {
+  bool descending = changes.size() > 1;
+  for (size_t i = 0; i < changes.size() && descending; ++i) {
+    const TextChange& c = changes[i];
+    // Strictly before the last change: one that ends where the last began
+    // may mean another place after it (a `\n` inserted after a lone `\r`
+    // moves the start of the next line).
+    if (c.whole || !before(c.start, c.end) ||
+        (i > 0 && (!before(c.end, changes[i - 1].start) ||
+                   (c.end.line == changes[i - 1].start.line && c.end.character == changes[i - 1].start.character))))
+      descending = false;
+  }
+  if (descending) {
+    // Every range is in the original text's coordinates: the changes after
+    // it only touched text after it.
+    LineIndex index(text);
+    std::vector<std::pair<uint32_t, uint32_t>> at(changes.size());
+    for (size_t i = 0; i < changes.size(); ++i) {
+      at[i] = {index.offset(changes[i].start), index.offset(changes[i].end)};
+      // (A position the protocol clamps, past its line's end or inside a
+      // surrogate pair, may mean another place once an earlier change
+      // grew its line: those go one at a time.)
+      Position s = index.position(at[i].first), e = index.position(at[i].second);
+      bool exact = s.line == changes[i].start.line && s.character == changes[i].start.character &&
+                   e.line == changes[i].end.line && e.character == changes[i].end.character;
+      if (!exact || at[i].second < at[i].first || (i > 0 && at[i].second > at[i - 1].first)) {
+        descending = false;
+        break;
+      }
+    }
+    if (descending) {
+      std::string out;
+      size_t size = text.size();
+      for (size_t i = 0; i < changes.size(); ++i) size += changes[i].text.size();
+      out.reserve(size);
+      size_t from = 0;
+      for (size_t i = changes.size(); i-- > 0;) {
+        out.append(text, from, at[i].first - from);
+        out += changes[i].text;
+        from = at[i].second;
+      }
+      out.append(text, from, std::string::npos);
+      text = std::move(out);
+      return true;
+    }
+  }
+  std::string result = text;
+  for (const TextChange& c : changes) {
+    if (c.whole)
+      result = c.text;
+    else if (!applyChange(result, c.start, c.end, c.text))
+      return false;
+  }
+  text = std::move(result);
+  return true;
+}
+
 }  // namespace vx::lsp

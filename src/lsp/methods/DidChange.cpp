@@ -28,16 +28,21 @@ void didChange(State& s, const json& params) {
       positionField(c["range"], "end");
     }
   }
-  std::string text = it->second.text;
+  std::vector<TextChange> list;
+  list.reserve(changes.size());
   for (const json& c : changes) {
-    std::string replacement = c["text"].get<std::string>();
-    if (c.contains("range")) {
-      // A reversed range is a bad change: the document stays as it was.
-      if (!applyChange(text, positionField(c["range"], "start"), positionField(c["range"], "end"), replacement))
-        throw BadParams{"a change's range ends before it starts"};
-    } else
-      text = std::move(replacement);
+    TextChange t;
+    t.text = c["text"].get<std::string>();
+    t.whole = !c.contains("range");
+    if (!t.whole) {
+      t.start = positionField(c["range"], "start");
+      t.end = positionField(c["range"], "end");
+    }
+    list.push_back(std::move(t));
   }
+  // A reversed range is a bad change: the document stays as it was.
+  std::string text = it->second.text;
+  if (!applyChanges(text, list)) throw BadParams{"a change's range ends before it starts"};
   it->second.text = std::move(text);
   if (td.contains("version") && td["version"].is_number_integer()) {
     int64_t version = td["version"].get<int64_t>();

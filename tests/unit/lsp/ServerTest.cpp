@@ -1,3 +1,4 @@
+#include <algorithm>
 // The language server: sessions over framed JSON-RPC, incremental edits,
 // UTF-16 positions, quick fixes, and bad input that gets an error while the
 // server keeps serving.
@@ -166,6 +167,50 @@ TEST_CASE("positions count UTF-16 code units; edits apply in order") {
   applyChange(t, Position{1, 0}, Position{1, 0}, "// x\n");
   applyChange(t, Position{0, 14}, Position{2, 0}, "");  // join the lines
   CHECK(t == "let alpha = 1;let b = 2;\n");
+}
+
+TEST_CASE("changes of one message apply as one at a time would, bottom-to-top ones in one pass") {
+  // Against applying each in turn (applyChange), on random texts with CRLF,
+  // lone CR, two-unit characters and positions past line ends: ranges made
+  // bottom to top (one pass), in any order, and past their lines (which
+  // must go one at a time).
+  uint64_t seed = 12345;
+  auto rnd = [&](uint32_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>((seed >> 33) % n);
+  };
+  const char* pieces[] = {"a", "bc", "\n", "\r\n", "\r", "\xC3\xA9", "\xF0\x9F\x98\x80", "  ", "x;"};
+  for (int round = 0; round < 20000; ++round) {
+    std::string text;
+    for (uint32_t k = rnd(40); k-- > 0;) text += pieces[rnd(9)];
+    const uint32_t lines = 1 + static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n')) + 2;
+    std::vector<TextChange> changes(1 + rnd(6));
+    bool bottomUp = rnd(2) == 0;
+    Position last{lines, 0};
+    for (TextChange& c : changes) {
+      Position a{rnd(lines), rnd(bottomUp ? 3 : 12)}, b{rnd(lines), rnd(12)};
+      if (b.line < a.line || (b.line == a.line && b.character < a.character)) std::swap(a, b);
+      if (bottomUp) {
+        b = a;  // an insertion above the last one
+        if (last.line == 0 && last.character == 0) break;
+        a = b = Position{std::min(a.line, last.line), a.line < last.line ? a.character : std::min(a.character, last.character)};
+        if (rnd(2) == 0 && a.line > 0) a = Position{a.line - 1, rnd(4)};  // a range, not an insertion
+        last = a;
+      }
+      c.start = a;
+      c.end = b;
+      c.text = pieces[rnd(9)];
+    }
+    std::string sequential = text, batched = text;
+    bool ok = true;
+    for (const TextChange& c : changes) ok = ok && applyChange(sequential, c.start, c.end, c.text);
+    CHECK(applyChanges(batched, changes) == ok);
+    if (ok) CHECK(batched == sequential);
+  }
+  // A reversed range: nothing applied.
+  std::string t = "abc\ndef\n";
+  CHECK_FALSE(applyChanges(t, {TextChange{false, {1, 2}, {1, 3}, "X"}, TextChange{false, {0, 2}, {0, 1}, "Y"}}));
+  CHECK(t == "abc\ndef\n");
 }
 
 TEST_CASE("a lone carriage return ends a line, as the protocol counts lines") {
