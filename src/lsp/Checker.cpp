@@ -436,7 +436,12 @@ void Checker::loopBody() {
       std::unique_lock<std::mutex> lock(m_);
       cv_.wait(lock, [&] { return stop_ || !pending_.empty(); });
       if (stop_) return;
+      // The text submitted first (closes first: they only clear): an edit
+      // waits for the documents edited before it, not for those whose names
+      // sort before its own.
       auto it = pending_.begin();
+      for (auto j = pending_.begin(); j != pending_.end(); ++j)
+        if (j->second.submission < it->second.submission) it = j;
       uri = it->first;
       job = std::move(it->second);
       pending_.erase(it);

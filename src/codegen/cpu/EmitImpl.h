@@ -2,6 +2,7 @@
 // SSA values are per function.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "codegen/cpu/Cpu.h"
@@ -32,8 +33,12 @@ struct Emitter {
   std::string rt = "vx::rt";
   bool cuda() const { return flavor == Flavor::Cuda; }
 
+  // Indented two spaces a level up to 32 levels: deeper (an `else if`
+  // chain of a thousand arms nests a thousand deep) the indentation alone
+  // grew the unit quadratically (300 KB of source, 118 MB of C++).
+  static constexpr int kMaxIndent = 32;
   void line(const std::string& text) {
-    out.append(static_cast<size_t>(indent) * 2, ' ');
+    out.append(static_cast<size_t>(std::min(indent, kMaxIndent)) * 2, ' ');
     out += text;
     out += '\n';
   }
