@@ -33,9 +33,17 @@ LineCol SourceFile::lineCol(uint32_t offset) const {
   uint32_t line = static_cast<uint32_t>(it - lineStarts_.begin());
   uint32_t start = lineStarts_[line - 1];
   if (asciiLine_[line - 1]) return LineCol{line, offset - start + 1};
+  // One column per character: a valid UTF-8 sequence, or a byte that
+  // starts none (shown as U+FFFD; a stray continuation byte too, which
+  // counting lead bytes alone skipped).
   uint32_t col = 1;
-  for (uint32_t i = start; i < offset; ++i)
-    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++col;
+  for (uint32_t i = start; i < offset; ++col) {
+    auto c = static_cast<unsigned char>(text_[i]);
+    uint32_t len = c < 0x80 ? 1 : c >= 0xC2 && c < 0xE0 ? 2 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 1;
+    for (uint32_t k = 1; k < len; ++k)
+      if (i + k >= text_.size() || (static_cast<unsigned char>(text_[i + k]) & 0xC0) != 0x80) len = 1;
+    i += len;
+  }
   return LineCol{line, col};
 }
 
