@@ -254,14 +254,14 @@ hir::ExprId checkCall(Sema& s, const ast::Expr& call, ast::Range range) {
         case TensorRole::None: break;
         case TensorRole::Element:
           if (!open && !tt.isNumeric(rg)) {
-            s.sink.emit(diag::TypeMismatch("a scalar element type", tt.print(given))
-                            .primary(s.span(s.m->type(ta).range), "tensor elements are scalars"));
+            s.sink.emit(diag::KindMismatch("a numeric element type", "`" + tt.print(given) + "`")
+                            .primary(s.span(s.m->type(ta).range), "tensor elements are numbers"));
             given = tt.error();
           }
           break;
         case TensorRole::Shape:
           if (!open && tt.kind(rg) != TyKind::Shape) {
-            s.sink.emit(diag::TypeMismatch("a shape like `[128, 128]`", tt.print(given))
+            s.sink.emit(diag::KindMismatch("a shape like `[128, 128]`", "`" + tt.print(given) + "`")
                             .primary(s.span(s.m->type(ta).range), "expected a shape"));
             given = tt.error();
           } else if (!open && !tensorSizeFits(s, tt.floatTy(hir::FloatKind::F16), rg, s.span(s.m->type(ta).range))) {

@@ -247,7 +247,7 @@ std::optional<__int128> dimValue(Sema& s, ast::TypeId id) {
     case ast::TypeKind::Tuple:
     case ast::TypeKind::Shape: break;
   }
-  s.sink.emit(diag::TypeMismatch("a dimension", "a type").primary(at, "expected an integer"));
+  s.sink.emit(diag::KindMismatch("a dimension", "a type").primary(at, "expected an integer"));
   return std::nullopt;
 }
 

@@ -181,7 +181,7 @@ hir::PatId bindPattern(Sema& s, ast::PatId pid, TypeId type, hir::ExprId init) {
     for (uint32_t i = 0; i < p.list.count; ++i) elems.push_back(tt.elem(t, i));
   } else {
     if (!tt.containsError(t))
-      s.sink.emit(diag::TypeMismatch("a tuple of " + countOf(p.list.count, "element"), tt.print(t))
+      s.sink.emit(diag::KindMismatch("a tuple of " + countOf(p.list.count, "element"), "`" + tt.print(t) + "`")
                       .primary(hp.span, "this pattern destructures a tuple"));
     elems.assign(p.list.count, tt.error());
   }
@@ -426,7 +426,7 @@ hir::StmtId checkStmt(Sema& s, ast::StmtId id) {
       hs.a = checkExpr(s, st.a);
       TypeId lo = s.prog.expr(hs.a).type;
       if (!tt.isInteger(lo) && !tt.containsError(lo)) {
-        s.sink.emit(diag::TypeMismatch("an integer", tt.print(lo))
+        s.sink.emit(diag::KindMismatch("an integer", "`" + tt.print(lo) + "`")
                         .primary(s.prog.expr(hs.a).span, "ranges are over integers"));
         lo = tt.error();
       }

@@ -243,12 +243,12 @@ TypeId lowerType(Sema& s, ast::TypeId id) {
     TypeId shape = lowerType(s, args[1]);
     TypeId re = tt.resolve(elem), rs = tt.resolve(shape);
     if (!tt.isNumeric(re) && tt.kind(re) != TyKind::Var && tt.kind(re) != TyKind::Error) {
-      s.sink.emit(diag::TypeMismatch("a scalar element type", tt.print(elem))
-                      .primary(s.span(s.m->type(args[0]).range), "tensor elements are scalars"));
+      s.sink.emit(diag::KindMismatch("a numeric element type", "`" + tt.print(elem) + "`")
+                      .primary(s.span(s.m->type(args[0]).range), "tensor elements are numbers"));
       return tt.error();
     }
     if (tt.kind(rs) != TyKind::Shape && tt.kind(rs) != TyKind::Var && tt.kind(rs) != TyKind::Error) {
-      s.sink.emit(diag::TypeMismatch("a shape like `[128, 128]`", tt.print(shape))
+      s.sink.emit(diag::KindMismatch("a shape like `[128, 128]`", "`" + tt.print(shape) + "`")
                       .primary(s.span(s.m->type(args[1]).range), "expected a shape"));
       return tt.error();
     }
