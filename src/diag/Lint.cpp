@@ -99,11 +99,15 @@ const char* flagOf(LintLevel l) {
 
 void applyLintLevels(Sink& sink, const base::SourceMap& sources, const LintOptions& options) {
   sink.sort(sources);
-  bool denyWarnings = false;
+  // `-D warnings` makes every warning an error, `-A warnings` silences
+  // every warning, `-W warnings` undoes either (the last one given counts),
+  // as rustc's `warnings` group.
+  bool denyWarnings = false, allowWarnings = false;
   std::map<Lint, LintLevel> fromFlags;
   for (const auto& [name, level] : options.flags) {
     if (name == "warnings") {
       denyWarnings = level == LintLevel::Deny;
+      allowWarnings = level == LintLevel::Allow;
       continue;
     }
     if (auto l = lintByName(name)) fromFlags[*l] = level;
@@ -114,6 +118,7 @@ void applyLintLevels(Sink& sink, const base::SourceMap& sources, const LintOptio
   sink.rewrite([&](Diagnostic& d) {
     std::optional<Lint> lint = lintOfCode(d.code());
     if (!lint) {
+      if (allowWarnings && d.severity() == Severity::Warning) return false;
       if (denyWarnings && d.severity() == Severity::Warning) d.levelOverride = Severity::Error;
       return true;
     }
@@ -130,6 +135,7 @@ void applyLintLevels(Sink& sink, const base::SourceMap& sources, const LintOptio
       fromAttr = true;
     }
     if (level == LintLevel::Allow) return false;
+    if (level == LintLevel::Warn && allowWarnings) return false;
     if (level == LintLevel::Warn && denyWarnings) {
       level = LintLevel::Deny;
       why = std::string("`-D warnings` set on the command line (implies `-D ") + lintName(*lint) + "`)";
