@@ -257,6 +257,17 @@ int cmdTune(const std::vector<std::string>& args) {
   if (!simulated) common.insert(common.end(), {"--repeat", std::to_string(repeat)});
   common.insert(common.end(), {"--color", "never"});
 
+  // A name no `const` has fails every combination alike: `vxc check` with
+  // each list's first value says so before the sweep.
+  {
+    std::vector<std::string> argv{self, "check", file, "--target", target, "--color", "never"};
+    for (const auto& ax : axes) argv.insert(argv.end(), {"--const", ax.first + "=" + ax.second.front()});
+    cpu::ProcessResult p = cpu::runProcess(argv, /*separate=*/true);
+    if (p.status == 2 && p.stderrText.find("there is no `const ") != std::string::npos) {
+      std::fprintf(stderr, "%s", p.stderrText.c_str());
+      return usageError("a `--const` names no constant of the file; nothing was tuned");
+    }
+  }
   const std::string unit = simulated ? "cycles" : "time_us";
   std::fprintf(stderr, "tuning %s for %s: %zu combination%s\n", file.c_str(), target.c_str(), total,
                total == 1 ? "" : "s");
@@ -281,6 +292,13 @@ int cmdTune(const std::vector<std::string>& args) {
     reference.outDir = outs.path + "/reference";
     argv.insert(argv.end(), {"--output", reference.outDir});
     cpu::ProcessResult p = cpu::runProcess(argv, /*separate=*/true);
+    // An entry that is not there fails every combination alike: said now,
+    // not after the sweep.
+    if (p.status == 2 && (p.stderrText.find("to use as the entry") != std::string::npos ||
+                          p.stderrText.find("choose an entry") != std::string::npos)) {
+      std::fprintf(stderr, "%s", p.stderrText.c_str());
+      return usageError("no combination can run; nothing was tuned");
+    }
     if (p.status != 0) {
       referenceFailure = firstError(p.stderrText);
     } else {

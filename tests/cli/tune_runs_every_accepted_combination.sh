@@ -104,6 +104,14 @@ expect_status 2 "$VXC" tune "$K" --const BX=1,2
 contains "$ERR" "there is no \`const BX\`; did you mean \`BM\`?"
 contains "$ERR" "nothing was tuned"
 expect_status 2 "$VXC" tune "$K" --const BM=1 --repeat 0
+# A name no constant has, an entry that is not there: said before the sweep
+# (no combination is run, none is listed).
+expect_status 2 "$VXC" tune "$K" --target tpu --const BX=1,2,3
+contains "$ERR" "there is no \`const BX\`"
+case "$ERR" in *"[1/3]"*) fail "an unknown --const name was found only by the sweep: $ERR";; esac
+expect_status 2 "$VXC" tune "$K" --target tpu --const BM=8,16 --entry nope
+contains "$ERR" "no function \`nope\`"
+case "$ERR" in *"[1/2]"*) fail "a missing entry was found only by the sweep: $ERR";; esac
 expect_status 0 "$VXC" help tune
 contains "$OUT" "Usage: vxc tune"
 echo ok
