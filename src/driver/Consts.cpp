@@ -3,6 +3,7 @@
 #include "check/Check.h"
 
 #include <cerrno>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -10,24 +11,58 @@
 #include <set>
 
 #include "base/Text.h"
+#include "parse/Literals.h"
 #include "hir/Types.h"
 
 namespace vx::driver {
 
 namespace {
 
-// The magnitude and sign of an integer VALUE within [lo, hi].
+// The magnitude and sign of an integer VALUE within [lo, hi], written as a
+// Vx integer literal without a suffix (`64`, `0x40`, `0b100`, `1_024`),
+// maybe negative.
 bool parseInteger(const std::string& v, int64_t lo, uint64_t hi, uint64_t& magnitude, bool& negative) {
   if (v.empty()) return false;
   negative = v[0] == '-';
   std::string digits = negative ? v.substr(1) : v;
-  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
-  errno = 0;
-  unsigned long long x = std::strtoull(digits.c_str(), nullptr, 10);
-  if (errno) return false;
+  if (digits.empty() || !(digits[0] >= '0' && digits[0] <= '9')) return false;
+  ast::LitSuffix suffix = ast::LitSuffix::None;
+  uint64_t x = 0;
+  if (!parse::readIntLiteral(digits, x, suffix) || suffix != ast::LitSuffix::None) return false;
+  // (readIntLiteral takes what the lexer matched: check its shape here.)
+  bool radix = digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'b');
+  for (size_t i = radix ? 2 : 0; i < digits.size(); ++i)
+    if (!(std::isxdigit(static_cast<unsigned char>(digits[i])) || digits[i] == '_')) return false;
+  if (!radix && digits.find_first_not_of("0123456789_") != std::string::npos) return false;
   magnitude = x;
   if (negative) return lo < 0 && x <= static_cast<uint64_t>(-(lo + 1)) + 1;
   return x <= hi;
+}
+
+// A Vx float or integer literal without a suffix, maybe negative: `2`,
+// `0.5`, `1e-3`, `2.5E+4`, `1_000.0` (not strtod's hexadecimal, `inf`,
+// blanks or `.5`).
+bool floatSyntax(const std::string& v) {
+  size_t i = v.size() > 0 && v[0] == '-' ? 1 : 0;
+  auto digits = [&]() {
+    size_t from = i;
+    if (i >= v.size() || !(v[i] >= '0' && v[i] <= '9')) return false;
+    while (i < v.size() && ((v[i] >= '0' && v[i] <= '9') || v[i] == '_')) ++i;
+    return i > from;
+  };
+  if (!digits()) return false;
+  if (i < v.size() && v[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
+    ++i;
+    if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
+    size_t from = i;
+    while (i < v.size() && ((v[i] >= '0' && v[i] <= '9') || v[i] == '_')) ++i;
+    if (v.find_first_of("0123456789", from) >= i) return false;  // an exponent needs a digit
+  }
+  return i == v.size();
 }
 
 ast::ExprId add(ast::Module& m, ast::Expr e) {
@@ -98,9 +133,12 @@ std::string applyConstOverrides(ast::Module& m, const ast::Interner& names, cons
         lit.payload = static_cast<uint32_t>(m.ints.size());
         m.ints.push_back(magnitude);
       } else if (type == "f32" || type == "f64" || type == "bf16" || type == "f16") {
+        std::string plain;
+        for (char c : value)
+          if (c != '_') plain += c;
         char* end = nullptr;
-        double d = std::strtod(value.c_str(), &end);
-        ok = !value.empty() && !*end && std::isfinite(d);
+        double d = std::strtod(plain.c_str(), &end);
+        ok = floatSyntax(value) && !*end && std::isfinite(d);
         // A value that would be an infinity in the const's type: a usage
         // error here, not E0200 at the source's own literal.
         const hir::FloatKind fk = type == "f16" ? hir::FloatKind::F16 : type == "bf16" ? hir::FloatKind::Bf16
@@ -119,7 +157,11 @@ std::string applyConstOverrides(ast::Module& m, const ast::Interner& names, cons
         return "`--const " + kv + "`: `const " + name + "` has a type `--const` cannot set (it sets integers, " +
                "floats and `bool`)";
       }
-      if (!ok) return "`--const " + kv + "`: `" + value + "` is not a valid `" + type + "` (the type of `const " + name + "`)";
+      if (!ok)
+        return "`--const " + kv + "`: `" + value + "` is not a valid `" + type + "` (the type of `const " + name +
+               "`; written as a Vx literal without a suffix: " +
+               (type == "bool" ? "`true` or `false`" : type[0] == 'f' || type == "bf16" ? "`0.5`, `1e-3`, `2`" : "`64`, `0x40`, `1_024`") +
+               ")";
       ast::ExprId id = add(m, lit);
       if (negative) {
         ast::Expr neg;

@@ -71,12 +71,25 @@ contains "$ERR" "there is no \`const BN\`; did you mean \`BM\`?"
 expect_status 2 "$VXC" build "$K" --const f=1
 contains "$ERR" "\`f\` is a function, not a \`const\`"
 expect_status 2 "$VXC" run "$K" --entry g --const BM=-1
-contains "$ERR" "\`-1\` is not a valid \`usize\` (the type of \`const BM\`)"
+contains "$ERR" "\`-1\` is not a valid \`usize\` (the type of \`const BM\`; written as a Vx literal"
 expect_status 2 "$VXC" check "$K" --const ON=2
 contains "$ERR" "\`2\` is not a valid \`bool\`"
 expect_status 2 "$VXC" check "$K" --const OFF=9223372036854775808
 contains "$ERR" "is not a valid \`i64\`"
 expect_status 0 "$VXC" check "$K" --const OFF=-9223372036854775807
+# Values are Vx literals, as the source writes them: radix prefixes and `_`
+# in integers, Vx's float syntax (an integer too), and nothing else
+# (strtod's hexadecimal, blanks, `.5`, `inf`; a suffix).
+for v in 0x10 0b10000 1_6; do expect_status 0 "$VXC" check "$K" --const BM=$v; done
+for v in 2 2.5 1e-3 2.5E+4 1_000.0 -0.5; do expect_status 0 "$VXC" check "$K" --const SCALE=$v; done
+for v in 0x 16usize ' 16' 0o7; do
+  expect_status 2 "$VXC" check "$K" --const "BM=$v"
+  contains "$ERR" "written as a Vx literal without a suffix"
+done
+for v in 0x10 .5 5. ' 2' inf nan 1e 1e_ 2.5f32; do
+  expect_status 2 "$VXC" check "$K" --const "SCALE=$v"
+  contains "$ERR" "is not a valid \`f32\`"
+done
 # A float that would be an infinity in the const's type: a usage error
 # naming the flag, not E0200 at the source's literal.
 expect_status 2 "$VXC" check "$K" --const SCALE=1e39
