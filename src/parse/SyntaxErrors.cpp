@@ -110,6 +110,16 @@ std::string describeRule(const antlr4::ParserRuleContext* ctx, const antlr4::Tok
   }
 }
 
+// The last token before `offending` on the default channel (not a comment
+// or a bad character), or null.
+const antlr4::Token* previousToken(antlr4::Parser* parser, const antlr4::Token* offending) {
+  for (size_t i = offending->getTokenIndex(); i-- > 0;) {
+    antlr4::Token* t = parser->getTokenStream()->get(i);
+    if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) return t;
+  }
+  return nullptr;
+}
+
 bool endsExpression(const antlr4::Token* t) {
   switch (t->getType()) {
     case VxParser::IDENT:
@@ -136,14 +146,7 @@ void widenExpected(antlr4::misc::IntervalSet& set, antlr4::Parser* parser,
   if (only != VxParser::RPAREN && only != VxParser::RBRACK && only != VxParser::SEMI &&
       only != VxParser::RBRACE && only != VxParser::LBRACE)
     return;
-  const antlr4::Token* prev = nullptr;
-  for (size_t i = offending->getTokenIndex(); i-- > 0;) {
-    antlr4::Token* t = parser->getTokenStream()->get(i);
-    if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
-      prev = t;
-      break;
-    }
-  }
+  const antlr4::Token* prev = previousToken(parser, offending);
   if (!prev || !endsExpression(prev)) return;
   auto* ctx = parser->getContext();
   if (only == VxParser::RPAREN &&
@@ -297,19 +300,10 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
   // what is missing is an operand, whatever ANTLR's prediction stopped on
   // (it named the statements that could follow the enclosing statement:
   // "expected a statement or `}`, found `}`").
-  if (offending->getTokenIndex() > 0) {
-    const antlr4::Token* before = nullptr;
-    for (size_t i = offending->getTokenIndex(); i-- > 0;) {
-      antlr4::Token* t = parser->getTokenStream()->get(i);
-      if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
-        before = t;
-        break;
-      }
-    }
-    if (before && expectsOperand(before->getType()) && !unclosed && inExpressionCode(parser)) {
-      expected = "an expression";
-      single = false;
-    }
+  if (const antlr4::Token* before = previousToken(parser, offending);
+      before && expectsOperand(before->getType()) && !unclosed && inExpressionCode(parser)) {
+    expected = "an expression";
+    single = false;
   }
   if (expected.empty()) expected = describeExpected(set, parser->getVocabulary());
 
@@ -325,17 +319,7 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
 
   // When the previous token ends on an earlier line, the missing piece
   // belongs right after it (rustc's "expected `;`" placement).
-  const antlr4::Token* prev = nullptr;
-  if (offending->getTokenIndex() > 0) {
-    auto* stream = parser->getTokenStream();
-    for (size_t i = offending->getTokenIndex(); i-- > 0;) {
-      antlr4::Token* t = stream->get(i);
-      if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
-        prev = t;
-        break;
-      }
-    }
-  }
+  const antlr4::Token* prev = previousToken(parser, offending);
   if (unclosed) {
     uint32_t at = base_ + static_cast<uint32_t>(unclosed->getStartIndex());
     d.secondary(base::Span{file_, at, at + 1}, "this `{` is never closed");
