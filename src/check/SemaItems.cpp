@@ -331,7 +331,7 @@ void checkLiteralRanges(Sema& s, uint32_t firstExpr, uint32_t endExpr, bool floa
     }
     // `-5` where inference made it unsigned (`let x: u64 = -5;`): the
     // negation type-checked while the literal's type was still open, and
-    // would wrap (Rust's E0600 after inference).
+    // would wrap (rustc refuses it after inference too).
     if (e.kind == hir::ExprKind::Unary && e.op == ast::Op::Neg && !floatsOnly) {
       hir::TypeId t = tt.resolve(e.type);
       if (tt.kind(t) == hir::TyKind::Int && !hir::intKindSigned(static_cast<hir::IntKind>(tt.get(t).sub)))

@@ -159,53 +159,33 @@ void widenExpected(antlr4::misc::IntervalSet& set, antlr4::Parser* parser,
 
 // Whether the parser is in a body's code (a statement, an expression, its
 // arguments), not in a type, a shape, a pattern, a parameter list or an
-// attribute, where `<`, `(`, `[` or `,` open something else.
+// attribute, where `<`, `(`, `[` or `,` open something else: the innermost
+// enclosing rule of either list decides.
 bool inExpressionCode(antlr4::Parser* parser) {
+  static const size_t code[] = {VxParser::RuleExpr, VxParser::RuleArgs, VxParser::RuleStmt, VxParser::RuleIfChain,
+                                VxParser::RuleBlock};
+  static const size_t other[] = {VxParser::RuleFile,          VxParser::RuleItem,       VxParser::RuleAttribute,
+                                 VxParser::RuleMeta,          VxParser::RuleGenericParams, VxParser::RuleGenericParam,
+                                 VxParser::RuleParamList,     VxParser::RuleParam,      VxParser::RuleType,
+                                 VxParser::RuleTypePath,      VxParser::RuleGenericArgs, VxParser::RuleGenericArg,
+                                 VxParser::RuleShape,         VxParser::RuleShapeDim,   VxParser::RulePattern};
   for (auto* ctx = parser->getContext(); ctx; ctx = dynamic_cast<antlr4::ParserRuleContext*>(ctx->parent)) {
-    switch (ctx->getRuleIndex()) {
-      case VxParser::RuleExpr:
-      case VxParser::RuleArgs:
-      case VxParser::RuleStmt:
-      case VxParser::RuleIfChain:
-      case VxParser::RuleBlock:
-        return true;
-      case VxParser::RuleFile:
-      case VxParser::RuleItem:
-      case VxParser::RuleAttribute:
-      case VxParser::RuleMeta:
-      case VxParser::RuleGenericParams:
-      case VxParser::RuleGenericParam:
-      case VxParser::RuleParamList:
-      case VxParser::RuleParam:
-      case VxParser::RuleType:
-      case VxParser::RuleTypePath:
-      case VxParser::RuleGenericArgs:
-      case VxParser::RuleGenericArg:
-      case VxParser::RuleShape:
-      case VxParser::RuleShapeDim:
-      case VxParser::RulePattern:
-        return false;
-      default:
-        break;
-    }
+    size_t rule = ctx->getRuleIndex();
+    if (std::find(std::begin(code), std::end(code), rule) != std::end(code)) return true;
+    if (std::find(std::begin(other), std::end(other), rule) != std::end(other)) return false;
   }
   return false;
 }
 
 // Tokens after which an expression's operand must come.
 bool expectsOperand(size_t type) {
-  switch (type) {
-    case VxParser::PLUS: case VxParser::MINUS: case VxParser::STAR: case VxParser::SLASH:
-    case VxParser::PERCENT: case VxParser::EQEQ: case VxParser::NE: case VxParser::LT:
-    case VxParser::GT: case VxParser::LE: case VxParser::GE: case VxParser::ANDAND:
-    case VxParser::OROR: case VxParser::ASSIGN: case VxParser::PLUSEQ: case VxParser::MINUSEQ:
-    case VxParser::STAREQ: case VxParser::SLASHEQ: case VxParser::PERCENTEQ: case VxParser::BANG:
-    case VxParser::AMP: case VxParser::COMMA: case VxParser::LPAREN: case VxParser::LBRACK:
-    case VxParser::RETURN:
-      return true;
-    default:
-      return false;
-  }
+  static const size_t before[] = {
+      VxParser::PLUS,   VxParser::MINUS,   VxParser::STAR,    VxParser::SLASH,   VxParser::PERCENT,
+      VxParser::EQEQ,   VxParser::NE,      VxParser::LT,      VxParser::GT,      VxParser::LE,
+      VxParser::GE,     VxParser::ANDAND,  VxParser::OROR,    VxParser::ASSIGN,  VxParser::PLUSEQ,
+      VxParser::MINUSEQ, VxParser::STAREQ, VxParser::SLASHEQ, VxParser::PERCENTEQ, VxParser::BANG,
+      VxParser::AMP,    VxParser::COMMA,   VxParser::LPAREN,  VxParser::LBRACK,  VxParser::RETURN};
+  return std::find(std::begin(before), std::end(before), type) != std::end(before);
 }
 
 }  // namespace
