@@ -3,7 +3,6 @@
 #include "check/Check.h"
 
 #include <cerrno>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -28,12 +27,8 @@ bool parseInteger(const std::string& v, int64_t lo, uint64_t hi, uint64_t& magni
   if (digits.empty() || !(digits[0] >= '0' && digits[0] <= '9')) return false;
   ast::LitSuffix suffix = ast::LitSuffix::None;
   uint64_t x = 0;
+  // (readIntLiteral refuses a character that is no digit of the radix.)
   if (!parse::readIntLiteral(digits, x, suffix) || suffix != ast::LitSuffix::None) return false;
-  // (readIntLiteral takes what the lexer matched: check its shape here.)
-  bool radix = digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'b');
-  for (size_t i = radix ? 2 : 0; i < digits.size(); ++i)
-    if (!(std::isxdigit(static_cast<unsigned char>(digits[i])) || digits[i] == '_')) return false;
-  if (!radix && digits.find_first_not_of("0123456789_") != std::string::npos) return false;
   magnitude = x;
   if (negative) return lo < 0 && x <= static_cast<uint64_t>(-(lo + 1)) + 1;
   return x <= hi;

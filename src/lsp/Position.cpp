@@ -77,6 +77,7 @@ bool applyChange(std::string& text, Position start, Position end, std::string_vi
 
 namespace {
 bool before(Position a, Position b) { return a.line < b.line || (a.line == b.line && a.character <= b.character); }
+bool strictlyBefore(Position a, Position b) { return a.line < b.line || (a.line == b.line && a.character < b.character); }
 }  // namespace
 
 bool applyChanges(std::string& text, const std::vector<TextChange>& changes) {
@@ -86,9 +87,7 @@ bool applyChanges(std::string& text, const std::vector<TextChange>& changes) {
     // Strictly before the last change: one that ends where the last began
     // may mean another place after it (a `\n` inserted after a lone `\r`
     // moves the start of the next line).
-    if (c.whole || !before(c.start, c.end) ||
-        (i > 0 && (!before(c.end, changes[i - 1].start) ||
-                   (c.end.line == changes[i - 1].start.line && c.end.character == changes[i - 1].start.character))))
+    if (c.whole || !before(c.start, c.end) || (i > 0 && !strictlyBefore(c.end, changes[i - 1].start)))
       descending = false;
   }
   if (descending) {
