@@ -17,6 +17,11 @@
 #include <mutex>
 #include <thread>
 
+#if defined(__linux__)
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
 #include "vx/memory.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -295,6 +300,68 @@ class CopyModeChooser {
   bool exploring_ = false, settling_ = true, napped_ = false;
 };
 
+/* Whether the host has more runnable threads than online cores at this
+ * moment: the first number of the fourth field of /proc/loadavg (the
+ * threads running or waiting for a core, the reader among them), read
+ * through a descriptor kept open (about a microsecond), against the online
+ * cores. Host-wide, as both counts are, so a container restricted to a
+ * few cores of a full host reads full, and one alone on a big host reads
+ * not full. The engine asks it only where a copy already shows that the
+ * engine was not scheduled (CopyEngine, naps): it confirms a busy host at
+ * once, where waiting for the evidence to build up cost the stream 2–4%
+ * (bench/README.md "cpu", session 49). Elsewhere than Linux, or where the
+ * file cannot be read: never full. */
+class HostLoad {
+ public:
+  // `path`: another file of the same form (the runtime's tests).
+  explicit HostLoad(const char* path = "/proc/loadavg") {
+#if defined(__linux__)
+    fd_ = ::open(path, O_RDONLY | O_CLOEXEC);
+    cores_ = ::sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+  }
+  ~HostLoad() {
+#if defined(__linux__)
+    if (fd_ >= 0) ::close(fd_);
+#endif
+  }
+  HostLoad(const HostLoad&) = delete;
+  HostLoad& operator=(const HostLoad&) = delete;
+
+  bool full() const {
+#if defined(__linux__)
+    if (fd_ < 0 || cores_ <= 0) return false;
+    char text[256];
+    ssize_t n = ::pread(fd_, text, sizeof text - 1, 0);
+    if (n <= 0) return false;
+    text[n] = 0;
+    return runnable(text) > cores_;
+#else
+    return false;
+#endif
+  }
+
+  long cores() const { return cores_; }
+
+  /* The runnable count of a /proc/loadavg line ("0.5 0.3 0.1 3/412 977"),
+   * or 0 where the line has no such field. */
+  static long runnable(const char* line) {
+    const char* p = line;
+    for (int field = 0; field < 3; ++field) {
+      while (*p != 0 && *p != ' ') ++p;
+      while (*p == ' ') ++p;
+    }
+    long count = 0;
+    bool digits = false;
+    for (; *p >= '0' && *p <= '9'; ++p, digits = true) count = count * 10 + (*p - '0');
+    return digits && *p == '/' ? count : 0;
+  }
+
+ private:
+  int fd_ = -1;
+  long cores_ = 0;
+};
+
 /* One engine per process, started on first use: the machine's DMA engine.
  * Both sides spin briefly before they sleep, because in a pipelined loop the
  * next job (or the copy being waited for) is usually microseconds away, and a
@@ -437,8 +504,18 @@ class CopyEngine {
    * count: they wait for its wake-up, which can take a millisecond on a
    * virtual machine whose idle cores go back to its host, busy or not. Nor
    * does a job its waiter took whole because the engine was copying the
-   * one before (a copy-bound loop): the queue is short then. */
-  static constexpr int kStaleMax = 64, kNapAt = 32, kProductiveCredit = 4;
+   * one before (a copy-bound loop): the queue is short then.
+   * The host's load (HostLoad) shortens both ends: a stale job on a host
+   * with more runnable threads than cores starts the nap at once (the load
+   * read at most every kProbeEveryNs), and a nap that ends on such a host
+   * goes on, twice as long up to kNapMax, at most kNapExtensions times in a
+   * row before the engine tries again (a load that reads full while the
+   * program's cores are free, a restricted container on a full host, then
+   * costs one try a second or so). */
+  static constexpr int kStaleMax = 64, kNapAt = 32, kProductiveCredit = 4, kNapExtensions = 16;
+  static constexpr uint64_t kProbeEveryNs = 200000;
+  HostLoad load_;
+  uint64_t probedAt_ = 0;  // the engine's own
   static constexpr size_t kBacklog = 8, kKeptUp = 256;
   static constexpr std::chrono::milliseconds kNapMin{2}, kNapMax{64};
   int stale_ = 0;  // the engine's own, as are the three below
@@ -454,12 +531,23 @@ class CopyEngine {
     return v == nullptr || std::strcmp(v, "0") != 0;
   }
 
+  bool probeDue() {
+    uint64_t now = copyClockNs();
+    if (now - probedAt_ < kProbeEveryNs) return false;
+    probedAt_ = now;
+    return true;
+  }
+
   void nap() {
     naps_.fetch_add(1, std::memory_order_relaxed);
     napping_.store(true, std::memory_order_relaxed);
     {
       std::unique_lock<std::mutex> lock(m_);
-      work_.wait_for(lock, napLength_, [&] { return stop_; });
+      for (int extended = 0;; ++extended) {
+        if (work_.wait_for(lock, napLength_, [&] { return stop_; })) break;
+        if (extended == kNapExtensions || !load_.full()) break;
+        napLength_ = std::min(napLength_ * 2, kNapMax);
+      }
     }
     napping_.store(false, std::memory_order_relaxed);
     {
@@ -527,7 +615,10 @@ class CopyEngine {
       bool taken = job->allTaken();  // by its waiter
       if (++sinceNap_ > kKeptUp) napLength_ = kNapMin;
       if (taken) {
-        if (backlog_ >= kBacklog && job->seq > wokeAt_) stale_ = std::min(stale_ + 1, kStaleMax);
+        if (backlog_ >= kBacklog && job->seq > wokeAt_) {
+          stale_ = std::min(stale_ + 1, kStaleMax);
+          if (stale_ < kNapAt && probeDue() && load_.full()) stale_ = kNapAt;
+        }
         continue;
       }
       stale_ = std::max(stale_ - kProductiveCredit, 0);

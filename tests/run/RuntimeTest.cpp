@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
 #include "vx/runtime.h"
 
 #include "TestSupport.h"
@@ -566,12 +568,42 @@ TEST_CASE("an engine that comes back to copies its waiters made naps, and copies
   if (engine.napping()) CHECK(t.job == nullptr);  // unless the nap ended in between
   vx::rt::Buf<float> b = vx::rt::wait(t);
   REQUIRE(std::memcmp(b.data, src.data(), src.size() * sizeof(float)) == 0);
-  // Back once no more such jobs come: a nap lasts at most 64 ms, and the
-  // jobs queued during it make at most one more.
+  // Back once no more such jobs come: a nap lasts at most 64 ms (about a
+  // second where the host stays full: HostLoad), and the jobs queued during
+  // it make at most one more.
   while (engine.napping() && std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   CHECK_FALSE(engine.napping());
   noNaps();
+}
+
+TEST_CASE("the host reads full when more threads can run than it has cores") {
+  using vx::rt::HostLoad;
+  CHECK(HostLoad::runnable("0.52 0.58 0.59 3/412 977\n") == 3);
+  CHECK(HostLoad::runnable("12.00 9.50 7.25 130/2048 31337") == 130);
+  CHECK(HostLoad::runnable("0.52 0.58 0.59") == 0);       // no fourth field
+  CHECK(HostLoad::runnable("0.52 0.58 0.59 x/412 9") == 0);  // no count
+  CHECK(HostLoad::runnable("0.52 0.58 0.59 3 9") == 0);      // no total
+  CHECK(HostLoad::runnable("") == 0);
+  auto loadFile = [](const char* name, const char* text) {
+    std::string path = std::string("/tmp/vx_runtime_test_") + name + "_" + std::to_string(::getpid());
+    FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f != nullptr);
+    std::fputs(text, f);
+    std::fclose(f);
+    return path;
+  };
+  std::string busy = loadFile("busy", "4.00 4.00 4.00 1000000/1000001 5\n");
+  HostLoad full(busy.c_str());
+  REQUIRE(full.cores() > 0);
+  CHECK(full.full());
+  std::string quiet = loadFile("quiet", "0.00 0.00 0.00 1/100 5\n");
+  HostLoad notFull(quiet.c_str());
+  CHECK_FALSE(notFull.full());
+  std::remove(busy.c_str());
+  std::remove(quiet.c_str());
+  HostLoad missing("/nonexistent/loadavg");  // unreadable: never full
+  CHECK_FALSE(missing.full());
 }
 
 TEST_CASE("a grid's workers make their copies themselves, landed by the wait") {
