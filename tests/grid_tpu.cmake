@@ -40,6 +40,10 @@ set_tests_properties(tpu.grid.extents_from_input_shapes PROPERTIES TIMEOUT 900)
 add_test(NAME tpu.grid.overlapping_instances_race
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tpu/grid_races.sh $<TARGET_FILE:vx-oracle> ${PROJECT_SOURCE_DIR})
 
+# vx-oracle leaves unjudged an accepted kernel that never ends in vxsim.
+add_test(NAME tpu.oracle_limit
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tpu/oracle_limit.sh $<TARGET_FILE:vx-oracle> ${PROJECT_SOURCE_DIR})
+
 # E6004/E6005 between blocks of one tensor race at their lines (--unchecked);
 # blocks sharing rows but not columns run clean: strided DMAs own no gaps.
 add_test(NAME tpu.grid.block_hazards_race
