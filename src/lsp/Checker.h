@@ -99,7 +99,12 @@ class Checker {
     int64_t version = 0;
     bool closed = false;
     uint64_t submission = 0;
+    uint64_t order = 0;  // its turn: closes 0, then in the order submitted (or put back: preemptIfDue)
   };
+  // Another document's text waits while the running check has run
+  // kPreemptAfter: the check is cancelled and its job put back behind the
+  // others (what it finished stays in the cache). Under m_.
+  void preemptIfDue();
   void loop();
   void legalityLoop();
   void progressLoop();
@@ -121,6 +126,8 @@ class Checker {
   std::string analysing_;     // the function the running check analyses
   uint64_t checkCount_ = 0;   // checks started: a new one ends the progress of the last
   std::atomic<bool> cancel_{false};
+  bool preempted_ = false;  // the running check was cancelled for another document's
+  uint64_t orders_ = 0;     // Job::order handed out
   bool stop_ = false;
   // The legality to run next, per document (only its latest text's).
   std::map<std::string, std::unique_ptr<LegalityJob>> legal_;
