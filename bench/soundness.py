@@ -158,6 +158,7 @@ def main():
     imprecise = collections.Counter()
     confirmed = collections.Counter()
     notes = collections.Counter()
+    unjudged = []  # accepted kernels never seen to finish (kept, listed after the failures)
     results = collections.Counter()
     failures = []
     check_ms = []
@@ -219,7 +220,7 @@ def main():
                             failures.append((path, r["fn"], "mismatch", r.get("detail", "")))
                         elif res == "limit":
                             counts["unjudged"] += 1
-                            failures.append((path, r["fn"], "unjudged", r.get("detail", "")))
+                            unjudged.append((path, r["fn"], "unjudged", r.get("detail", "")))
                     elif kind == "rejected":
                         counts["rejected"] += 1
                         if res == "imprecise":
@@ -242,7 +243,7 @@ def main():
             made += n
             seed += 1
     elapsed = time.time() - start
-    for path, fn, what, detail in failures:
+    for path, fn, what, detail in failures + unjudged[:20]:
         if what == "ill-typed" and counts["other"] > 20:
             continue
         keep.mkdir(parents=True, exist_ok=True)
@@ -279,6 +280,8 @@ def main():
     severe = [f for f in failures if f[2] in ("unsound", "mismatch", "crash")]
     for path, fn, what, detail in severe + [f for f in failures if f not in severe][:20]:
         print(f"FAIL {what}: {path.name} {fn}: {detail[:300]}")
+    for path, fn, what, detail in unjudged[:5]:
+        print(f"UNJUDGED: {path.name} {fn}: {detail[:300]}")
     return 1 if counts["unsound"] or counts["mismatch"] or counts["crash"] else 0
 
 

@@ -265,6 +265,11 @@ struct Scan {
     out = self;
     return !l.temp;
   }
+  // The user local `o` reads, as it is (not traced to what it was made from).
+  bool directLoc(const cir::Operand& o, Loc& out) const {
+    if (o.kind == OperandKind::Const || !locOf(body, o.place, out)) return false;
+    return !body.local(o.place.local).temp;
+  }
   bool intConst(const cir::Operand& o, Int128& v) const {
     if (o.kind != OperandKind::Const || !o.constant.valid()) return false;
     // A literal, or an integer `const` item (`const BM: usize = 16;`,
@@ -388,6 +393,23 @@ struct Scan {
               !body.local(cir::LocalId{r.local}).temp) {
             partners[l].insert(r);
             partners[r].insert(l);
+          }
+          // And the user locals compared as they are: `let end = (2 * s
+          // + 2) * BM; while r != end` traces `end` to `s`, whose value is
+          // not the bound.
+          Loc dl, dr;
+          if (s.op != ast::Op::And && s.op != ast::Op::Or && directLoc(s.a, dl) && directLoc(s.b, dr) && dl != dr) {
+            Loc tl = dl, tr = dr;
+            sourceLoc(s.a, tl);
+            sourceLoc(s.b, tr);
+            if (tl != dr) {
+              partners[tl].insert(dr);
+              partners[dr].insert(tl);
+            }
+            if (dl != tr) {
+              partners[dl].insert(tr);
+              partners[tr].insert(dl);
+            }
           }
         }
         if (s.rv == RvKind::Call && hasTokensT(s.type)) info.sites.push_back(s.origin.index);
