@@ -167,13 +167,18 @@ void declareFn(Sema& s, const ast::Item& it, bool prelude) {
     }
     for (const ast::Meta& mt : at.args) {
       std::string lint = s.name(mt.name);
+      if (lint == "warnings" && mt.kind == ast::Meta::Kind::Word) {  // the group: every lint left at `warn`
+        f.lints.push_back(hir::Function::LintAttr{"warnings", static_cast<uint8_t>(*lv), s.span(at.range)});
+        continue;
+      }
       std::optional<diag::Lint> l = diag::lintByName(lint);
       if (!l || mt.kind != ast::Meta::Kind::Word) {
         std::string all;
         for (const std::string& n : diag::lintNames()) all += (all.empty() ? "`" : ", `") + n + "`";
         s.sink.emit(diag::UnknownLint(s.name(mt.name) + (mt.kind == ast::Meta::Kind::Word ? "" : "(..)"))
                         .primary(s.span(mt.range), "not a lint")
-                        .help("the lints are " + all + (mt.kind == ast::Meta::Kind::Word ? "" : ", each written alone")));
+                        .help("the lints are " + all + ", and the group `warnings`" +
+                              (mt.kind == ast::Meta::Kind::Word ? "" : ", each written alone")));
         continue;
       }
       f.lints.push_back(hir::Function::LintAttr{diag::lintCode(*l), static_cast<uint8_t>(*lv), s.span(at.range)});

@@ -41,6 +41,8 @@ void reportUnused(Sema& s, hir::FnId fn, uint32_t firstLocal) {
                 base::Span{name.file, name.begin, name.begin}, "_", diag::Applicability::MaybeIncorrect);
     int level = s.prog.fns[fn.index].lintLevel("W0001", &d.attrSpan);
     if (level >= 0) d.attrLevel = static_cast<diag::LintLevel>(level);
+    int group = s.prog.fns[fn.index].lintLevel("warnings", &d.attrWarningsSpan);
+    if (group >= 0) d.attrWarnings = static_cast<diag::LintLevel>(group);
     s.sink.emit(std::move(d));
   }
 }

@@ -74,6 +74,10 @@ struct Diagnostic {
   // where; the level applied, once known.
   std::optional<LintLevel> attrLevel;
   base::Span attrSpan;
+  // The level `#[allow/warn/deny(warnings)]` on the function sets for the
+  // lints it leaves at `warn`, and where.
+  std::optional<LintLevel> attrWarnings;
+  base::Span attrWarningsSpan;
   std::optional<Severity> levelOverride;
 
   const char* code() const { return info(id).code; }

@@ -135,8 +135,27 @@ void applyLintLevels(Sink& sink, const base::SourceMap& sources, const LintOptio
       fromAttr = true;
     }
     if (level == LintLevel::Allow) return false;
-    if (level == LintLevel::Warn && allowWarnings) return false;
-    if (level == LintLevel::Warn && denyWarnings) {
+    // `#[deny(warnings)]` (or allow, warn) on the function: over the
+    // command line's `warnings`, as a lint's own attribute is over its flag.
+    if (level == LintLevel::Warn && d.attrWarnings) {
+      if (*d.attrWarnings == LintLevel::Allow) return false;
+      if (*d.attrWarnings == LintLevel::Deny) {
+        d.levelOverride = Severity::Error;
+        std::string origin = "warnings" + std::to_string(d.attrWarningsSpan.file.index) + ":" +
+                             std::to_string(d.attrWarningsSpan.begin);
+        if (!noted[{*lint, origin}]) {
+          noted[{*lint, origin}] = true;
+          if (d.attrWarningsSpan.valid()) d.secondary(d.attrWarningsSpan, "the lint level is defined here");
+          d.note(std::string("`#[deny(") + lintName(*lint) + ")]` implied by `#[deny(warnings)]`");
+        }
+        return true;
+      }
+    }
+    // `#[warn(warnings)]` keeps a warning a warning, whatever the command
+    // line's `warnings` says.
+    bool groupFlag = !(d.attrWarnings && *d.attrWarnings == LintLevel::Warn);
+    if (level == LintLevel::Warn && allowWarnings && groupFlag) return false;
+    if (level == LintLevel::Warn && denyWarnings && groupFlag) {
       level = LintLevel::Deny;
       why = std::string("`-D warnings` set on the command line (implies `-D ") + lintName(*lint) + "`)";
       fromAttr = false;

@@ -38,8 +38,9 @@ struct LintOptions {
 
 // Gives every lint diagnostic of `sink` its level: an attribute on the
 // function (Diagnostic::attrLevel), else the command line, else the
-// default; drops the allowed ones; makes denied ones errors; with
-// `-D warnings`, every warning an error. The first report of each lint says
+// default; drops the allowed ones; makes denied ones errors; then, for the
+// lints left at `warn`, the function's `#[allow/warn/deny(warnings)]`
+// (Diagnostic::attrWarnings), else the command line's `-A/-W/-D warnings`. The first report of each lint says
 // what set its level.
 void applyLintLevels(Sink& sink, const base::SourceMap& sources, const LintOptions& options);
 

@@ -169,7 +169,8 @@ struct Function {
   // The ownership checker could not prove it and the user allowed that:
   // the cpu target checks its tokens at run time (set by the driver).
   bool runtimeChecks = false;
-  // The level an attribute gives the lint of `code`; -1 if none.
+  // The level an attribute gives the lint of `code` (or the group
+  // "warnings"); -1 if none.
   int lintLevel(std::string_view code, Span* where = nullptr) const {
     int level = -1;
     for (const LintAttr& a : lints)

@@ -154,6 +154,8 @@ diag::Diagnostic unproved(Analysis& a) {
   diag::Diagnostic d = diag::SolverGaveUp("that `" + a.fn.name + "` uses its tokens and buffers correctly");
   int level = a.fn.lintLevel("W6900", &d.attrSpan);
   if (level >= 0) d.attrLevel = static_cast<diag::LintLevel>(level);
+  int group = a.fn.lintLevel("warnings", &d.attrWarningsSpan);
+  if (group >= 0) d.attrWarnings = static_cast<diag::LintLevel>(group);
   return d;
 }
 
