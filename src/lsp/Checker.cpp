@@ -3,6 +3,7 @@
 #include "lsp/Checker.h"
 
 #include <new>
+#include <optional>
 #include <algorithm>
 #include <chrono>
 
@@ -332,6 +333,17 @@ Checker::Checker(State& s) : s_(s) {
 void Checker::progressLoopBody() {
   std::string token, shown;
   uint64_t tokenCheck = 0;
+  bool begun = false;  // the client accepted the token, and the progress began
+  auto answer = [&]() -> std::optional<bool> {
+    std::lock_guard<std::mutex> lock(s_.progressMutex);
+    auto it = s_.progressAnswers.find(token);
+    if (it == s_.progressAnswers.end()) return std::nullopt;
+    return it->second;
+  };
+  auto forget = [&] {
+    std::lock_guard<std::mutex> lock(s_.progressMutex);
+    s_.progressAnswers.erase(token);
+  };
   for (;;) {
     bool running, stop;
     std::string fn, uri;
@@ -353,9 +365,11 @@ void Checker::progressLoopBody() {
       continue;
     }
     if (stop || !running || (!token.empty() && check != tokenCheck)) {
-      if (!token.empty()) notify(s_, "$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
+      if (begun) notify(s_, "$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
+      if (!token.empty()) forget();
       token.clear();
       shown.clear();
+      begun = false;
       if (stop) return;
       if (!running) continue;
     }
@@ -363,15 +377,24 @@ void Checker::progressLoopBody() {
     std::string message = "checking " + pathOf(uri).substr(pathOf(uri).find_last_of('/') + 1) +
                           (fn.empty() ? "" : ": `" + fn + "`");
     if (token.empty()) {
+      // The progress begins once the client has accepted the token (the
+      // protocol: a token is usable after the create request's response);
+      // a client that answers an error, or never answers, sees none.
       static std::atomic<uint64_t> next{1};
-      token = "vxc-check-" + std::to_string(next++);
+      token = kProgressTokenPrefix + std::to_string(next++);
       tokenCheck = check;
       send(s_, json{{"jsonrpc", "2.0"},
                     {"id", token},
                     {"method", "window/workDoneProgress/create"},
                     {"params", {{"token", token}}}});
+      continue;
+    }
+    if (!begun) {
+      std::optional<bool> accepted = answer();
+      if (!accepted || !*accepted) continue;
       notify(s_, "$/progress",
              {{"token", token}, {"value", {{"kind", "begin"}, {"title", "vxc"}, {"message", message}}}});
+      begun = true;
       shown = message;
     } else if (message != shown) {
       notify(s_, "$/progress", {{"token", token}, {"value", {{"kind", "report"}, {"message", message}}}});

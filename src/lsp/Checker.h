@@ -77,6 +77,10 @@ using LegalityQueue = std::function<void(std::unique_ptr<LegalityJob>)>;
 // check was cancelled (nothing is published for it).
 bool checkDocument(State& s, DocCheck& dc, const CheckRequest& r, const LegalityQueue& queue = {});
 
+// The tokens of the work-done progress of long checks (and the ids of the
+// `window/workDoneProgress/create` requests that make them) start so.
+inline constexpr const char* kProgressTokenPrefix = "vxc-check-";
+
 // How many documents keep a Z3 context between checks (Checker::warm_).
 inline constexpr size_t kWarmDocuments = 4;
 

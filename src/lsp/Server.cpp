@@ -249,8 +249,16 @@ bool Server::handle(const std::string& body) {
     return true;
   }
   if (!msg.is_object() || !msg.contains("method") || !msg["method"].is_string()) {
-    // A response from the client (to nothing we asked) is dropped silently.
-    if (msg.is_object() && msg.contains("id") && (msg.contains("result") || msg.contains("error"))) return true;
+    // A response from the client: to `window/workDoneProgress/create`, it
+    // says whether the progress may begin; others are dropped silently.
+    if (msg.is_object() && msg.contains("id") && (msg.contains("result") || msg.contains("error"))) {
+      const json& rid = msg["id"];
+      if (rid.is_string() && rid.get<std::string>().rfind(kProgressTokenPrefix, 0) == 0) {
+        std::lock_guard<std::mutex> lock(s.progressMutex);
+        s.progressAnswers[rid.get<std::string>()] = !msg.contains("error");
+      }
+      return true;
+    }
     json id = msg.is_object() && msg.contains("id") ? msg["id"] : json(nullptr);
     replyError(s, id, kInvalidRequest, "a request needs a string `method`");
     return true;

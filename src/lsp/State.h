@@ -41,6 +41,12 @@ struct State {
   bool initialized = false;
   bool snippets = false;  // the client takes snippet completions
   std::atomic<bool> progress{false};  // the client takes work-done progress (read by the progress thread)
+  // The client's answers to `window/workDoneProgress/create`, by token:
+  // true where it accepted the token, false where it answered an error.
+  // A progress begins only once its token is accepted (the message thread
+  // writes, the progress thread reads and forgets).
+  std::mutex progressMutex;
+  std::map<std::string, bool> progressAnswers;
   // The client re-asks for inlay hints / semantic tokens when told their
   // source changed (`workspace/inlayHint/refresh`, ...): told after each check.
   std::atomic<bool> refreshHints{false}, refreshTokens{false};

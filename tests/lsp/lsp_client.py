@@ -10,12 +10,18 @@ import time
 
 
 class Client:
-    def __init__(self, vxc, stderr=subprocess.DEVNULL):
+    """`answer`: how the client answers the server's requests
+    (`window/workDoneProgress/create`, `workspace/inlayHint/refresh`, ...):
+    "result" (null, as editors do), "error", or None (never)."""
+
+    def __init__(self, vxc, stderr=subprocess.DEVNULL, answer="result"):
         env = dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp())
         self.p = subprocess.Popen([vxc, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                                   env=env)
         self.seen = []
         self.lock = threading.Condition()
+        self.answer = answer
+        self.send_lock = threading.Lock()
         threading.Thread(target=self.read, daemon=True).start()
 
     def read(self):
@@ -35,11 +41,22 @@ class Client:
             with self.lock:
                 self.seen.append((time.perf_counter(), m))
                 self.lock.notify_all()
+            if "method" in m and "id" in m and self.answer is not None:
+                reply = {"jsonrpc": "2.0", "id": m["id"]}
+                if self.answer == "error":
+                    reply["error"] = {"code": -32603, "message": "refused by the test client"}
+                else:
+                    reply["result"] = None
+                try:
+                    self.send(reply)
+                except (BrokenPipeError, ValueError):
+                    return
 
     def send(self, m):
         data = json.dumps(m).encode()
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
-        self.p.stdin.flush()
+        with self.send_lock:
+            self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
+            self.p.stdin.flush()
 
     def wait(self, pred, timeout):
         with self.lock:
