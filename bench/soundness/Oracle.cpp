@@ -22,6 +22,8 @@
 //     one is rejected with it ("in-callee"), not run: `vxc check` refuses
 //     the file, and the callee's summary allows anything.
 // usage: vx-oracle FILE [--lens 9,12] [--extents 64,40,48,24]
+//   (without --extents: those, scaled for files whose tiles are taller than
+//   16 rows)
 //        vx-oracle FILE --replay FN [NAME=VALUE ...]   (one run, vxsim's verdict printed)
 #include <chrono>
 #include <cstdlib>
@@ -298,6 +300,7 @@ int main(int argc, char** argv) {
   // extents[(r + e) % size], so each kernel runs with multiples of the tile
   // sizes (8, 16) and with rows left over, and unequal extents.
   std::vector<int64_t> extents = {64, 40, 48, 24};
+  bool extentsGiven = false;
   // --replay FN NAME=VALUE...: run one function as the oracle builds it
   // (ownership errors overridden) and print what vxsim says, to minimise a
   // kept case (`vxc run` refuses what the checker rejects).
@@ -306,7 +309,10 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--lens" && i + 1 < argc) lens = numberList(argv[++i]);
-    else if (a == "--extents" && i + 1 < argc) extents = numberList(argv[++i]);
+    else if (a == "--extents" && i + 1 < argc) {
+      extents = numberList(argv[++i]);
+      extentsGiven = true;
+    }
     else if (a == "--replay" && i + 1 < argc) replay = argv[++i];
     else if (!replay.empty() && a.find('=') != std::string::npos) replayArgs.push_back(a);
   }
@@ -339,6 +345,32 @@ int main(int argc, char** argv) {
     return 0;
   }
   const hir::Program& prog = *checked.program;
+  // The default extents suit tiles of 8 and 16 rows (the generators'); a
+  // file with taller tiles (a hand-written kernel's 128) gets them scaled,
+  // so that its grids run instances at all: by the tallest static leading
+  // dimension of a tensor any expression has, over 16.
+  if (!extentsGiven) {
+    const hir::TypeTable& tt = prog.types;
+    uint64_t rows = 0;
+    for (const hir::Expr& e : prog.exprs) {
+      if (!e.type.valid()) continue;
+      hir::TypeId t = tt.resolve(e.type);
+      for (int hops = 0; hops < 4 && t.valid(); ++hops) {  // through &, Pinned, Token to the tensor
+        hir::TyKind k = tt.kind(t);
+        if (k != hir::TyKind::Ref && k != hir::TyKind::Pinned && k != hir::TyKind::Token) break;
+        t = tt.resolve(tt.get(t).a);
+      }
+      if (!t.valid() || tt.kind(t) != hir::TyKind::Tensor) continue;
+      hir::TypeId shape = tt.resolve(tt.get(t).b);
+      if (tt.kind(shape) != hir::TyKind::Shape || tt.count(shape) < 2) continue;  // a row of one dimension: no rows
+      hir::TypeId lead = tt.resolve(tt.elem(shape, 0));
+      if (tt.kind(lead) == hir::TyKind::Dim) rows = std::max<uint64_t>(rows, tt.get(lead).value);
+    }
+    if (rows > 16 && rows <= 4096) {
+      int64_t scale = static_cast<int64_t>((rows + 15) / 16);
+      for (int64_t& x : extents) x *= scale;
+    }
+  }
   std::unique_ptr<dialect::Vir> vir, base, allChecked;
   {
     diag::Sink s1, s2, s3;
@@ -556,7 +588,7 @@ int main(int argc, char** argv) {
             if (!given) kvs.push_back(pn + "=" + std::string(ty == "bool" ? "false" : ty == "vec" ? "9" : ty == "extent" ? "@" : "1"));
           }
           bool confirmed = false;
-          for (int64_t open : {int64_t{64}, int64_t{40}}) {
+          for (int64_t open : {extents[0], extents[1 % extents.size()]}) {
             std::vector<std::string> args = kvs;
             for (std::string& kv : args)
               if (kv.back() == '@') kv = kv.substr(0, kv.size() - 1) + std::to_string(open);
