@@ -218,7 +218,7 @@ def main():
                         elif res == "mismatch":
                             counts["mismatch"] += 1
                             failures.append((path, r["fn"], "mismatch", r.get("detail", "")))
-                        elif res == "limit":
+                        elif res == "unjudged":
                             counts["unjudged"] += 1
                             unjudged.append((path, r["fn"], "unjudged", r.get("detail", "")))
                     elif kind == "rejected":
@@ -254,8 +254,8 @@ def main():
     rej = counts["rejected"] or 1
     print(f"kernels       {counts['kernels']}  ({made} generated, seed {args.seed}, {elapsed:.0f} s; " +
           ", ".join(f"{g} {counts['kernels:' + g]}" for g in generators) + ")")
-    print(f"accepted      {counts['accepted']}  (unjudged {counts['unjudged']}: every run ended at vxsim's "
-          f"instruction or race-check limit or trapped; some runs ended at a limit: {notes['limit']})")
+    print(f"accepted      {counts['accepted']}  (unjudged {counts['unjudged']}: no run ended to be compared — each "
+          f"ended at vxsim's instruction or race-check limit or trapped; some runs ended at a limit: {notes['limit']})")
     print(f"rejected      {counts['rejected']}  (confirmed on vxsim {counts['confirmed']}, "
           f"inconclusive {counts['inconclusive']}: not buildable for tpu, or the counterexample traps or needs "
           f"inputs vxsim cannot take)")

@@ -482,13 +482,14 @@ int main(int argc, char** argv) {
       } else {
         int run = 0;
         // Whether some run was judged (ended, and compared with the
-        // baseline), and whether one ended at vxsim's limits: a kernel all
-        // of whose runs end there, or trap, was never seen to finish, so
-        // it is "limit" (unjudged: no race in the instructions run), not
-        // "ok". Those found were loops whose condition never changes (a
-        // `while c && done(t)` with `c` set before it); a limit twenty
-        // times as high judged none of them and halved the benchmark's
-        // rate.
+        // baseline), and why the others were not: a kernel none of whose
+        // runs was judged (each ended at vxsim's instruction or race-check
+        // limit, or trapped: a division by zero, a run-time block check)
+        // is "unjudged" (no race in the instructions run), not "ok". The
+        // limits' were loops whose condition never changes (a `while c &&
+        // done(t)` with `c` set before it); a limit twenty times as high
+        // judged none of them and halved the benchmark's rate.
+        std::string unjudgedWhy;
         bool judged = false, limited = false;
         for (int64_t len : lens) {
           for (int variant = 0; variant < 2; ++variant, ++run) {
@@ -518,6 +519,8 @@ int main(int argc, char** argv) {
                        std::to_string(len) + " variant " + std::to_string(variant) + shape;
               break;
             }
+            if (a.status == "trap" && unjudgedWhy.empty())
+              unjudgedWhy = "trap: " + a.trap + " with len " + std::to_string(len) + " variant " + std::to_string(variant) + shape;
             if (a.status == "trap") {
               // A block the checker could not decide, checked at run time.
               if (a.trap.find("block out of bounds") != std::string::npos &&
@@ -526,11 +529,15 @@ int main(int argc, char** argv) {
               continue;
             }
             if (a.status == "error:instruction-limit" || a.status == "error:check-limit") {
-              if (!limited) detail = a.status + " with len " + std::to_string(len) + " variant " + std::to_string(variant) + shape;
+              if (!limited) unjudgedWhy = a.status + " with len " + std::to_string(len) + " variant " + std::to_string(variant) + shape;
               limited = true;
               continue;
             }
-            if (a.status != "ok") continue;  // the program's own error (a division by zero, ...)
+            if (a.status != "ok") {  // the program's own error (an arithmetic fault, ...)
+              if (unjudgedWhy.empty())
+                unjudgedWhy = a.status + " with len " + std::to_string(len) + " variant " + std::to_string(variant) + shape;
+              continue;
+            }
             judged = true;
             if (allChecked) {
               RunOutcome c = runOne(*allChecked, id, f.name, kvs, path);
@@ -550,9 +557,10 @@ int main(int argc, char** argv) {
           }
           if (result != "ok") break;
         }
-        if (result == "ok" && limited) {
-          if (!judged) result = "limit";
-          notes += std::string(notes.empty() ? "" : ",") + "limit";
+        if (result == "ok" && limited) notes += std::string(notes.empty() ? "" : ",") + "limit";
+        if (result == "ok" && !judged) {
+          result = "unjudged";
+          detail = unjudgedWhy;
         }
       }
     } else {

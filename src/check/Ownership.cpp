@@ -452,6 +452,7 @@ diag::Diagnostic placed(diag::Diagnostic d, const base::SourceMap& sources,
     for (diag::SuggestionPart& p : sg.more) move(p.span);
   }
   move(d.attrSpan);
+  move(d.attrWarningsSpan);
   return d;
 }
 

@@ -342,6 +342,7 @@ void Checker::progressLoopBody() {
   };
   auto forget = [&] {
     std::lock_guard<std::mutex> lock(s_.progressMutex);
+    s_.progressAsked.erase(token);
     s_.progressAnswers.erase(token);
   };
   for (;;) {
@@ -383,6 +384,10 @@ void Checker::progressLoopBody() {
       static std::atomic<uint64_t> next{1};
       token = kProgressTokenPrefix + std::to_string(next++);
       tokenCheck = check;
+      {
+        std::lock_guard<std::mutex> lock(s_.progressMutex);
+        s_.progressAsked.insert(token);
+      }
       send(s_, json{{"jsonrpc", "2.0"},
                     {"id", token},
                     {"method", "window/workDoneProgress/create"},
@@ -425,7 +430,7 @@ constexpr std::chrono::milliseconds kPreemptAfter{250};
 void Checker::preemptIfDue() {
   if (running_.empty() || preempted_ || Clock::now() - runningSince_ < kPreemptAfter) return;
   for (const auto& [uri, job] : pending_)
-    if (uri != running_ && !job.closed) {
+    if (uri != running_ && !job.closed && !job.putBack) {
       preempted_ = true;
       cancel_ = true;
       return;
@@ -530,7 +535,7 @@ void Checker::loopBody() {
           // the texts waiting now.
           std::lock_guard<std::mutex> lock(m_);
           if (preempted_ && !pending_.count(uri) && !stop_) {
-            Job back{std::move(r.text), r.version, false, r.submission, ++orders_};
+            Job back{std::move(r.text), r.version, false, r.submission, ++orders_, true};
             pending_[uri] = std::move(back);
           }
         }

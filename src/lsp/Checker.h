@@ -104,10 +104,12 @@ class Checker {
     bool closed = false;
     uint64_t submission = 0;
     uint64_t order = 0;  // its turn: closes 0, then in the order submitted (or put back: preemptIfDue)
+    bool putBack = false;  // a check preempted once: it waits its turn, and preempts none
   };
-  // Another document's text waits while the running check has run
+  // A new text of another document waits while the running check has run
   // kPreemptAfter: the check is cancelled and its job put back behind the
-  // others (what it finished stays in the cache). Under m_.
+  // others (what it finished stays in the cache). A job put back never
+  // preempts (two long checks would cancel each other for ever). Under m_.
   void preemptIfDue();
   void loop();
   void legalityLoop();

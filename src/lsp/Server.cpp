@@ -255,7 +255,10 @@ bool Server::handle(const std::string& body) {
       const json& rid = msg["id"];
       if (rid.is_string() && rid.get<std::string>().rfind(kProgressTokenPrefix, 0) == 0) {
         std::lock_guard<std::mutex> lock(s.progressMutex);
-        s.progressAnswers[rid.get<std::string>()] = !msg.contains("error");
+        // Only for a token asked about and not yet forgotten: a late
+        // answer, or one to nothing asked, keeps nothing.
+        if (s.progressAsked.count(rid.get<std::string>()))
+          s.progressAnswers[rid.get<std::string>()] = !msg.contains("error");
       }
       return true;
     }

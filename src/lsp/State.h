@@ -46,6 +46,7 @@ struct State {
   // A progress begins only once its token is accepted (the message thread
   // writes, the progress thread reads and forgets).
   std::mutex progressMutex;
+  std::set<std::string> progressAsked;  // created, not yet forgotten
   std::map<std::string, bool> progressAnswers;
   // The client re-asks for inlay hints / semantic tokens when told their
   // source changed (`workspace/inlayHint/refresh`, ...): told after each check.

@@ -9,7 +9,9 @@ within a few seconds, before the slow document's first publication (its
 check is put back behind the small one, keeping what it finished); the slow
 document's diagnostics (its W6900) must still come, for its own version.
 Then the same with the small document changed (not opened) while the slow
-one is checked again from the start (closed and opened).
+one is checked again from the start (closed and opened). Then two slow
+documents at once: both are published in full and `shutdown` is answered
+(a check put back preempts none, so the two do not cancel each other).
 
     another_documents_edit_does_not_wait_for_a_long_check.py VXC SOURCE_ROOT
 """
@@ -100,6 +102,28 @@ def main():
     got = pubs("file:///slow2.vx")
     if not got or "W6900" not in codes(got[-1][1]):
         failures.append("the second slow document was never published in full")
+    send({"jsonrpc": "2.0", "method": "exit"})
+    c.p.wait(timeout=30)
+
+    # Two long checks: the second preempts the first once, and the first,
+    # put back, preempts nothing (they would cancel each other for ever):
+    # both are published in full and `shutdown` is answered.
+    c = Client(vxc)
+    seen, lock, send = c.seen, c.lock, c.send
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+    for name in ("first", "second"):
+        send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+              "params": {"textDocument": {"uri": "file:///%s.vx" % name, "languageId": "vx", "version": 1,
+                                          "text": slow}}})
+        time.sleep(1.0)
+    send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+    if c.response(2, 120) is None:
+        failures.append("two long checks: shutdown not answered in 120 s")
+    for name in ("first", "second"):
+        got = pubs("file:///%s.vx" % name)
+        if not got or "W6900" not in codes(got[-1][1]):
+            failures.append("two long checks: %s.vx never published in full" % name)
+    print("two long checks: %d and %d publications" % (len(pubs("file:///first.vx")), len(pubs("file:///second.vx"))))
     send({"jsonrpc": "2.0", "method": "exit"})
     c.p.wait(timeout=30)
 

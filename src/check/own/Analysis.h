@@ -101,11 +101,25 @@ struct Summary {
 };
 
 // ---- facts read off the core IR once per function (Facts.cpp) ----
+// An integer expression of constants and locals (`(2 * s + 2) * BM`), as
+// the loop's candidates rebuild it over the state before the loop: nodes
+// in post-order, the last one the root.
+struct BoundNode {
+  enum class Kind : uint8_t { Const, Loc, Add, Sub, Mul } kind = Kind::Const;
+  smt::Int128 value = 0;  // Const
+  Loc loc;                // Loc
+  int32_t a = -1, b = -1;  // Add, Sub, Mul: operand nodes
+};
+using BoundExpr = std::vector<BoundNode>;
+
 struct LoopInfo {
   Changed changed;                        // what the loop may change of the outside
   std::vector<uint32_t> sites;            // calls in it that start copies or return tokens (origin ExprIds)
   std::map<Loc, std::vector<smt::Int128>> constants;  // int location -> constants it meets
   std::map<Loc, std::vector<Loc>> partners;           // int location -> unchanged ones it is compared with
+  // int location -> expressions of unchanged locals it is compared with
+  // (`while r != (2 * s + 2) * BM`)
+  std::map<Loc, std::vector<BoundExpr>> boundExprs;
   unsigned carried = 0;                   // token locations it carries across iterations
 };
 

@@ -265,6 +265,53 @@ struct Scan {
     out = self;
     return !l.temp;
   }
+  // `o` as a BoundExpr: a temporary made by `+ - *` (and casts, uses) of
+  // integer constants and scalar locals, with at least one operation; false
+  // for anything else (a call, a division, a field, a local read as such).
+  bool boundExpr(const cir::Operand& o, BoundExpr& out) const {
+    size_t ops = 0;
+    int root = boundNode(o, out, ops, 0);
+    return root >= 0 && ops > 0 && out.size() <= 32;
+  }
+  int boundNode(const cir::Operand& o, BoundExpr& out, size_t& ops, int depth) const {
+    if (depth > 16 || out.size() > 32) return -1;
+    Int128 c;
+    if (intConst(o, c)) {
+      BoundNode n;
+      n.kind = BoundNode::Kind::Const;
+      n.value = c;
+      out.push_back(n);
+      return static_cast<int>(out.size()) - 1;
+    }
+    if (o.kind == OperandKind::Const || o.place.proj.count != 0) return -1;
+    const cir::Local& l = body.local(o.place.local);
+    if (!l.temp) {
+      Loc at;
+      if (!locOf(body, o.place, at) || !tt().isInteger(body.typeOf(o.place))) return -1;
+      BoundNode n;
+      n.kind = BoundNode::Kind::Loc;
+      n.loc = at;
+      out.push_back(n);
+      return static_cast<int>(out.size()) - 1;
+    }
+    auto it = defOf.find(o.place.local.index);
+    if (it == defOf.end()) return -1;
+    const cir::Stmt& d = *it->second;
+    if (d.rv == RvKind::Use) return boundNode(d.a, out, ops, depth + 1);
+    if (d.rv != RvKind::Binary || !tt().isInteger(d.type)) return -1;
+    BoundNode n;
+    if (d.op == ast::Op::Add) n.kind = BoundNode::Kind::Add;
+    else if (d.op == ast::Op::Sub) n.kind = BoundNode::Kind::Sub;
+    else if (d.op == ast::Op::Mul) n.kind = BoundNode::Kind::Mul;
+    else return -1;
+    n.a = boundNode(d.a, out, ops, depth + 1);
+    if (n.a < 0) return -1;
+    n.b = boundNode(d.b, out, ops, depth + 1);
+    if (n.b < 0) return -1;
+    ++ops;
+    out.push_back(n);
+    return static_cast<int>(out.size()) - 1;
+  }
   // The user local `o` reads, as it is (not traced to what it was made from).
   bool directLoc(const cir::Operand& o, Loc& out) const {
     if (o.kind == OperandKind::Const || !locOf(body, o.place, out)) return false;
@@ -326,6 +373,7 @@ struct Scan {
     std::set<uint32_t> assignedLocals;
     std::map<Loc, std::set<Int128>> constants;
     std::map<Loc, std::set<Loc>> partners;
+    std::map<Loc, std::vector<BoundExpr>> exprBounds;
     auto isTok = [&](hir::TypeId t) { return tt().kind(t) == hir::TyKind::Token; };
     auto isBuf = [&](hir::TypeId t) {
       hir::TyKind k = tt().kind(t);
@@ -393,6 +441,17 @@ struct Scan {
               !body.local(cir::LocalId{r.local}).temp) {
             partners[l].insert(r);
             partners[r].insert(l);
+          }
+          // A local compared with an expression computed in the loop
+          // (`while r != (2 * s + 2) * BM`): the expression, if it is
+          // made of constants and locals by `+ - *`; whether the loop
+          // leaves those locals alone is seen below.
+          {
+            Loc cl;
+            BoundExpr ex;
+            if (directLoc(s.a, cl) && boundExpr(s.b, ex)) exprBounds[cl].push_back(ex);
+            ex.clear();
+            if (directLoc(s.b, cl) && boundExpr(s.a, ex)) exprBounds[cl].push_back(ex);
           }
           // And the user locals compared as they are: `let end = (2 * s
           // + 2) * BM; while r != end` traces `end` to `s`, whose value is
@@ -462,6 +521,13 @@ struct Scan {
     for (const auto& [l, ps] : partners)
       for (Loc q : ps)
         if (!assignedLocals.count(q.local)) info.partners[l].push_back(q);  // unchanged by the loop
+    for (auto& [l, es] : exprBounds)
+      for (BoundExpr& e : es) {
+        bool unchanged = true;
+        for (const BoundNode& n : e)
+          unchanged = unchanged && (n.kind != BoundNode::Kind::Loc || !assignedLocals.count(n.loc.local));
+        if (unchanged && info.boundExprs[l].size() < 4) info.boundExprs[l].push_back(std::move(e));
+      }
   }
 
   bool hasTokensT(hir::TypeId t) const {

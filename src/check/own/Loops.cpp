@@ -219,14 +219,43 @@ std::vector<Candidate> candidates(Analysis& a, const LoopCtx& C, const State& be
         out.push_back([&t, e](const State&, Term iter) { return t.mkLe(iter, e); });
       }
   }
+  // An expression of locals the loop leaves alone (`while r != (2 * s +
+  // 2) * BM`) has the value it has over the state before the loop.
+  auto boundValue = [&](const BoundExpr& ex) -> Term {
+    std::vector<Term> v(ex.size());
+    for (size_t n = 0; n < ex.size(); ++n) {
+      const BoundNode& b = ex[n];
+      switch (b.kind) {
+        case BoundNode::Kind::Const: v[n] = t.intConst(b.value); break;
+        case BoundNode::Kind::Loc: v[n] = partnerValue(b.loc); break;
+        case BoundNode::Kind::Add:
+        case BoundNode::Kind::Sub:
+        case BoundNode::Kind::Mul: {
+          Term x = v[static_cast<size_t>(b.a)], y = v[static_cast<size_t>(b.b)];
+          if (!x.valid() || !y.valid()) return Term{};
+          v[n] = b.kind == BoundNode::Kind::Add   ? t.mkAdd(x, y)
+                 : b.kind == BoundNode::Kind::Sub ? t.mkSub(x, y)
+                                                  : t.mkMul(x, y);
+          break;
+        }
+      }
+      if (!v[n].valid()) return Term{};
+    }
+    return v.empty() || !t.linear(v.back()) ? Term{} : v.back();
+  };
   for (size_t i = 0; i < ch.scalars.size(); ++i) {
     if (ch.scalarIsBool[i]) continue;
     Loc l = ch.scalars[i];
+    if (!before.scalars.count(l)) continue;
+    std::vector<Term> bounds;
     auto ps = C.info->partners.find(l);
-    if (ps == C.info->partners.end() || !before.scalars.count(l)) continue;
+    if (ps != C.info->partners.end())
+      for (Loc y : ps->second) bounds.push_back(partnerValue(y));
+    auto es = C.info->boundExprs.find(l);
+    if (es != C.info->boundExprs.end())
+      for (const BoundExpr& ex : es->second) bounds.push_back(boundValue(ex));
     Term initial = before.scalars.at(l);
-    for (Loc y : ps->second) {
-      Term e = partnerValue(y);
+    for (Term e : bounds) {
       if (!e.valid()) continue;
       out.push_back([&t, l, e, initial](const State& s, Term) {
         auto x = s.scalars.find(l);
