@@ -11,7 +11,7 @@ W6900 must label `#[deny(warnings)]` on its new line, not on the old one.
 """
 import sys
 
-from lsp_client import Client
+from lsp_client import Client, report
 
 TEXT = """#[warn(unproved)]
 #[deny(warnings)]
@@ -49,13 +49,8 @@ def main():
             failures.append("version %d: W6900 is not an error under #[deny(warnings)]" % version)
         if not labels or any(r["start"]["line"] != line or r["end"]["line"] != line for r in labels):
             failures.append("version %d: the attribute is labelled at %s, want line %d" % (version, labels, line))
-    c.send({"jsonrpc": "2.0", "method": "exit"})
-    c.p.wait(timeout=30)
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        sys.exit(1)
-    print("ok: a cached lint labels its attributes where they are now")
+    c.exit()
+    report(failures, "a cached lint labels its attributes where they are now")
 
 
 if __name__ == "__main__":

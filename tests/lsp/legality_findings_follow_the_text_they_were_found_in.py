@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-from lsp_client import Client
+from lsp_client import Client, report
 
 
 def final_codes(c, uri):
@@ -52,8 +52,7 @@ def main():
     got = final_codes(c, uri)
     if got != ["W0001", "W0001"]:
         failures.append("reopened document: final diagnostics %s, want the new text's two W0001" % got)
-    c.send({"jsonrpc": "2.0", "method": "exit"})
-    c.p.wait(timeout=30)
+    c.exit()
 
     # 2. Three documents at once; the first one's legality is slow.
     c = Client(vxc)
@@ -68,14 +67,9 @@ def main():
     got = final_codes(c, "file:///b_illegal.vx")
     if got is None or "E0206" not in got:
         failures.append("second of three documents: final diagnostics %s, want its E0206" % got)
-    c.send({"jsonrpc": "2.0", "method": "exit"})
-    c.p.wait(timeout=30)
+    c.exit()
 
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        sys.exit(1)
-    print("ok: legality findings follow their text and their document")
+    report(failures, "legality findings follow their text and their document")
 
 
 if __name__ == "__main__":

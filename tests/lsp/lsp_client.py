@@ -4,6 +4,7 @@ editor starts it (its own cache folder), a thread reading its messages into
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -74,3 +75,17 @@ class Client:
             self.p.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.p.kill()
+
+    def exit(self):
+        """`exit` after a `shutdown` answered, and the server's end."""
+        self.send({"jsonrpc": "2.0", "method": "exit"})
+        self.p.wait(timeout=30)
+
+
+def report(failures, ok):
+    """Prints each failure and exits 1, or prints `ok: ...`."""
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        sys.exit(1)
+    print("ok:", ok)

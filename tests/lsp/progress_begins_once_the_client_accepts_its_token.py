@@ -11,7 +11,7 @@ import os
 import sys
 import time
 
-from lsp_client import Client
+from lsp_client import Client, report
 
 
 def session(vxc, slow, answer):
@@ -24,8 +24,7 @@ def session(vxc, slow, answer):
     c.send({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": "file:///slow.vx"}}})
     c.send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
     c.response(2, 60)
-    c.send({"jsonrpc": "2.0", "method": "exit"})
-    c.p.wait(timeout=30)
+    c.exit()
     with c.lock:
         return list(c.seen)
 
@@ -53,11 +52,7 @@ def main():
                 failures.append("progress under another token than the one created")
         elif progress:
             failures.append("client answering %s: progress %s sent for a token it did not accept" % (answer, kinds))
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        sys.exit(1)
-    print("ok: progress begins once its token is accepted")
+    report(failures, "progress begins once its token is accepted")
 
 
 if __name__ == "__main__":
