@@ -506,6 +506,7 @@ int main(int argc, char** argv) {
               }
             }
             RunOutcome a = runOne(*vir, id, f.name, kvs, path);
+            const std::string inputs = " with len " + std::to_string(len) + " variant " + std::to_string(variant) + shape;
             if (a.status == "build" || a.status == "usage") {
               result = a.status;
               break;
@@ -515,12 +516,11 @@ int main(int argc, char** argv) {
             // others are checked: a trap, the program's own).
             if (a.status.rfind("fault:", 0) == 0 || a.status == "error:out-of-bounds") {
               result = "unsound";
-              detail = a.status + (a.crossInstance ? " between grid instances" : "") + " with len " +
-                       std::to_string(len) + " variant " + std::to_string(variant) + shape;
+              detail = a.status + (a.crossInstance ? " between grid instances" : "") + inputs;
               break;
             }
             if (a.status == "trap" && unjudgedWhy.empty())
-              unjudgedWhy = "trap: " + a.trap + " with len " + std::to_string(len) + " variant " + std::to_string(variant) + shape;
+              unjudgedWhy = "trap: " + a.trap + inputs;
             if (a.status == "trap") {
               // A block the checker could not decide, checked at run time.
               if (a.trap.find("block out of bounds") != std::string::npos &&
@@ -529,13 +529,13 @@ int main(int argc, char** argv) {
               continue;
             }
             if (a.status == "error:instruction-limit" || a.status == "error:check-limit") {
-              if (!limited) unjudgedWhy = a.status + " with len " + std::to_string(len) + " variant " + std::to_string(variant) + shape;
+              if (!limited) unjudgedWhy = a.status + inputs;
               limited = true;
               continue;
             }
             if (a.status != "ok") {  // the program's own error (an arithmetic fault, ...)
               if (unjudgedWhy.empty())
-                unjudgedWhy = a.status + " with len " + std::to_string(len) + " variant " + std::to_string(variant) + shape;
+                unjudgedWhy = a.status + inputs;
               continue;
             }
             judged = true;
@@ -543,8 +543,7 @@ int main(int argc, char** argv) {
               RunOutcome c = runOne(*allChecked, id, f.name, kvs, path);
               if (c.status == "trap" && c.trap.find("block out of bounds") != std::string::npos) {
                 result = "unsound";
-                detail = "a block proved in bounds is not: " + c.trap + " with len " + std::to_string(len) +
-                         " variant " + std::to_string(variant) + shape;
+                detail = "a block proved in bounds is not: " + c.trap + inputs;
                 break;
               }
             }

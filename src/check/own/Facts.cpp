@@ -265,7 +265,7 @@ struct Scan {
     out = self;
     return !l.temp;
   }
-  // `o` as a BoundExpr: a temporary made by `+ - *` (and casts, uses) of
+  // `o` as a BoundExpr: a temporary made by `+ - *` (through copies) of
   // integer constants and scalar locals, with at least one operation; false
   // for anything else (a call, a division, a field, a local read as such).
   bool boundExpr(const cir::Operand& o, BoundExpr& out) const {
