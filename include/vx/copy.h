@@ -362,6 +362,14 @@ class HostLoad {
   long cores_ = 0;
 };
 
+/* Set on the workers of a grid that has every core (grid.h): no core is left
+ * for the engine, whose thread would only take turns with them, so a copy
+ * is made where it starts, by the worker. That is the same program: between
+ * a copy's start and its wait the checker lets nothing touch its source or
+ * destination (E6004, E6005), so when the bytes move in that window cannot
+ * be observed. */
+inline thread_local bool copiesInline = false;
+
 /* One engine per process, started on first use: the machine's DMA engine.
  * Both sides spin briefly before they sleep, because in a pipelined loop the
  * next job (or the copy being waited for) is usually microseconds away, and a
@@ -398,6 +406,17 @@ class CopyEngine {
 
   /* Whether the engine demotes what it writes now (late_, below). */
   bool demoting() const { return late_.load(std::memory_order_relaxed) < kDemoteBelow; }
+
+  /* Where the destination of a copy starting now goes (Placement,
+   * memory.h): rotating when the engine will make it; packed where it is
+   * made where it starts (a napping engine, a grid's worker), as a
+   * blocking copy's is. Rotating in every program the engine serves: the
+   * copy-bound stream ran 1.3x faster, the projection and the GEMM the
+   * same within 0.5% (bench/README.md "cpu", session 50); rotating only
+   * while the waits found their copies unfinished fed back on itself (the
+   * rotation made the copies of the elementwise stream on time, which then
+   * turned it off). */
+  Placement placement() const { return !copiesInline && !napping() ? Placement::Rotating : Placement::Packed; }
 
   /* Whether the engine warms the sources of copies instead of moving
    * them now (CopyModeChooser, above). */
@@ -655,14 +674,6 @@ struct VoidToken {
   std::shared_ptr<CopyJob> job;
 };
 
-/* Set on the workers of a grid that has every core (grid.h): no core is left
- * for the engine, whose thread would only take turns with them, so a copy
- * is made where it starts, by the worker. That is the same program: between
- * a copy's start and its wait the checker lets nothing touch its source or
- * destination (E6004, E6005), so when the bytes move in that window cannot
- * be observed. */
-inline thread_local bool copiesInline = false;
-
 /* The engine's side of a copy and of a wait stay out of line: inlined
  * into a kernel, their code changed how GCC allocated the kernel's
  * registers, and a change to the engine alone made the stream's blocking
@@ -683,6 +694,12 @@ inline thread_local bool copiesInline = false;
   CopyEngine::instance().submit(job);
   return job;
 }
+
+/* Out of line, as start_copy: inlined into the elementwise stream, the
+ * engine's state read here made the kernel 15% slower with the other core
+ * busy, where the engine naps and the program makes every copy itself
+ * (bench/README.md "cpu", session 50). */
+[[gnu::noinline]] inline Placement enginePlacement() { return CopyEngine::instance().placement(); }
 
 /* How a source (an HBM tensor or block, or an on-chip buffer) is read. */
 template <typename T>
@@ -708,7 +725,7 @@ inline void transfer_into(const Src<T>& src, const Buf<T>& dst) {
 
 template <typename T, template <typename> class Src>
 inline Token<T> transfer_async(Arena& arena, const Src<T>& src, const char* at) {
-  Buf<T> b = allocate<T>(arena, src.n, at);
+  Buf<T> b = allocate<T>(arena, src.n, at, enginePlacement());
   return Token<T>{start_copy(src.data, b.data, readShape(src), b.owner), b};
 }
 

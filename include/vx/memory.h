@@ -14,6 +14,10 @@
 #include <memory>
 #include <mutex>
 
+#if defined(__unix__)
+#include <unistd.h>
+#endif
+
 #include "vx/scalar.h"
 
 namespace vx::rt {
@@ -29,14 +33,46 @@ inline constexpr size_t kAlign = 64;  // one cache line, and an AVX-512 vector
  * freed between two live ones leaves a hole), the buffer is allocated on its
  * own instead, so a program within the capacity never traps. A mutex,
  * because the copy engine may drop the last reference to a buffer. */
+/* Where a block goes in the arena. `Packed`: first fit, the lowest gap
+ * that holds it, so a loop that allocates a tile per iteration reuses the
+ * same few blocks, hot in the core's own cache. `Rotating`: the destination
+ * of a copy the engine makes (transfer_async): the first gap at or after
+ * where the last rotating block ended, wrapping around within a window of
+ * twice the core's private cache (rotationWindow). The engine writes a
+ * block the program read a moment ago otherwise, and each of its stores
+ * then has to take the line out of the other core's cache: two threads
+ * handing 64 KiB tiles through four blocks copied at 8 GB/s, through a
+ * 2 MiB rotation at 17; the canonical stream ran 14.0 against 18.3 ms
+ * (bench/README.md "cpu", session 50). */
+enum class Placement { Packed, Rotating };
+
+/* Twice the private (second-level) cache of a core, where the C library
+ * says what it is, else 2 MiB; between 1 and 16 MiB. VX_ROTATE_KIB sets it
+ * (0: no rotation, every block packed). */
+inline size_t rotationWindow() {
+  static const size_t window = [] {
+    if (const char* v = std::getenv("VX_ROTATE_KIB")) return static_cast<size_t>(std::strtoull(v, nullptr, 10)) << 10;
+    long l2 = 0;
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    l2 = ::sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    size_t w = l2 > 0 ? 2 * static_cast<size_t>(l2) : size_t{2} << 20;
+    return std::clamp(w, size_t{1} << 20, size_t{16} << 20);
+  }();
+  return window;
+}
+
 class Arena {
  public:
-  explicit Arena(size_t capacity = kVmemBytes) : capacity_(capacity) {}
+  /* `window`: of the rotating placement (rotationWindow; the runtime's
+   * tests give their own). */
+  explicit Arena(size_t capacity = kVmemBytes, size_t window = rotationWindow())
+      : capacity_(capacity), window_(std::min(window, capacity)) {}
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
   ~Arena() { std::free(base_); }
 
-  void* allocate(size_t bytes, const char* at) {
+  void* allocate(size_t bytes, const char* at, Placement placement = Placement::Packed) {
     bytes = rounded(bytes);
     std::lock_guard<std::mutex> lock(m_);
     if (bytes > capacity_ - used_) trap("VMEM arena exhausted (128 MiB per invocation)", at);
@@ -47,6 +83,13 @@ class Arena {
     }
     used_ += bytes;
     if (used_ > peak_) peak_ = used_;
+    switch (placement) {
+      case Placement::Packed:
+        break;
+      case Placement::Rotating:
+        if (void* p = rotating(bytes)) return p;
+        break;  // no gap in the window from the rover on: first fit
+    }
     for (auto it = free_.begin(); it != free_.end(); ++it) {
       if (it->second < bytes) continue;
       size_t off = it->first, size = it->second;
@@ -88,11 +131,35 @@ class Arena {
   size_t peak() const { return peak_; }
 
  private:
+  /* The first gap of the window at or after the rover that holds `bytes`
+   * (wrapping to the window's start when the block would end past it), cut
+   * out; null when there is none. */
+  void* rotating(size_t bytes) {
+    if (bytes > window_) return nullptr;
+    if (rover_ + bytes > window_) rover_ = 0;
+    auto it = free_.upper_bound(rover_);
+    if (it != free_.begin()) {
+      auto prev = std::prev(it);
+      if (prev->first + prev->second > rover_) it = prev;  // the gap the rover is in
+    }
+    for (; it != free_.end() && it->first < window_; ++it) {
+      size_t gap = it->first, end = it->first + it->second, start = std::max(gap, rover_);
+      if (end - start < bytes || start + bytes > window_) continue;
+      free_.erase(it);
+      if (start > gap) free_[gap] = start - gap;
+      if (end > start + bytes) free_[start + bytes] = end - start - bytes;
+      rover_ = start + bytes;
+      return base_ + start;
+    }
+    return nullptr;
+  }
+
   static size_t rounded(size_t bytes) {
     bytes = (bytes + kAlign - 1) / kAlign * kAlign;
     return bytes == 0 ? kAlign : bytes;
   }
-  size_t capacity_;
+  size_t capacity_, window_;
+  size_t rover_ = 0;  // where the last rotating block ended
   char* base_ = nullptr;
   std::map<size_t, size_t> free_;  // offset -> size, coalesced
   size_t used_ = 0, peak_ = 0;
@@ -104,7 +171,8 @@ struct Block {
   Arena* arena;
   void* ptr;
   size_t bytes;
-  Block(Arena& a, size_t n, const char* at) : arena(&a), ptr(a.allocate(n, at)), bytes(n) {}
+  Block(Arena& a, size_t n, const char* at, Placement placement = Placement::Packed)
+      : arena(&a), ptr(a.allocate(n, at, placement)), bytes(n) {}
   Block(const Block&) = delete;
   Block& operator=(const Block&) = delete;
   ~Block() { arena->release(ptr, bytes); }
@@ -252,8 +320,8 @@ struct Buf {
 };
 
 template <typename T>
-inline Buf<T> allocate(Arena& arena, uint64_t n, const char* at) {
-  auto block = std::make_shared<Block>(arena, n * sizeof(T), at);
+inline Buf<T> allocate(Arena& arena, uint64_t n, const char* at, Placement placement = Placement::Packed) {
+  auto block = std::make_shared<Block>(arena, n * sizeof(T), at, placement);
   return Buf<T>{block, static_cast<T*>(block->ptr), n};
 }
 

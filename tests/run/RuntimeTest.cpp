@@ -12,6 +12,7 @@
 #include <chrono>
 #include <string>
 #include <thread>
+#include <set>
 #include <vector>
 
 #include <unistd.h>
@@ -304,6 +305,68 @@ TEST_CASE("live buffers within the capacity are allocated even when the arena is
   // Back in the reservation once a gap holds it.
   vx::rt::Buf<float> d = vx::rt::allocate<float>(arena, quarter * 2, "t");
   CHECK(d.data + quarter * 2 == b.data);
+}
+
+TEST_CASE("rotating blocks go round a window of the arena while packed ones take the lowest gap") {
+  const size_t kib = 1024, window = 256 * kib;
+  vx::rt::Arena arena(1 << 20, window);
+  const uint64_t tile = 64 * kib / sizeof(float);
+  vx::rt::Buf<float> acc = vx::rt::allocate<float>(arena, tile, "t");  // packed: the start of the arena
+  char* base = reinterpret_cast<char*>(acc.data);
+  std::vector<size_t> offsets;
+  for (int i = 0; i < 6; ++i) {
+    // Each freed before the next: packed, all would be at 64 KiB.
+    vx::rt::Buf<float> b = vx::rt::allocate<float>(arena, tile, "t", vx::rt::Placement::Rotating);
+    offsets.push_back(static_cast<size_t>(reinterpret_cast<char*>(b.data) - base));
+    b.data[tile - 1] = 1.0f;
+  }
+  // After `acc`, on to the end of the window, then round from its start
+  // (the first gap there is after `acc`).
+  CHECK(offsets == std::vector<size_t>{64 * kib, 128 * kib, 192 * kib, 64 * kib, 128 * kib, 192 * kib});
+  vx::rt::Buf<float> packed = vx::rt::allocate<float>(arena, tile, "t");
+  CHECK(reinterpret_cast<char*>(packed.data) - base == static_cast<ptrdiff_t>(64 * kib));
+  // A block larger than the window, or one no gap of the window holds, is
+  // placed first fit.
+  vx::rt::Buf<float> big = vx::rt::allocate<float>(arena, 2 * window / sizeof(float), "t", vx::rt::Placement::Rotating);
+  CHECK(reinterpret_cast<char*>(big.data) - base == static_cast<ptrdiff_t>(128 * kib));
+  CHECK(arena.peak() == 64 * kib + 64 * kib + 2 * window);
+}
+
+TEST_CASE("a rotating window of zero places every block packed") {
+  vx::rt::Arena arena(1 << 20, 0);
+  void* first = nullptr;
+  for (int i = 0; i < 3; ++i) {
+    vx::rt::Buf<float> b = vx::rt::allocate<float>(arena, 1000, "t", vx::rt::Placement::Rotating);
+    if (i == 0) first = b.data;
+    CHECK(static_cast<void*>(b.data) == first);
+  }
+}
+
+TEST_CASE("the engine's destinations rotate; a copy made where it starts writes a packed block") {
+  noNaps();
+  vx::rt::CopyEngine& eng = vx::rt::CopyEngine::instance();
+  const size_t kib = 1024;
+  vx::rt::Arena arena(1 << 20, 256 * kib);
+  std::vector<float> src = filled(9, 4 * 16 * kib);
+  auto tileAt = [&](size_t i) { return vx::rt::Hbm<float>{src.data() + i * 16 * kib, 16 * kib}; };
+  // Four tiles, each waited for and dropped before the next starts: the
+  // blocks they were copied into.
+  auto blocks = [&] {
+    std::set<float*> seen;
+    for (size_t i = 0; i < 4; ++i) {
+      vx::rt::Buf<float> b = vx::rt::wait(vx::rt::transfer_async(arena, tileAt(i), "t"));
+      REQUIRE(std::memcmp(b.data, tileAt(i).data, 64 * kib) == 0);
+      seen.insert(b.data);
+    }
+    return seen.size();
+  };
+  CHECK(eng.placement() == vx::rt::Placement::Rotating);
+  CHECK(blocks() == 4);
+  const bool was = vx::rt::copiesInline;
+  vx::rt::copiesInline = true;  // made where they start: packed
+  CHECK(eng.placement() == vx::rt::Placement::Packed);
+  CHECK(blocks() == 1);
+  vx::rt::copiesInline = was;
 }
 
 TEST_CASE("asynchronous copies land before wait returns") {
