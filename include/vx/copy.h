@@ -147,7 +147,10 @@ inline void warmChunk(const void* src, const CopyShape& s, size_t c) {
   for (size_t r = c * rowsPer; r < end; ++r) warmLines(x + r * s.srcStride, s.rowBytes);
 }
 
+class CopyEngine;
+
 struct CopyJob {
+  CopyEngine* engine = nullptr;  // the engine it was queued on (start_copy)
   const void* src;
   void* dst;
   CopyShape shape;  // one run, or the rows of a block (memory.h)
@@ -370,6 +373,10 @@ class HostLoad {
  * be observed. */
 inline thread_local bool copiesInline = false;
 
+/* Set on a grid's worker that has an engine of its own (grid.h); null: the
+ * process's engine. */
+inline thread_local CopyEngine* threadEngine = nullptr;
+
 /* One engine per process, started on first use: the machine's DMA engine.
  * Both sides spin briefly before they sleep, because in a pipelined loop the
  * next job (or the copy being waited for) is usually microseconds away, and a
@@ -379,10 +386,24 @@ inline thread_local bool copiesInline = false;
  * program as fast as its blocking baseline instead of slower. */
 class CopyEngine {
  public:
+  /* The process's engine: the one every thread uses unless a grid's pool
+   * gave it one of its own (engineHere, grid.h). */
   static CopyEngine& instance() {
     static CopyEngine engine;
     return engine;
   }
+
+  CopyEngine() : thread_([this] { run(); }) {}
+  ~CopyEngine() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    work_.notify_one();
+    thread_.join();
+  }
+  CopyEngine(const CopyEngine&) = delete;
+  CopyEngine& operator=(const CopyEngine&) = delete;
 
   void submit(const std::shared_ptr<CopyJob>& job) {
     bool wake;
@@ -601,16 +622,6 @@ class CopyEngine {
       std::this_thread::yield();
   }
 
-  CopyEngine() : thread_([this] { run(); }) {}
-  ~CopyEngine() {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      stop_ = true;
-    }
-    work_.notify_one();
-    thread_.join();
-  }
-
   std::shared_ptr<CopyJob> next() {
     if (stale_ >= kNapAt && napsAllowed_.load(std::memory_order_relaxed)) nap();
     for (int i = 0; i < kSpins && queued_.load(std::memory_order_acquire) == 0; ++i) pause(i);
@@ -664,6 +675,10 @@ class CopyEngine {
   std::thread thread_;
 };
 
+/* The engine this thread queues its copies on: its grid worker's, or the
+ * process's. */
+inline CopyEngine& engineHere() { return threadEngine != nullptr ? *threadEngine : CopyEngine::instance(); }
+
 /* A token that will leave a buffer (`Token<T, M>`) or nothing (`Token<void, M>`). */
 template <typename T>
 struct Token {
@@ -681,7 +696,8 @@ struct VoidToken {
  * its vectors on the stack; bench/README.md "cpu", session 38). */
 [[gnu::noinline]] inline std::shared_ptr<CopyJob> start_copy(const void* src, void* dst, const CopyShape& shape,
                                                              std::shared_ptr<Block> keep) {
-  if (copiesInline || CopyEngine::instance().napping() || copyChunks(shape) >> 32 != 0) {
+  CopyEngine& engine = engineHere();
+  if (copiesInline || engine.napping() || copyChunks(shape) >> 32 != 0) {
     copyBytes(dst, src, shape);
     return nullptr;  // a complete token
   }
@@ -691,7 +707,8 @@ struct VoidToken {
   job->shape = shape;
   job->chunks = copyChunks(shape);
   job->keep = std::move(keep);
-  CopyEngine::instance().submit(job);
+  job->engine = &engine;
+  engine.submit(job);
   return job;
 }
 
@@ -699,7 +716,7 @@ struct VoidToken {
  * engine's state read here made the kernel 15% slower with the other core
  * busy, where the engine naps and the program makes every copy itself
  * (bench/README.md "cpu", session 50). */
-[[gnu::noinline]] inline Placement enginePlacement() { return CopyEngine::instance().placement(); }
+[[gnu::noinline]] inline Placement enginePlacement() { return engineHere().placement(); }
 
 /* How a source (an HBM tensor or block, or an on-chip buffer) is read. */
 template <typename T>
@@ -745,7 +762,11 @@ inline VoidToken store_async(const Buf<T>& src, const Hbm<T>& dst) {
   return VoidToken{start_copy(src.data, dst.data, toHbm(dst), src.owner)};
 }
 
-[[gnu::noinline]] inline void waitJob(CopyJob& job) { CopyEngine::instance().wait(job); }
+/* On the engine the job was queued on; a job made done where it started
+ * (checked.h) has none. */
+[[gnu::noinline]] inline void waitJob(CopyJob& job) {
+  (job.engine != nullptr ? *job.engine : CopyEngine::instance()).wait(job);
+}
 
 template <typename T>
 inline Buf<T> wait(const Token<T>& t) {

@@ -43,40 +43,75 @@ inline unsigned usableCores() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+/* The copy engines of a pool of `workers` on `cores` usable cores: one per
+ * worker, bounded by the cores the workers leave free. None when every
+ * core is a worker: an engine's thread would only take turns with them, so
+ * each worker makes its copies where they start (copiesInline, copy.h). */
+inline unsigned gridEngines(unsigned workers, unsigned cores) {
+  return workers < cores ? std::min(workers, cores - workers) : 0;
+}
+
 /* The pool: started on the first grid, `VX_WORKERS` threads if set, else
- * one per usable core (the caller counted among them). */
+ * one per usable core (the caller counted among them), with its copy
+ * engines (gridEngines): the first is the process's, the others its own;
+ * worker w queues its copies on engine w mod their count. */
 class WorkerPool {
  public:
   static WorkerPool& instance() {
-    static WorkerPool pool;
+    static WorkerPool pool([] {
+      unsigned n = usableCores();
+      if (const char* w = std::getenv("VX_WORKERS"); w && *w) n = static_cast<unsigned>(std::strtoul(w, nullptr, 10));
+      return n;
+    }(), usableCores());
     return pool;
   }
+
+  /* `workers` threads (at least one: the caller) on `cores` usable cores;
+   * the runtime's tests make their own. */
+  WorkerPool(unsigned workers, unsigned cores) : engines_(gridEngines(std::max(workers, 1u), cores)) {
+    for (unsigned e = 1; e < engines_; ++e) own_.push_back(std::make_unique<CopyEngine>());
+    for (unsigned w = 1; w < std::max(workers, 1u); ++w) threads_.emplace_back([this, w] { loop(w); });
+  }
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
   unsigned size() const { return static_cast<unsigned>(threads_.size()) + 1; }
+  unsigned engines() const { return engines_; }
 
   /* Runs `work(w)` on every worker w (0 is the caller) and returns when all
-   * are done. One grid at a time. */
+   * are done, each worker with its engine, or making its copies itself
+   * where the pool has none. One grid at a time. */
   void run(const std::function<void(unsigned)>& work) {
     std::lock_guard<std::mutex> one(grid_);
+    const bool inlineCopies = engines_ == 0;
+    std::function<void(unsigned)> withEngine = [&](unsigned w) {
+      const bool wasInline = copiesInline;
+      CopyEngine* wasEngine = threadEngine;
+      copiesInline = inlineCopies;
+      if (!inlineCopies) threadEngine = &engineOf(w);
+      work(w);
+      copiesInline = wasInline;
+      threadEngine = wasEngine;
+    };
     {
       std::lock_guard<std::mutex> lock(m_);
-      work_ = &work;
+      work_ = &withEngine;
       pending_ = static_cast<unsigned>(threads_.size());
       ++generation_;
     }
     start_.notify_all();
-    work(0);
+    withEngine(0);
     std::unique_lock<std::mutex> lock(m_);
     done_.wait(lock, [&] { return pending_ == 0; });
     work_ = nullptr;
   }
 
- private:
-  WorkerPool() {
-    unsigned n = usableCores();
-    if (const char* w = std::getenv("VX_WORKERS"); w && *w) n = static_cast<unsigned>(std::strtoul(w, nullptr, 10));
-    if (n == 0) n = 1;
-    for (unsigned w = 1; w < n; ++w) threads_.emplace_back([this, w] { loop(w); });
+  /* The engine worker `w` queues its copies on (the pool has one). */
+  CopyEngine& engineOf(unsigned w) {
+    unsigned e = w % engines_;
+    return e == 0 ? CopyEngine::instance() : *own_[e - 1];
   }
+
   ~WorkerPool() {
     {
       std::lock_guard<std::mutex> lock(m_);
@@ -85,6 +120,8 @@ class WorkerPool {
     start_.notify_all();
     for (std::thread& t : threads_) t.join();
   }
+
+ private:
   void loop(unsigned w) {
     uint64_t seen = 0;
     for (;;) {
@@ -102,6 +139,8 @@ class WorkerPool {
     }
   }
 
+  unsigned engines_;
+  std::vector<std::unique_ptr<CopyEngine>> own_;  // engines 1 .. engines_ - 1
   std::mutex grid_, m_;
   std::condition_variable start_, done_;
   const std::function<void(unsigned)>* work_ = nullptr;
@@ -137,19 +176,13 @@ inline void parallel_for(Inv& caller, const uint64_t* extents, unsigned n, F&& b
     instances(caller.arena);
     return;
   }
-  // Every core a worker: copies are made by the workers (copy.h).
-  WorkerPool& pool = WorkerPool::instance();
-  const bool inlineCopies = pool.size() >= usableCores();
-  pool.run([&](unsigned w) {
-    const bool was = copiesInline;
-    copiesInline = inlineCopies;
+  WorkerPool::instance().run([&](unsigned w) {
     if (w == 0) {
       instances(caller.arena);
     } else {
       thread_local Arena arena;  // one per worker, for every grid it runs
       instances(arena);
     }
-    copiesInline = was;
   });
 }
 

@@ -369,6 +369,57 @@ TEST_CASE("the engine's destinations rotate; a copy made where it starts writes 
   vx::rt::copiesInline = was;
 }
 
+TEST_CASE("a grid's pool has one copy engine per worker, bounded by the cores the workers leave free") {
+  CHECK(vx::rt::gridEngines(1, 1) == 0);
+  CHECK(vx::rt::gridEngines(2, 2) == 0);  // every core a worker: copies made in place
+  CHECK(vx::rt::gridEngines(3, 2) == 0);
+  CHECK(vx::rt::gridEngines(1, 2) == 1);
+  CHECK(vx::rt::gridEngines(2, 4) == 2);
+  CHECK(vx::rt::gridEngines(3, 4) == 1);
+  CHECK(vx::rt::gridEngines(4, 16) == 4);
+}
+
+TEST_CASE("each worker of a grid's pool queues its copies on its own engine, or copies in place") {
+  noNaps();
+  std::vector<float> src = filled(10, 4 * 4096);
+  // Each worker copies a tile on the engine of its thread and records the
+  // engine its job went to (null: made in place).
+  auto engines = [&](vx::rt::WorkerPool& pool) {
+    std::vector<vx::rt::CopyEngine*> used(pool.size(), nullptr);
+    pool.run([&](unsigned w) {
+      vx::rt::Arena arena;
+      vx::rt::Token<float> t = vx::rt::transfer_async(arena, vx::rt::Hbm<float>{src.data() + w * 4096, 4096}, "t");
+      used[w] = t.job ? t.job->engine : nullptr;
+      vx::rt::Buf<float> b = vx::rt::wait(t);
+      REQUIRE(std::memcmp(b.data, src.data() + w * 4096, 4096 * sizeof(float)) == 0);
+    });
+    return used;
+  };
+  {
+    vx::rt::WorkerPool pool(2, 4);  // two workers, two cores left: an engine each
+    REQUIRE(pool.engines() == 2);
+    std::vector<vx::rt::CopyEngine*> used = engines(pool);
+    CHECK(used[0] == &vx::rt::CopyEngine::instance());
+    CHECK(used[1] == &pool.engineOf(1));
+    CHECK(used[1] != used[0]);
+  }
+  {
+    vx::rt::WorkerPool pool(3, 4);  // one core left: the three share it
+    REQUIRE(pool.engines() == 1);
+    CHECK(engines(pool) == std::vector<vx::rt::CopyEngine*>(3, &vx::rt::CopyEngine::instance()));
+  }
+  {
+    vx::rt::WorkerPool pool(2, 2);  // every core a worker
+    CHECK(pool.engines() == 0);
+    CHECK(engines(pool) == std::vector<vx::rt::CopyEngine*>{nullptr, nullptr});
+  }
+  // Outside a grid, the process's engine.
+  vx::rt::Arena arena;
+  vx::rt::Token<float> t = vx::rt::transfer_async(arena, vx::rt::Hbm<float>{src.data(), 4096}, "t");
+  CHECK(t.job->engine == &vx::rt::CopyEngine::instance());
+  vx::rt::wait(t);
+}
+
 TEST_CASE("asynchronous copies land before wait returns") {
   vx::rt::Arena arena;
   std::vector<float> src = filled(6, 64 * 1024);
