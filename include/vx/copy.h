@@ -429,8 +429,9 @@ class CopyEngine {
   bool demoting() const { return late_.load(std::memory_order_relaxed) < kDemoteBelow; }
 
   /* Where the destination of a copy starting now goes (Placement,
-   * memory.h): rotating when the engine will make it; packed where it is
-   * made where it starts (a napping engine, a grid's worker), as a
+   * memory.h): rotating when an engine will make it; packed where it is
+   * made where it starts (the process's engine napping, a grid's worker
+   * without an engine: start_copy), as a
    * blocking copy's is. Rotating in every program the engine serves: the
    * copy-bound stream ran 1.3x faster, the projection and the GEMM the
    * same within 0.5% (bench/README.md "cpu", session 50); rotating only
@@ -696,8 +697,12 @@ struct VoidToken {
  * its vectors on the stack; bench/README.md "cpu", session 38). */
 [[gnu::noinline]] inline std::shared_ptr<CopyJob> start_copy(const void* src, void* dst, const CopyShape& shape,
                                                              std::shared_ptr<Block> keep) {
-  CopyEngine& engine = engineHere();
-  if (copiesInline || engine.napping() || copyChunks(shape) >> 32 != 0) {
+  // Made here on a grid's worker with no engine, and on a busy host: the
+  // process's engine naps (on a grid's worker with an engine of its own
+  // too: the naps say the host has no core for an engine). Reading the
+  // worker's engine here instead made the busy stream 2-3% slower than its
+  // blocking baseline (bench/README.md "cpu", session 50).
+  if (copiesInline || CopyEngine::instance().napping() || copyChunks(shape) >> 32 != 0) {
     copyBytes(dst, src, shape);
     return nullptr;  // a complete token
   }
@@ -707,6 +712,7 @@ struct VoidToken {
   job->shape = shape;
   job->chunks = copyChunks(shape);
   job->keep = std::move(keep);
+  CopyEngine& engine = engineHere();
   job->engine = &engine;
   engine.submit(job);
   return job;
@@ -716,7 +722,7 @@ struct VoidToken {
  * engine's state read here made the kernel 15% slower with the other core
  * busy, where the engine naps and the program makes every copy itself
  * (bench/README.md "cpu", session 50). */
-[[gnu::noinline]] inline Placement enginePlacement() { return engineHere().placement(); }
+[[gnu::noinline]] inline Placement enginePlacement() { return CopyEngine::instance().placement(); }
 
 /* How a source (an HBM tensor or block, or an on-chip buffer) is read. */
 template <typename T>
