@@ -188,6 +188,105 @@ bool expectsOperand(size_t type) {
   return std::find(std::begin(before), std::end(before), type) != std::end(before);
 }
 
+// Inside an attribute (`#[...]`, grammar: `attribute`, `meta`): what its
+// grammar expects at `offending`, found by reading the attribute from its
+// `#` up to there; empty when `offending` is not inside one (or the
+// attribute went wrong before it). ANTLR names the item rule there ("an
+// item"), because the attribute is part of the item's prediction.
+std::string attributeExpected(antlr4::Parser* parser, const antlr4::Token* offending) {
+  antlr4::TokenStream* ts = parser->getTokenStream();
+  std::vector<size_t> types;  // from the `#` to the token before `offending`
+  bool found = false;
+  for (size_t i = offending->getTokenIndex(), seen = 0; i-- > 0 && seen < 256;) {
+    antlr4::Token* t = ts->get(i);
+    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+    ++seen;
+    size_t type = t->getType();
+    types.push_back(type);
+    if (type == VxParser::HASH) {
+      found = true;
+      break;
+    }
+    if (type == VxParser::RBRACK || type == VxParser::FN || type == VxParser::CONST || type == VxParser::LBRACE ||
+        type == VxParser::RBRACE || type == VxParser::SEMI)
+      return {};
+  }
+  if (!found) return {};
+  std::reverse(types.begin(), types.end());
+  enum class At { Hash, Open, Name, Args, MetaName, Value, Str, MetaEnd, Close };
+  At at = At::Hash;
+  size_t depth = 0;  // open `(` of the attribute and its metas
+  for (size_t k = 0; k < types.size(); ++k) {
+    size_t t = types[k];
+    switch (at) {
+      case At::Hash:
+        if (t != VxParser::HASH) return {};
+        at = At::Open;
+        break;
+      case At::Open:
+        if (t != VxParser::LBRACK) return {};
+        at = At::Name;
+        break;
+      case At::Name:
+        if (t != VxParser::IDENT) return {};
+        at = At::Args;
+        break;
+      case At::Args:
+        if (t != VxParser::LPAREN) return {};
+        ++depth;
+        at = At::MetaName;
+        break;
+      case At::MetaName:
+        // `)` after a `,` (a trailing comma), or closing a meta's empty list
+        // (`any()`; the attribute's own list holds at least one).
+        if (t == VxParser::RPAREN && (types[k - 1] == VxParser::COMMA || depth > 1)) {
+          at = --depth == 0 ? At::Close : At::MetaEnd;
+          break;
+        }
+        if (t != VxParser::IDENT) return {};
+        at = At::Value;
+        break;
+      case At::Value:  // after a meta's name: `= "..."`, `(...)`, or nothing
+        if (t == VxParser::ASSIGN) {
+          at = At::Str;
+          break;
+        }
+        if (t == VxParser::LPAREN) {
+          ++depth;
+          at = At::MetaName;
+          break;
+        }
+        [[fallthrough]];
+      case At::MetaEnd:
+        if (t == VxParser::COMMA) {
+          at = At::MetaName;
+          break;
+        }
+        if (t != VxParser::RPAREN) return {};
+        at = --depth == 0 ? At::Close : At::MetaEnd;
+        break;
+      case At::Str:
+        if (t != VxParser::STRING) return {};
+        at = At::MetaEnd;
+        break;
+      case At::Close:
+        return {};  // `]` would have closed it before `offending`
+    }
+  }
+  switch (at) {
+    case At::Hash: return {};
+    case At::Open: return "`[`";
+    case At::Name: return "the attribute's name";
+    case At::Args: return "`(`";
+    case At::MetaName: return "a lint name or `target = \"...\"`";
+    case At::Value: return "`,`, `)`, `=` or `(`";
+    case At::Str: return "a string literal";
+    case At::MetaEnd: return "`,` or `)`";
+    case At::Close: return "`]`";
+  }
+  return {};
+}
+
 }  // namespace
 
 antlr4::misc::IntervalSet StatementRecovery::getErrorRecoverySet(antlr4::Parser* parser) {
@@ -285,6 +384,11 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
     expected = "an expression";
     single = false;
   }
+  const std::string inAttribute = unclosed ? std::string() : attributeExpected(parser, offending);
+  if (!inAttribute.empty()) {
+    expected = inAttribute;
+    single = false;
+  }
   if (expected.empty()) expected = describeExpected(set, parser->getVocabulary());
 
   uint32_t begin = base_ + static_cast<uint32_t>(offending->getStartIndex());
@@ -318,6 +422,9 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
   } else {
     d.primary(base::Span{file_, begin, end}, "expected " + expected);
   }
+  if (!inAttribute.empty())
+    d.note("the attributes are `#[allow(lint, ...)]`, `#[warn(lint, ...)]`, `#[deny(lint, ...)]` and "
+           "`#[cfg(target = \"...\")]` (with `not(...)`, `any(...)`, `all(...)`)");
   // What the user may have meant, where Vx differs from Rust.
   if (expected == "an expression" && offending->getType() == VxParser::IF)
     d.note("`if` is a statement in Vx, not an expression: assign in each branch "
