@@ -197,10 +197,12 @@ std::string attributeExpected(antlr4::Parser* parser, const antlr4::Token* offen
   antlr4::TokenStream* ts = parser->getTokenStream();
   std::vector<size_t> types;  // from the `#` to the token before `offending`
   bool found = false;
+  // At most 256 tokens back (comments counted): an attribute is short, and
+  // each syntax error of a huge file must stay cheap.
   for (size_t i = offending->getTokenIndex(), seen = 0; i-- > 0 && seen < 256;) {
     antlr4::Token* t = ts->get(i);
-    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
     ++seen;
+    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
     size_t type = t->getType();
     types.push_back(type);
     if (type == VxParser::HASH) {
