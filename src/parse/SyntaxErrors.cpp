@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <vector>
 
 #include "InputMismatchException.h"
@@ -215,29 +216,21 @@ std::string attributeExpected(antlr4::Parser* parser, const antlr4::Token* offen
   }
   if (!found) return {};
   std::reverse(types.begin(), types.end());
-  enum class At { Hash, Open, Name, Args, MetaName, Value, Str, MetaEnd, Close };
-  At at = At::Hash;
-  size_t depth = 0;  // open `(` of the attribute and its metas
-  for (size_t k = 0; k < types.size(); ++k) {
+  // `#[name(` first: what comes next while the attribute is still in it.
+  static const size_t prefix[] = {VxParser::HASH, VxParser::LBRACK, VxParser::IDENT, VxParser::LPAREN};
+  static const char* const prefixNext[] = {"`[`", "the attribute's name", "`(`"};
+  for (size_t k = 0; k < std::size(prefix); ++k) {
+    if (k == types.size()) return prefixNext[k - 1];
+    if (types[k] != prefix[k]) return {};
+  }
+  // Then its metas: `name`, `name = "..."` or `name(meta, ...)`, separated
+  // by `,`, up to the `)` that closes the attribute's list and its `]`.
+  enum class At { MetaName, Value, Str, MetaEnd, Close };
+  At at = At::MetaName;
+  size_t depth = 1;  // open `(` of the attribute and its metas
+  for (size_t k = std::size(prefix); k < types.size(); ++k) {
     size_t t = types[k];
     switch (at) {
-      case At::Hash:
-        if (t != VxParser::HASH) return {};
-        at = At::Open;
-        break;
-      case At::Open:
-        if (t != VxParser::LBRACK) return {};
-        at = At::Name;
-        break;
-      case At::Name:
-        if (t != VxParser::IDENT) return {};
-        at = At::Args;
-        break;
-      case At::Args:
-        if (t != VxParser::LPAREN) return {};
-        ++depth;
-        at = At::MetaName;
-        break;
       case At::MetaName:
         // `)` after a `,` (a trailing comma), or closing a meta's empty list
         // (`any()`; the attribute's own list holds at least one).
@@ -276,10 +269,6 @@ std::string attributeExpected(antlr4::Parser* parser, const antlr4::Token* offen
     }
   }
   switch (at) {
-    case At::Hash: return {};
-    case At::Open: return "`[`";
-    case At::Name: return "the attribute's name";
-    case At::Args: return "`(`";
     case At::MetaName: return "a lint name or `target = \"...\"`";
     case At::Value: return "`,`, `)`, `=` or `(`";
     case At::Str: return "a string literal";
