@@ -431,8 +431,8 @@ class CopyEngine {
   /* Where the destination of a copy starting now goes (Placement,
    * memory.h): rotating when an engine will make it; packed where it is
    * made where it starts (the process's engine napping, a grid's worker
-   * without an engine: start_copy), as a
-   * blocking copy's is. Rotating in every program the engine serves: the
+   * without an engine: start_copy), as a blocking copy's is. Rotating in
+   * every program the engine serves: the
    * copy-bound stream ran 1.3x faster, the projection and the GEMM the
    * same within 0.5% (bench/README.md "cpu", session 50); rotating only
    * while the waits found their copies unfinished fed back on itself (the
