@@ -351,8 +351,9 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
   } catch (...) {
     set = parser->getExpectedTokens();
   }
-  bool single = set.size() == 1 && set.getMinElement() != VxParser::IDENT &&
-                set.getMinElement() != VxParser::INT && set.getMinElement() != antlr4::Token::EOF;
+  const ssize_t first = set.getMinElement();
+  bool single = set.size() == 1 && first != static_cast<ssize_t>(VxParser::IDENT) &&
+                first != static_cast<ssize_t>(VxParser::INT) && first != static_cast<ssize_t>(antlr4::Token::EOF);
   ssize_t onlyType = set.getMinElement();
   widenExpected(set, parser, offending);
   // At end of file inside a block, the one thing that helps is the `}`.
