@@ -25,14 +25,6 @@ namespace vx::rt {
 inline constexpr size_t kVmemBytes = size_t{128} << 20;
 inline constexpr size_t kAlign = 64;  // one cache line, and an AVX-512 vector
 
-/* First-fit allocator over one reservation, holding at most `capacity`
- * bytes at once: the count the checker's E6007 bounds (docs/cpu.md). The
- * reservation is made on first use with malloc, which maps pages lazily, so
- * an invocation only touches what it uses. When the live buffers fit but no
- * gap of the reservation is large enough (first fit fragments: a buffer
- * freed between two live ones leaves a hole), the buffer is allocated on its
- * own instead, so a program within the capacity never traps. A mutex,
- * because the copy engine may drop the last reference to a buffer. */
 /* Where a block goes in the arena. `Packed`: first fit, the lowest gap
  * that holds it, so a loop that allocates a tile per iteration reuses the
  * same few blocks, hot in the core's own cache. `Rotating`: the destination
@@ -62,6 +54,15 @@ inline size_t rotationWindow() {
   return window;
 }
 
+/* First-fit allocator (or rotating: Placement) over one reservation,
+ * holding at most `capacity` bytes at once: the count the checker's E6007
+ * bounds (docs/cpu.md). The
+ * reservation is made on first use with malloc, which maps pages lazily, so
+ * an invocation only touches what it uses. When the live buffers fit but no
+ * gap of the reservation is large enough (first fit fragments: a buffer
+ * freed between two live ones leaves a hole), the buffer is allocated on its
+ * own instead, so a program within the capacity never traps. A mutex,
+ * because the copy engine may drop the last reference to a buffer. */
 class Arena {
  public:
   /* `window`: of the rotating placement (rotationWindow; the runtime's
